@@ -1,0 +1,134 @@
+// The parsed form of a case file: one figure or table of a paper, as runs to make and tables to show.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "aerun/error.hpp"
+#include "aerun/value.hpp"
+
+namespace aerun {
+
+// How many values of a metric become one number.
+enum class Reduction { First, Last, Mean, Median, Min, Max, Count, Sum };
+
+// One named extraction from a run's output: a regex with exactly one capture group.
+struct MetricSpec {
+  std::string name;
+  std::string pattern;            // RE2 syntax, searched in each line (unanchored)
+  Reduction reduce = Reduction::Last;
+  int skip = 0;                   // warm-up matches dropped before reducing
+  std::string unit;               // free text, e.g. "ms", "samples/s"
+  double scale = 1.0;             // applied to every captured value (unit conversion)
+  bool series = false;            // keep every value with its index (loss curves)
+  SourceLoc loc;
+};
+
+// A line pattern that marks a run as failed and why (e.g. "CUDA out of memory" -> oom).
+struct StatusPattern {
+  std::string pattern;  // RE2
+  std::string status;   // e.g. "oom", "failed", "timeout"
+  SourceLoc loc;
+};
+
+// When training really started: the first-step pattern, seen live in the stream.
+struct StartupSpec {
+  std::string first_step;  // RE2; empty = no startup measurement
+  SourceLoc loc;
+};
+
+// A reference value of the paper for one row (matched by parameters) and one column.
+struct Reference {
+  ParamList match;  // parameter values selecting the row
+  std::string column;
+  double value = 0;
+  SourceLoc loc;
+};
+
+// What a column of a table shows.
+struct ColumnSpec {
+  std::string source;  // a metric, a parameter, "startup_s" or "wall_s"
+  std::string label;   // header text (default: source)
+  std::string agg = "median";  // median | mean | min | max | first | last | n
+  std::string format;  // fmt spec for numbers, e.g. ".3f" (default: 4 significant digits)
+};
+
+// A named table of a paper: rows keyed by parameters, columns from metrics or parameters.
+struct TableSpec {
+  std::string name;
+  std::string title;
+  std::vector<std::string> rows;  // parameters that identify a row, in order
+  std::vector<ColumnSpec> columns;
+  std::vector<ParamList> where;   // keep only runs matching one of these (empty = all)
+  std::vector<Reference> references;
+  double tolerance = 0.10;        // relative: |measured/paper - 1| <= tolerance passes
+  SourceLoc loc;
+};
+
+// One parameter of the sweep: a fixed value (one entry) or a list swept over.
+struct ParamSpec {
+  std::string name;
+  std::vector<Value> values;
+  bool is_list = false;  // written as a YAML sequence (swept), even with one entry
+  SourceLoc loc;
+};
+
+// Lists advanced together (the i-th values of every member form one point).
+struct ZipGroup {
+  std::vector<ParamSpec> members;
+  SourceLoc loc;
+};
+
+// An extra sweep whose own lists are crossed; parameters it does not name come from `params`.
+struct IncludeSpec {
+  std::vector<ParamSpec> params;
+  SourceLoc loc;
+};
+
+// A filter: all `match` entries equal (a list = any of), or a boolean condition (muparserx).
+struct ExcludeSpec {
+  std::vector<ParamSpec> match;  // each member's values: any of them matches
+  std::string condition;         // e.g. "layers > 64 && method == \"l2l\""
+  SourceLoc loc;
+};
+
+// A parameter computed from others, e.g. gbs = mbs * dp * gas.
+struct DeriveSpec {
+  std::string name;
+  std::string formula;
+  SourceLoc loc;
+};
+
+struct CaseSpec {
+  std::string file;      // absolute path of the case file
+  std::string name;      // `case`
+  std::string title;
+  std::string paper;
+  std::string figure;
+  std::string workdir;   // absolute; relative paths resolve against the case file's folder
+  ParamList env;         // exported to every run
+  std::string shell = "/bin/bash";
+
+  std::vector<ParamSpec> params;  // in file order
+  std::vector<ZipGroup> zips;
+  std::vector<IncludeSpec> includes;
+  std::vector<ExcludeSpec> excludes;
+  std::vector<DeriveSpec> derive;
+
+  std::string command;   // template with {param} placeholders
+  SourceLoc command_loc;
+  int repeat = 1;
+  double timeout_s = 0;  // 0 = none
+  int retries = 0;
+  bool exclusive_gpu = false;
+
+  std::vector<std::string> presets;  // named metric/status sets (issue 5)
+  std::vector<MetricSpec> metrics;
+  std::vector<StatusPattern> status;
+  StartupSpec startup;
+  std::vector<TableSpec> tables;
+};
+
+}  // namespace aerun

@@ -1,0 +1,83 @@
+// One run as the store keeps it: what was run, what happened, what was measured.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "aerun/value.hpp"
+
+namespace aerun {
+
+// A reduced metric of a run, traceable to the log line it came from.
+struct MetricValue {
+  std::string name;
+  double value = 0;
+  std::string unit;
+  long long count = 0;        // how many matches were reduced (after skip)
+  long long source_line = 0;  // line of the log the value (or last value) came from
+};
+
+// One point of a metric series (e.g. the loss curve).
+struct SeriesPoint {
+  long long index = 0;        // 0-based index of the match
+  double value = 0;
+  long long source_line = 0;
+};
+
+struct MetricSeries {
+  std::string name;
+  std::vector<SeriesPoint> points;
+};
+
+// Run statuses: "ok", "failed", "timeout", "interrupted", "running", or a status pattern's
+// name ("oom", ...).
+struct RunRecord {
+  long long id = 0;
+  std::string key;         // stable hash of case, resolved command, parameters, env, repeat
+  std::string case_name;
+  std::string case_file;
+  int repeat_index = 0;
+  int attempt = 1;
+  std::string status;
+  std::string reason;      // why: the matching line, the signal, "exit code 3", ...
+  std::string command;     // fully expanded, shell-ready
+  std::string workdir;
+  ParamList params;
+  ParamList env;
+
+  // Wall-clock times as Unix epoch seconds (fractional); nullopt when not reached.
+  std::optional<double> launch_time;
+  std::optional<double> first_output_time;
+  std::optional<double> startup_time;  // when the startup pattern was seen
+  std::optional<double> end_time;
+  std::optional<double> startup_s;     // startup_time - launch_time
+  std::optional<double> wall_s;        // end_time - launch_time
+
+  std::optional<int> exit_code;
+  std::optional<int> signal;
+  double user_cpu_s = 0;
+  double sys_cpu_s = 0;
+  long long max_rss_kb = 0;
+
+  std::string host;
+  std::string aerun_version;
+  std::string git_commit;  // of workdir, when it is a git repository
+  int runner_pid = 0;      // the aerun process that ran it (to detect orphaned "running" rows)
+
+  std::string log_path;
+  long long log_size = 0;
+  std::string log_sha256;
+
+  std::vector<MetricValue> metrics;
+  std::vector<MetricSeries> series;
+
+  const MetricValue* metric(const std::string& n) const {
+    for (const auto& m : metrics)
+      if (m.name == n) return &m;
+    return nullptr;
+  }
+};
+
+}  // namespace aerun

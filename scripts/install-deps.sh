@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages aerun builds and runs with (root; apt-get).
+# Usage: scripts/install-deps.sh [--test]   (--test adds what the test suite needs)
+set -euo pipefail
+pkgs=(build-essential cmake ninja-build pkg-config git ca-certificates
+      libyaml-cpp-dev libboost-dev libboost-filesystem-dev libsqlite3-dev sqlite3
+      libfmt-dev libcli11-dev libre2-dev libmuparserx-dev libssl-dev)
+if [[ "${1:-}" == "--test" ]]; then
+  pkgs+=(libgtest-dev libgmock-dev googletest)
+fi
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
