@@ -9,49 +9,42 @@
 
 namespace aerun {
 
-namespace {
-
-struct MdCtxDeleter {
-  void operator()(EVP_MD_CTX* c) const { EVP_MD_CTX_free(c); }
-};
-struct FileCloser {
-  void operator()(std::FILE* f) const { std::fclose(f); }
+struct Sha256::Ctx {
+  EVP_MD_CTX* md = EVP_MD_CTX_new();
+  ~Ctx() { EVP_MD_CTX_free(md); }
 };
 
-std::string to_hex(const unsigned char* d, unsigned n) {
+Sha256::Sha256() : ctx_(std::make_unique<Ctx>()) {
+  if (!ctx_->md || EVP_DigestInit_ex(ctx_->md, EVP_sha256(), nullptr) != 1)
+    throw SystemError("sha256: cannot initialise OpenSSL digest");
+}
+
+Sha256::~Sha256() = default;
+
+void Sha256::update(const void* data, size_t n) { EVP_DigestUpdate(ctx_->md, data, n); }
+
+std::string Sha256::hex() {
+  unsigned char md[EVP_MAX_MD_SIZE];
+  unsigned n = 0;
+  EVP_DigestFinal_ex(ctx_->md, md, &n);
   static const char* digits = "0123456789abcdef";
   std::string s(n * 2, '0');
   for (unsigned i = 0; i < n; ++i) {
-    s[2 * i] = digits[d[i] >> 4];
-    s[2 * i + 1] = digits[d[i] & 15];
+    s[2 * i] = digits[md[i] >> 4];
+    s[2 * i + 1] = digits[md[i] & 15];
   }
   return s;
 }
 
-// Incremental SHA-256 over an EVP context.
-class Sha256 {
- public:
-  Sha256() : ctx_(EVP_MD_CTX_new()) {
-    if (!ctx_ || EVP_DigestInit_ex(ctx_.get(), EVP_sha256(), nullptr) != 1)
-      throw SystemError("sha256: cannot initialise OpenSSL digest");
-  }
-  void update(const void* p, size_t n) { EVP_DigestUpdate(ctx_.get(), p, n); }
-  std::string hex() {
-    unsigned char md[EVP_MAX_MD_SIZE];
-    unsigned n = 0;
-    EVP_DigestFinal_ex(ctx_.get(), md, &n);
-    return to_hex(md, n);
-  }
-
- private:
-  std::unique_ptr<EVP_MD_CTX, MdCtxDeleter> ctx_;
+namespace {
+struct FileCloser {
+  void operator()(std::FILE* f) const { std::fclose(f); }
 };
-
 }  // namespace
 
 std::string sha256_hex(std::string_view data) {
   Sha256 h;
-  h.update(data.data(), data.size());
+  h.update(data);
   return h.hex();
 }
 

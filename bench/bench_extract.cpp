@@ -1,0 +1,107 @@
+// Measures Extractor throughput on a log file, or on a generated Megatron-style log:
+//   bench_extract LOG            or   bench_extract --generate MB
+// Prints key=value pairs: bytes, seconds, gbps, peak_rss_kb, lines and the extracted metrics.
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+
+#include "aerun/extractor.hpp"
+
+namespace {
+
+// Writes about mb MiB of Megatron/DeepSpeed-style output where 1 line in 5 matches a metric.
+std::string generate_log(long mb) {
+  char path[] = "/tmp/aerun-bench-XXXXXX.log";
+  const int fd = ::mkstemps(path, 4);
+  if (fd < 0) {
+    std::perror("mkstemps");
+    std::exit(1);
+  }
+  ::close(fd);
+  std::ofstream out(path, std::ios::binary);
+  const long long target = mb * (1LL << 20);
+  long long written = 0;
+  char buf[512];
+  for (long iter = 1; written < target; ++iter) {
+    const double ms = 6000.0 + static_cast<double>((iter * 7919) % 1000);
+    std::string block;
+    const int n = std::snprintf(
+        buf, sizeof buf,
+        " iteration %8ld/ 1000000 | elapsed time per iteration (ms): %.1f | learning rate: "
+        "1.406E-06 | global batch size:     4 | lm loss: %.6E | loss scale: 1.0 | grad norm: "
+        "3.623 | number of skipped iterations:   0 | number of nan iterations:   0 |\n"
+        "Effective Tera Flops per GPU: %.2f and total parameters 1.717 B\n"
+        "NumWorkers: 1; SamplesPerStep: 4; IterationTime: %.9f;  SamplesPerSecond: %.9f\n",
+        iter, ms, 10.0 / (1.0 + static_cast<double>(iter) * 1e-4), 9.29 - ms / 1e4, ms / 1000,
+        4000.0 / ms);
+    block.append(buf, static_cast<size_t>(n));
+    for (int k = 0; k < 12; ++k) {
+      const int m = std::snprintf(
+          buf, sizeof buf,
+          "[2022-06-29 01:26:11,%03d] [INFO] [logging.py:69:log_dist] [Rank 0] rank=0 time (ms) | "
+          "forward_microstep: 1763.23 | backward_microstep: 6377.99 | backward_inner_microstep: "
+          "6338.63 | step_microstep: %d.09\n",
+          k, 7000 + k);
+      block.append(buf, static_cast<size_t>(m));
+    }
+    out << block;
+    written += static_cast<long long>(block.size());
+  }
+  return path;
+}
+
+aerun::MetricSpec metric(const char* name, const char* pattern, aerun::Reduction r) {
+  aerun::MetricSpec m;
+  m.name = name;
+  m.pattern = pattern;
+  m.reduce = r;
+  return m;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: %s LOG | --generate MB\n", argv[0]);
+    return 2;
+  }
+  std::string path = argv[1];
+  bool generated = false;
+  if (path == "--generate") {
+    if (argc < 3) return 2;
+    path = generate_log(std::atol(argv[2]));
+    generated = true;
+  }
+  const std::vector<aerun::MetricSpec> metrics = {
+      metric("iter_ms", R"(elapsed time per iteration \(ms\): ([\d.]+))", aerun::Reduction::Median),
+      metric("lm_loss", R"(lm loss: ([0-9.E+-]+))", aerun::Reduction::Last),
+      metric("samples_per_s", R"(SamplesPerSecond: ([\d.]+))", aerun::Reduction::Mean),
+      metric("tflops", R"(Tera Flops per GPU: ([\d.]+))", aerun::Reduction::Max),
+  };
+  const std::vector<aerun::StatusPattern> status = {
+      {"CUDA out of memory", "oom", {}}, {"Traceback \\(most recent call last\\)", "failed", {}}};
+  const aerun::StartupSpec startup{R"(iteration\s+1/)", {}};
+
+  const auto t0 = std::chrono::steady_clock::now();
+  auto ex = aerun::extract_file(path, metrics, status, startup);
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+  std::ifstream f(path, std::ios::binary | std::ios::ate);
+  const auto bytes = static_cast<long long>(f.tellg());
+  rusage ru{};
+  ::getrusage(RUSAGE_SELF, &ru);
+  std::printf("file=%s\nbytes=%lld\nseconds=%.4f\ngbps=%.3f\npeak_rss_kb=%ld\nlines=%lld\n",
+              path.c_str(), bytes, secs, static_cast<double>(bytes) / secs / 1e9, ru.ru_maxrss,
+              ex.lines());
+  std::printf("startup_line=%lld\nstatus=%s\n", ex.startup_line(),
+              ex.status() ? ex.status()->status.c_str() : "");
+  for (const auto& m : ex.metrics())
+    std::printf("metric.%s=%.6g count=%lld\n", m.name.c_str(), m.value, m.count);
+  if (generated && !std::getenv("AERUN_BENCH_KEEP")) std::remove(path.c_str());
+  return 0;
+}

@@ -1,0 +1,47 @@
+// Runs the planned runs of a case on this host: N at once, each timestamped, logged, measured and
+// stored; reuses runs already done; stops cleanly on Ctrl-C / SIGTERM.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "aerun/case_spec.hpp"
+#include "aerun/run_plan.hpp"
+
+namespace aerun {
+
+class Store;
+
+struct RunnerOptions {
+  int jobs = 1;
+  bool force = false;            // re-run even runs that already succeeded
+  std::string logs_dir;          // logs go to <logs_dir>/<case>/<key16>-a<attempt>.log
+  bool tty = false;              // a live progress line instead of one line per event
+  std::vector<std::string> env;  // "NAME=value" exported to every run, after the host's own
+  double kill_grace_s = 5;       // SIGTERM -> SIGKILL delay for timeouts and interruptions
+};
+
+struct RunSummary {
+  int planned = 0;
+  int reused = 0;       // already succeeded: not run again
+  int ok = 0;
+  int failed = 0;       // every status other than ok and interrupted
+  int interrupted = 0;  // stopped by Ctrl-C / SIGTERM, or never started because of it
+  int busy = 0;         // being run right now by another aerun process
+  int stop_signal = 0;  // SIGINT/SIGTERM that stopped the case, or 0
+};
+
+class CaseRunner {
+ public:
+  CaseRunner(const CaseSpec& spec, Store& store, RunnerOptions opts, std::ostream& out);
+  RunSummary run(const std::vector<PlannedRun>& planned);
+
+ private:
+  const CaseSpec& spec_;
+  Store& store_;
+  RunnerOptions opts_;
+  std::ostream& out_;
+};
+
+}  // namespace aerun

@@ -1,0 +1,67 @@
+// Streaming extraction of metrics, a status and the startup moment from a run's output.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "aerun/case_spec.hpp"
+#include "aerun/run_record.hpp"
+
+namespace aerun {
+
+// Turns a run's output, streamed chunk by chunk as it arrives, into metrics, series, a status and
+// the startup moment. Patterns are compiled once (RE2); a constructor throws InputError naming the
+// metric ("metrics.iter_ms: invalid regex: ...", at the MetricSpec's loc) on a bad pattern or when
+// a metric pattern does not have exactly one capture group. Lines end at '\n'; a trailing '\r' is
+// dropped. Memory does not grow with the log except for series metrics and medians.
+class Extractor {
+ public:
+  Extractor(const std::vector<MetricSpec>& metrics, const std::vector<StatusPattern>& status,
+            const StartupSpec& startup);
+  ~Extractor();
+  Extractor(Extractor&&) noexcept;
+  Extractor& operator=(Extractor&&) noexcept;
+  Extractor(const Extractor&) = delete;
+  Extractor& operator=(const Extractor&) = delete;
+
+  // Feeds raw bytes (any split: partial lines are buffered).
+  void feed(std::string_view chunk);
+  // Flushes a final unterminated line.
+  void finish();
+
+  // True once the startup pattern has matched a line (the runner timestamps the chunk in which it
+  // flips).
+  bool startup_seen() const;
+  long long startup_line() const;  // 1-based line number, 0 if not seen
+
+  // The first line matching a status pattern (status name, the whole line truncated to 500 bytes,
+  // line number). When several patterns match that line, the first listed wins.
+  struct StatusHit {
+    std::string status;
+    std::string line;
+    long long line_no = 0;
+  };
+  const std::optional<StatusHit>& status() const;
+
+  // Reduced metrics in spec order: only those with at least one value after skip (Count reduces to
+  // the number of matches and is reported even when 0), each with its count and the source line of
+  // the value chosen (first/last/min/max) or of the last value used (mean/median/sum/count).
+  std::vector<MetricValue> metrics() const;
+  // For series:true metrics, every value after skip with its index.
+  std::vector<MetricSeries> series() const;
+  // Lines seen so far (complete lines, plus the final one after finish()).
+  long long lines() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Runs an Extractor over a whole file (streamed in 1 MiB chunks); throws SystemError if unreadable.
+Extractor extract_file(const std::string& path, const std::vector<MetricSpec>& metrics,
+                       const std::vector<StatusPattern>& status, const StartupSpec& startup);
+
+}  // namespace aerun

@@ -1,0 +1,17 @@
+// Where and with what a run was made: host, aerun version, the workdir's git commit, clocks.
+#pragma once
+
+#include <string>
+
+namespace aerun {
+
+std::string host_name();
+// HEAD of the git repository containing dir, with "-dirty" when it has local changes;
+// "" when dir is not in a repository (or git is missing).
+std::string git_commit(const std::string& dir);
+// Wall clock, Unix epoch seconds.
+double wall_now();
+// Monotonic clock, seconds.
+double mono_now();
+
+}  // namespace aerun

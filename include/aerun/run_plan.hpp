@@ -1,0 +1,44 @@
+// The concrete runs of a case: every sweep point times `repeat`, with its command and key.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "aerun/case_spec.hpp"
+
+namespace aerun {
+
+// One run to make (or to reuse): a point of the sweep and one of its repeats.
+struct PlannedRun {
+  ParamList params;
+  int repeat_index = 0;
+  std::string command;  // fully expanded, shell-ready
+  std::string key;
+};
+
+// `--only KEY=VALUE` selections: a run is kept when, for every KEY named, its value equals one of
+// the VALUEs given for that KEY (`repeat` selects repeat indices).
+class RunSelector {
+ public:
+  // Parses "KEY=VALUE"; throws InputError for a malformed item or a KEY that is no parameter
+  // (with the nearest parameter name suggested).
+  RunSelector(const std::vector<std::string>& items, const std::vector<std::string>& param_names);
+  bool keeps(const ParamList& params, int repeat_index) const;
+  bool empty() const { return wanted_.empty(); }
+
+ private:
+  std::vector<std::pair<std::string, std::vector<std::string>>> wanted_;
+};
+
+// Streams the planned runs of a case in sweep order (repeats innermost). fn returns false to stop.
+// Without keys (a dry run), PlannedRun::key stays empty. Throws InputError on a bad sweep or
+// command template.
+void plan_runs(const CaseSpec& spec, const RunSelector* selector,
+               const std::function<bool(const PlannedRun&)>& fn, bool with_keys = true);
+
+// Parameter names of the case's points (sweep order), for selectors and outputs.
+std::vector<std::string> planned_param_names(const CaseSpec& spec);
+
+}  // namespace aerun

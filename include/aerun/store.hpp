@@ -1,0 +1,66 @@
+// The results store: every run of every case, with its parameters, metrics and series, in SQLite.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "aerun/run_record.hpp"
+
+namespace aerun {
+
+// Which runs list() returns; empty fields match everything.
+struct RunFilter {
+  std::string case_name;
+  std::string status;
+  std::string key_prefix;
+};
+
+// The results store: one SQLite file (WAL, foreign keys on, busy_timeout 10 s,
+// synchronous=NORMAL), its schema versioned by migrations (PRAGMA user_version plus a
+// schema_migrations table), prepared statements reused, one transaction per write (rolled back
+// when the write fails). Two processes may use one file at once; one Store object is not
+// thread-safe. See docs/store.md for the schema.
+class Store {
+ public:
+  // Creates parent directories, opens or creates the file and migrates it. Throws SystemError
+  // when it cannot, or when the file's schema is newer than this aerun knows.
+  explicit Store(const std::string& path);
+  ~Store();
+  Store(Store&&) noexcept;
+  Store& operator=(Store&&) noexcept;
+  Store(const Store&) = delete;
+  Store& operator=(const Store&) = delete;
+
+  // Claims a run before launching it: inserts the row for r.key (status "running", attempt 1,
+  // launch info, params, env, command, runner_pid, host, ...) or, when the key exists (an earlier
+  // failed or interrupted attempt), updates it with attempt+1, clears its earlier results and
+  // deletes its old metrics and series. Returns the row id.
+  long long begin_run(const RunRecord& r);
+  // Writes a finished run by r.key (status, reason, times, exit code/signal, rusage, log
+  // path/size/sha256, metrics, series), replacing earlier metrics and series. A key that was never
+  // begun is inserted whole.
+  void finish_run(const RunRecord& r);
+
+  std::optional<RunRecord> find_by_key(const std::string& key) const;
+  // By id ("42"), full key, or unique key prefix (at least 4 characters); an id wins over a key
+  // prefix made of digits. Throws InputError when a prefix matches several runs.
+  std::optional<RunRecord> find(const std::string& ref) const;
+  // Ordered by case name, then id; with params, env, metrics and series.
+  std::vector<RunRecord> list(const RunFilter& f) const;
+
+  // Marks "interrupted" (reason "aerun process <pid> disappeared") the rows left "running" on
+  // this host by an aerun process that no longer exists; returns how many.
+  int reap_orphans(const std::string& host);
+
+  int schema_version() const;
+  // The newest schema version this aerun knows.
+  static int latest_schema_version();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace aerun

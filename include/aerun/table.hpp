@@ -1,0 +1,54 @@
+// Tables of a case: runs grouped into rows, aggregated into cells, compared with the paper.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "aerun/case_spec.hpp"
+#include "aerun/run_record.hpp"
+
+namespace aerun {
+
+// One cell: a measured aggregate (with min/max/n over repeats), a parameter value, or a status
+// like "OOM"/"fail"/"missing".
+struct TableCell {
+  std::string text;             // what is printed
+  std::optional<double> value;  // the aggregate (or a numeric parameter); nullopt for statuses
+  double min = 0, max = 0;      // over the values aggregated
+  int n = 0;                    // how many values were aggregated (0 for parameters/statuses)
+  std::optional<double> paper;  // the paper's value, when a reference names this cell
+  std::optional<double> ratio;  // measured / paper
+  std::optional<bool> pass;     // |ratio - 1| <= tolerance
+};
+
+// A table ready to print: built from a TableSpec and the runs of its case.
+struct Table {
+  std::string name, title, case_name, paper, figure;
+  std::vector<std::string> row_params;  // the row key columns
+  std::vector<std::string> columns;     // column labels (after the row keys)
+  struct Row {
+    std::vector<std::string> key;
+    std::vector<TableCell> cells;
+  };
+  std::vector<Row> rows;
+  double tolerance = 0.1;
+};
+
+// Groups the case's runs (filtered by the table's `where`) into rows and fills every cell.
+// Throws InputError for a column aggregation, number format or reference column that is unknown.
+Table build_table(const CaseSpec& c, const TableSpec& t, const std::vector<RunRecord>& runs);
+
+// A Markdown table with a heading, paper/ratio columns next to referenced columns and a legend.
+std::string render_markdown(const Table&);
+// Header row; one column per value; extra columns <label>_min, _max, _n, _paper, _ratio, _pass
+// where relevant.
+std::string render_csv(const Table&);
+// An object with name/title/rows..., every number as a JSON number, null when missing.
+std::string render_json(const Table&);
+
+// A measured number as tables print it: `spec` as a fmt spec, or by default 4 significant
+// digits (without an exponent below 10^15). Throws InputError when `spec` is not a valid spec.
+std::string format_cell_number(double v, const std::string& spec = {});
+
+}  // namespace aerun

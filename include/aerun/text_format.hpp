@@ -1,0 +1,21 @@
+// Small text helpers shared by the outputs: CSV and JSON escaping, Markdown cells, numbers.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace aerun {
+
+// A CSV field (RFC 4180): quoted when it holds a comma, quote, CR or LF.
+std::string csv_field(std::string_view s);
+// A JSON string literal, quotes included.
+std::string json_string(std::string_view s);
+// A JSON number, or null for a missing/non-finite value.
+std::string json_number(std::optional<double> v);
+// A Markdown table cell: '|' escaped, newlines folded.
+std::string md_cell(std::string_view s);
+// A number with `spec` as a fmt format spec (e.g. ".3f"); default: 4 significant digits.
+std::string format_number(double v, std::string_view spec = {});
+
+}  // namespace aerun

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Fresh Debian 12 machine -> the demo case run for real, stored, and its table printed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DAERUN_BUILD_TESTS=OFF >/dev/null
+cmake --build build/release -j"$(nproc)"
+status=0
+./build/release/aerun case cases/demo.yaml -j 2 --no-progress || status=$?
+./build/release/aerun table demo
+exit "$status"

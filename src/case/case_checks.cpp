@@ -1,0 +1,112 @@
+// Checks across the sections of a case file, run once every section is read.
+#include <algorithm>
+#include <map>
+
+#include "aerun/case_loader.hpp"
+#include "case/case_sections.hpp"
+
+namespace aerun::detail {
+
+namespace {
+
+bool contains(const std::vector<std::string>& v, const std::string& s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+// Each parameter is defined once across params, zip members and derive.
+void check_unique_names(const CaseSpec& spec) {
+  std::map<std::string, SourceLoc> seen;
+  auto add = [&](const std::string& name, const SourceLoc& loc, const std::string& section) {
+    const auto [it, fresh] = seen.emplace(name, loc);
+    if (!fresh)
+      throw InputError(loc, section + "." + name,
+                       "parameter '" + name + "' is defined twice (first at line " +
+                           std::to_string(it->second.line) + ")");
+  };
+  for (const auto& p : spec.params) add(p.name, p.loc, "params");
+  for (const auto& g : spec.zips)
+    for (const auto& m : g.members) add(m.name, m.loc, "zip");
+  for (const auto& d : spec.derive) add(d.name, d.loc, "derive");
+}
+
+// Parameters an include or exclude names must exist (derived ones only after derive: exclude).
+void check_named(const std::vector<ParamSpec>& named, const std::vector<std::string>& valid,
+                 const std::string& section, size_t index) {
+  for (const auto& p : named)
+    if (!contains(valid, p.name))
+      throw InputError(p.loc, section + "[" + std::to_string(index) + "]." + p.name,
+                       "unknown parameter '" + p.name + "'" + did_you_mean(p.name, valid));
+}
+
+// Where `{name}` (the i-th placeholder of the command) was written in the file: found by
+// scanning the file text from the command's value in order; the command's location otherwise.
+class PlaceholderLocator {
+ public:
+  PlaceholderLocator(const YamlReader& r, const CaseSpec& spec) : r_(r), spec_(spec) {
+    const SourceLoc& l = spec.command_loc;
+    size_t line = 1, pos = 0;
+    const std::string& text = r.text();
+    while (pos < text.size() && line < static_cast<size_t>(l.line))
+      if (text[pos++] == '\n') ++line;
+    start_ = std::min(text.size(), pos + static_cast<size_t>(std::max(l.col - 1, 0)));
+    raw_ = placeholders(text.substr(start_));
+  }
+
+  SourceLoc find(const std::string& name) {
+    for (; next_ < raw_.size(); ++next_)
+      if (raw_[next_].name == name) return r_.loc_at(start_ + raw_[next_++].offset);
+    return spec_.command_loc;
+  }
+
+ private:
+  const YamlReader& r_;
+  const CaseSpec& spec_;
+  size_t start_ = 0;
+  std::vector<Placeholder> raw_;
+  size_t next_ = 0;
+};
+
+void check_command(const YamlReader& r, const CaseSpec& spec) {
+  std::vector<std::string> valid = parameter_names(spec);
+  for (const auto& b : builtin_placeholders()) valid.push_back(b);
+  PlaceholderLocator where(r, spec);
+  for (const auto& ph : placeholders(spec.command)) {
+    const SourceLoc loc = where.find(ph.name);
+    if (!contains(valid, ph.name))
+      throw InputError(loc, "command",
+                       "placeholder '{" + ph.name + "}' names no parameter" +
+                           did_you_mean(ph.name, valid) + " (write {{ and }} for literal braces)");
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> parameter_names(const CaseSpec& spec) {
+  std::vector<std::string> names;
+  for (const auto& p : spec.params) names.push_back(p.name);
+  for (const auto& g : spec.zips)
+    for (const auto& m : g.members) names.push_back(m.name);
+  for (const auto& d : spec.derive) names.push_back(d.name);
+  return names;
+}
+
+void check_case(const YamlReader& r, const CaseSpec& spec) {
+  check_unique_names(spec);
+  std::vector<std::string> swept;  // what include may set: params and zip members
+  for (const auto& p : spec.params) swept.push_back(p.name);
+  for (const auto& g : spec.zips)
+    for (const auto& m : g.members) swept.push_back(m.name);
+  for (size_t i = 0; i < spec.includes.size(); ++i)
+    check_named(spec.includes[i].params, swept, "include", i);
+  const std::vector<std::string> all = parameter_names(spec);
+  for (size_t i = 0; i < spec.excludes.size(); ++i)
+    check_named(spec.excludes[i].match, all, "exclude", i);
+  for (const auto& m : spec.metrics)
+    if (contains(all, m.name) || m.name == "startup_s" || m.name == "wall_s")
+      throw InputError(
+          m.loc, "metrics." + m.name,
+          "metric '" + m.name + "' has the name of a parameter or a built-in column; rename one");
+  check_command(r, spec);
+}
+
+}  // namespace aerun::detail

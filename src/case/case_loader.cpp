@@ -1,0 +1,153 @@
+// load_case / parse_case: the top level of a case file and the order its sections are read in.
+#include "aerun/case_loader.hpp"
+
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "case/case_sections.hpp"
+#include "case/yaml_reader.hpp"
+
+namespace aerun {
+
+namespace fs = std::filesystem;
+using detail::Item;
+using detail::YamlReader;
+
+namespace {
+
+const std::vector<std::string>& top_level_keys() {
+  static const std::vector<std::string> keys{
+      "case",      "title",   "paper",   "figure", "workdir", "shell",  "env",     "params",
+      "zip",       "include", "exclude", "derive", "command", "repeat", "timeout", "retries",
+      "exclusive", "presets", "metrics", "status", "startup", "tables"};
+  return keys;
+}
+
+// An absolute, normalised path without a trailing separator.
+std::string absolute_dir(const fs::path& p) {
+  std::string s = fs::absolute(p).lexically_normal().string();
+  while (s.size() > 1 && s.back() == '/') s.pop_back();
+  return s;
+}
+
+void read_env(const YamlReader& r, const Item& it, CaseSpec& spec) {
+  for (const Item& e : r.entries(it)) {
+    if (!detail::is_identifier(e.name))
+      throw InputError(
+          e.key_loc, e.key,
+          "environment variable names are [A-Za-z_][A-Za-z0-9_]*, not '" + e.name + "'");
+    if (!e.node.IsScalar())
+      throw InputError(e.loc, e.key, "expected a single value, got " + detail::describe(e.node));
+    spec.env.emplace_back(e.name, Value::of_string(e.node.Scalar()));
+  }
+}
+
+void read_top_level(const YamlReader& r, const Item& e, CaseSpec& spec, const fs::path& base) {
+  const std::string& k = e.name;
+  if (k == "case") {
+    spec.name = r.text(e);
+    if (!detail::is_name(spec.name))
+      throw InputError(e.loc, e.key,
+                       "case names are made of [A-Za-z0-9_.-], not '" + spec.name + "'");
+  } else if (k == "title") {
+    spec.title = r.text(e);
+  } else if (k == "paper") {
+    spec.paper = r.text(e);
+  } else if (k == "figure") {
+    spec.figure = r.text(e);
+  } else if (k == "workdir") {
+    const fs::path w = r.text(e);
+    spec.workdir = absolute_dir(w.is_absolute() ? w : base / w);
+  } else if (k == "shell") {
+    spec.shell = r.text(e);
+  } else if (k == "env") {
+    read_env(r, e, spec);
+  } else if (k == "params") {
+    detail::read_params(r, e, spec);
+  } else if (k == "zip") {
+    detail::read_zip(r, e, spec);
+  } else if (k == "include") {
+    detail::read_include(r, e, spec);
+  } else if (k == "exclude") {
+    detail::read_exclude(r, e, spec);
+  } else if (k == "derive") {
+    detail::read_derive(r, e, spec);
+  } else if (k == "command") {
+    spec.command = r.text(e);
+    spec.command_loc = e.loc;
+  } else if (k == "repeat") {
+    const long long n = r.integer(e);
+    if (n < 1) throw InputError(e.loc, e.key, "must be at least 1");
+    if (n > 1000000) throw InputError(e.loc, e.key, "at most 1000000 repeats");
+    spec.repeat = static_cast<int>(n);
+  } else if (k == "timeout") {
+    spec.timeout_s = parse_duration(r.text(e), e.loc, e.key);
+  } else if (k == "retries") {
+    const long long n = r.integer(e);
+    if (n < 0) throw InputError(e.loc, e.key, "must be 0 or more");
+    if (n > 1000000) throw InputError(e.loc, e.key, "at most 1000000 retries");
+    spec.retries = static_cast<int>(n);
+  } else if (k == "exclusive") {
+    if (r.text(e) != "gpu")
+      throw InputError(e.loc, e.key,
+                       "the only exclusive resource is 'gpu', not '" + e.node.Scalar() + "'");
+    spec.exclusive_gpu = true;
+  } else if (k == "presets") {
+    spec.presets = r.texts(e);
+  } else if (k == "metrics") {
+    detail::read_metrics(r, e, spec);
+  } else if (k == "status") {
+    detail::read_status(r, e, spec);
+  } else if (k == "startup") {
+    detail::read_startup(r, e, spec);
+  }
+}
+
+}  // namespace
+
+CaseSpec parse_case(const std::string& yaml_text, const std::string& file,
+                    const std::string& base_dir) {
+  const YamlReader r(file, yaml_text);
+  const fs::path base = absolute_dir(base_dir.empty() ? fs::path(".") : fs::path(base_dir));
+  CaseSpec spec;
+  spec.file = file;
+  spec.workdir = base.string();
+  bool has_case = false, has_command = false;
+  std::vector<Item> tables;  // read last: they refer to parameters and metrics
+  for (const Item& e : r.entries(r.root(), top_level_keys())) {
+    if (e.name == "tables")
+      tables.push_back(e);
+    else
+      read_top_level(r, e, spec, base);
+    has_case = has_case || e.name == "case";
+    has_command = has_command || e.name == "command";
+  }
+  if (!has_case)
+    throw InputError(SourceLoc{file, 1, 1}, "case", "missing required key 'case' (the case name)");
+  if (!has_command)
+    throw InputError(SourceLoc{file, 1, 1}, "command",
+                     "missing required key 'command' (the command template)");
+  detail::check_case(r, spec);
+  for (const Item& t : tables) detail::read_tables(r, t, spec);
+  return spec;
+}
+
+CaseSpec load_case(const std::string& path) {
+  const std::string file = fs::absolute(path).lexically_normal().string();
+  if (fs::is_directory(file))
+    throw InputError(SourceLoc{file, 0, 0}, "", "is a directory, not a case file");
+  std::ifstream in(file, std::ios::binary);
+  if (!in)
+    throw InputError(SourceLoc{file, 0, 0}, "",
+                     std::string("cannot read case file: ") + std::strerror(errno));
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw InputError(SourceLoc{file, 0, 0}, "", "cannot read case file");
+  return parse_case(text.str(), file, fs::path(file).parent_path().string());
+}
+
+}  // namespace aerun

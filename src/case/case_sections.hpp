@@ -1,0 +1,42 @@
+// The sections of a case file, each read into the CaseSpec by its own function, and the checks
+// across sections that run once everything is read.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "aerun/case_spec.hpp"
+#include "case/yaml_reader.hpp"
+
+namespace aerun::detail {
+
+// Sweep: params, zip, include, exclude, derive (sweep_sections.cpp).
+void read_params(const YamlReader& r, const Item& it, CaseSpec& spec);
+void read_zip(const YamlReader& r, const Item& it, CaseSpec& spec);
+void read_include(const YamlReader& r, const Item& it, CaseSpec& spec);
+void read_exclude(const YamlReader& r, const Item& it, CaseSpec& spec);
+void read_derive(const YamlReader& r, const Item& it, CaseSpec& spec);
+
+// Extraction: metrics, status, startup (extraction_sections.cpp).
+void read_metrics(const YamlReader& r, const Item& it, CaseSpec& spec);
+void read_status(const YamlReader& r, const Item& it, CaseSpec& spec);
+void read_startup(const YamlReader& r, const Item& it, CaseSpec& spec);
+
+// Tables, read after everything else so rows, columns and references can be checked against
+// parameters and metrics (table_section.cpp).
+void read_tables(const YamlReader& r, const Item& it, CaseSpec& spec);
+
+// Cross-section checks: parameter names defined once, include/exclude naming parameters, command
+// placeholders naming parameters, metric names apart from parameters (case_checks.cpp).
+void check_case(const YamlReader& r, const CaseSpec& spec);
+
+// Every parameter a run has, in order: params, zip members, derived.
+std::vector<std::string> parameter_names(const CaseSpec& spec);
+
+// Placeholders every command may use without a parameter.
+inline const std::vector<std::string>& builtin_placeholders() {
+  static const std::vector<std::string> names{"repeat", "case"};
+  return names;
+}
+
+}  // namespace aerun::detail

@@ -1,0 +1,142 @@
+// The extraction sections of a case file: metrics, status and startup patterns (RE2).
+#include <re2/re2.h>
+
+#include <algorithm>
+
+#include "case/case_sections.hpp"
+
+namespace aerun::detail {
+
+namespace {
+
+// Compiles `pattern` (as the runner will) and, when `groups` >= 0, checks its capture groups.
+void check_regex(const std::string& pattern, const Item& at, const std::string& what, int groups) {
+  const RE2 re(pattern, RE2::Quiet);
+  if (!re.ok()) throw InputError(at.loc, at.key, "invalid regex for " + what + ": " + re.error());
+  if (groups >= 0 && re.NumberOfCapturingGroups() != groups)
+    throw InputError(at.loc, at.key,
+                     "the regex of " + what + " must have exactly one capture group (it has " +
+                         std::to_string(re.NumberOfCapturingGroups()) +
+                         "); write (?:...) for groups that only group");
+}
+
+Reduction read_reduction(const YamlReader& r, const Item& e) {
+  static const std::vector<std::pair<std::string, Reduction>> names{
+      {"first", Reduction::First},   {"last", Reduction::Last}, {"mean", Reduction::Mean},
+      {"median", Reduction::Median}, {"min", Reduction::Min},   {"max", Reduction::Max},
+      {"count", Reduction::Count},   {"sum", Reduction::Sum}};
+  const std::string s = r.text(e);
+  std::vector<std::string> valid;
+  for (const auto& [n, red] : names) {
+    if (n == s) return red;
+    valid.push_back(n);
+  }
+  throw InputError(e.loc, e.key,
+                   "unknown reduction '" + s + "'" + did_you_mean(s, valid) +
+                       "; use first, last, mean, median, min, max, count or sum");
+}
+
+MetricSpec read_metric(const YamlReader& r, const Item& m) {
+  if (!is_identifier(m.name))
+    throw InputError(m.key_loc, m.key,
+                     "metric names are identifiers ([A-Za-z_][A-Za-z0-9_]*), not '" + m.name + "'");
+  MetricSpec spec;
+  spec.name = m.name;
+  spec.loc = m.key_loc;
+  const std::string what = "metric '" + m.name + "'";
+  if (m.node.IsScalar()) {  // `name: regex`
+    spec.pattern = r.text(m);
+    check_regex(spec.pattern, m, what, 1);
+    return spec;
+  }
+  if (!m.node.IsMap())
+    throw InputError(m.loc, m.key,
+                     "expected a regex or a map with 'regex', got " + describe(m.node));
+  bool has_regex = false;
+  for (const Item& e : r.entries(m, {"regex", "reduce", "skip", "unit", "scale", "series"})) {
+    if (e.name == "regex") {
+      spec.pattern = r.text(e);
+      check_regex(spec.pattern, e, what, 1);
+      has_regex = true;
+    } else if (e.name == "reduce") {
+      spec.reduce = read_reduction(r, e);
+    } else if (e.name == "skip") {
+      const long long n = r.integer(e);
+      if (n < 0 || n > 1000000000) throw InputError(e.loc, e.key, "must be 0 or more");
+      spec.skip = static_cast<int>(n);
+    } else if (e.name == "unit") {
+      spec.unit = r.text(e);
+    } else if (e.name == "scale") {
+      spec.scale = r.number(e);
+    } else if (e.name == "series") {
+      spec.series = r.boolean(e);
+    }
+  }
+  if (!has_regex) throw InputError(m.loc, m.key, "missing required key 'regex'");
+  return spec;
+}
+
+}  // namespace
+
+void read_metrics(const YamlReader& r, const Item& it, CaseSpec& spec) {
+  for (const Item& m : r.entries(it)) spec.metrics.push_back(read_metric(r, m));
+}
+
+void read_status(const YamlReader& r, const Item& it, CaseSpec& spec) {
+  if (it.node.IsMap()) {  // status: regex | [regex, ...]
+    for (const Item& e : r.entries(it)) {
+      std::vector<Item> patterns;
+      if (e.node.IsSequence())
+        patterns = r.elements(e);
+      else
+        patterns.push_back(e);
+      if (patterns.empty()) throw InputError(e.loc, e.key, "the list of regexes is empty");
+      for (const Item& p : patterns) {
+        StatusPattern s{r.text(p), e.name, p.loc};
+        check_regex(s.pattern, p, "status '" + e.name + "'", -1);
+        spec.status.push_back(std::move(s));
+      }
+    }
+    return;
+  }
+  if (!it.node.IsSequence())
+    throw InputError(
+        it.loc, it.key,
+        "expected a list of {regex, status} or a map status: regex, got " + describe(it.node));
+  for (const Item& g : r.elements(it)) {
+    StatusPattern s;
+    s.loc = g.loc;
+    for (const Item& e : r.entries(g, {"regex", "status"})) {
+      if (e.name == "regex") {
+        s.pattern = r.text(e);
+        check_regex(s.pattern, e, "a status pattern", -1);
+      } else {
+        s.status = r.text(e);
+      }
+    }
+    if (s.pattern.empty()) throw InputError(g.loc, g.key, "missing required key 'regex'");
+    if (s.status.empty()) throw InputError(g.loc, g.key, "missing required key 'status'");
+    spec.status.push_back(std::move(s));
+  }
+}
+
+void read_startup(const YamlReader& r, const Item& it, CaseSpec& spec) {
+  spec.startup.loc = it.loc;
+  if (it.node.IsScalar()) {
+    spec.startup.first_step = r.text(it);
+    check_regex(spec.startup.first_step, it, "startup", -1);
+    return;
+  }
+  if (!it.node.IsMap())
+    throw InputError(it.loc, it.key,
+                     "expected a regex or a map with 'first_step', got " + describe(it.node));
+  for (const Item& e : r.entries(it, {"first_step"})) {
+    spec.startup.first_step = r.text(e);
+    spec.startup.loc = e.loc;
+    check_regex(spec.startup.first_step, e, "startup", -1);
+  }
+  if (spec.startup.first_step.empty())
+    throw InputError(it.loc, it.key, "missing required key 'first_step'");
+}
+
+}  // namespace aerun::detail

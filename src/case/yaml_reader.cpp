@@ -1,0 +1,170 @@
+#include "case/yaml_reader.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+
+#include "aerun/case_loader.hpp"
+
+namespace aerun::detail {
+
+std::string describe(const YAML::Node& n) {
+  switch (n.Type()) {
+    case YAML::NodeType::Map:
+      return "a map";
+    case YAML::NodeType::Sequence:
+      return "a list";
+    case YAML::NodeType::Scalar:
+      return "'" + n.Scalar() + "'";
+    default:
+      return "nothing";
+  }
+}
+
+std::string join_key(const std::string& path, const std::string& name) {
+  return path.empty() ? name : path + "." + name;
+}
+
+bool is_identifier(const std::string& s) {
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+  for (char c : s)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
+  return true;
+}
+
+bool is_name(const std::string& s) {
+  if (s.empty()) return false;
+  for (char c : s)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-'))
+      return false;
+  return true;
+}
+
+std::string did_you_mean(const std::string& s, const std::vector<std::string>& valid) {
+  const std::string near = nearest_key(s, valid);
+  return near.empty() ? "" : " (did you mean '" + near + "'?)";
+}
+
+YamlReader::YamlReader(std::string file, const std::string& text)
+    : file_(std::move(file)), text_(text) {
+  YAML::Node doc;
+  try {
+    doc = YAML::Load(text_);
+  } catch (const YAML::ParserException& e) {
+    throw InputError(SourceLoc{file_, e.mark.line + 1, e.mark.column + 1}, "", e.msg);
+  }
+  root_ = Item{doc, "", "", SourceLoc{file_, 1, 1}, SourceLoc{file_, 1, 1}};
+  if (!doc.IsMap())
+    throw InputError(
+        loc(doc, root_.loc), "",
+        "a case file must be a map of keys (case, params, command, ...), not " + describe(doc));
+}
+
+SourceLoc YamlReader::loc_at(size_t offset) const {
+  SourceLoc l{file_, 1, 1};
+  for (size_t i = 0; i < offset && i < text_.size(); ++i) {
+    if (text_[i] == '\n') {
+      ++l.line;
+      l.col = 1;
+    } else {
+      ++l.col;
+    }
+  }
+  return l;
+}
+
+SourceLoc YamlReader::loc(const YAML::Node& n, const SourceLoc& fallback) const {
+  const YAML::Mark m = n.Mark();
+  if (m.is_null() || n.IsNull() || !n.IsDefined()) return fallback;
+  return SourceLoc{file_, m.line + 1, m.column + 1};
+}
+
+void YamlReader::expect_map(const Item& it) const {
+  if (!it.node.IsMap())
+    throw InputError(it.loc, it.key, "expected a map (key: value), got " + describe(it.node));
+}
+
+void YamlReader::expect_list(const Item& it) const {
+  if (!it.node.IsSequence())
+    throw InputError(it.loc, it.key, "expected a list, got " + describe(it.node));
+}
+
+std::vector<Item> YamlReader::entries(const Item& map,
+                                      const std::vector<std::string>& valid) const {
+  expect_map(map);
+  std::vector<Item> out;
+  for (auto kv = map.node.begin(); kv != map.node.end(); ++kv) {
+    const YAML::Node k = kv->first;
+    const SourceLoc kloc = loc(k, map.loc);
+    if (!k.IsScalar())
+      throw InputError(kloc, map.key, "keys must be plain names, got " + describe(k));
+    const std::string name = k.Scalar();
+    const std::string key = join_key(map.key, name);
+    if (!valid.empty() && std::find(valid.begin(), valid.end(), name) == valid.end()) {
+      throw InputError(kloc, key, "unknown key '" + name + "'" + did_you_mean(name, valid));
+    }
+    for (const auto& prev : out)
+      if (prev.name == name)
+        throw InputError(kloc, key,
+                         "'" + name + "' is given twice (first at line " +
+                             std::to_string(prev.key_loc.line) + ")");
+    out.push_back(Item{kv->second, key, name, loc(kv->second, kloc), kloc});
+  }
+  return out;
+}
+
+std::vector<Item> YamlReader::elements(const Item& list) const {
+  expect_list(list);
+  std::vector<Item> out;
+  size_t i = 0;
+  for (const auto& n : list.node) {
+    const SourceLoc l = loc(n, list.loc);
+    out.push_back(Item{n, list.key + "[" + std::to_string(i++) + "]", "", l, l});
+  }
+  return out;
+}
+
+std::string YamlReader::text(const Item& it) const {
+  if (!it.node.IsScalar())
+    throw InputError(it.loc, it.key, "expected a string, got " + describe(it.node));
+  if (it.node.Scalar().empty()) throw InputError(it.loc, it.key, "must not be empty");
+  return it.node.Scalar();
+}
+
+Value YamlReader::value(const Item& it) const {
+  if (!it.node.IsScalar())
+    throw InputError(it.loc, it.key, "expected a single value, got " + describe(it.node));
+  // A plain scalar is typed ("32" is a number); quoted, block or !!str text is always a string.
+  const std::string& tag = it.node.Tag();
+  if (tag == "!" || tag == "tag:yaml.org,2002:str") return Value::of_string(it.node.Scalar());
+  return Value::parse(it.node.Scalar());
+}
+
+long long YamlReader::integer(const Item& it) const {
+  const Value v = it.node.IsScalar() ? Value::parse(it.node.Scalar()) : Value();
+  if (v.kind() != Value::Kind::Int)
+    throw InputError(it.loc, it.key, "expected a whole number, got " + describe(it.node));
+  return static_cast<long long>(*v.number());
+}
+
+double YamlReader::number(const Item& it) const {
+  const Value v = it.node.IsScalar() ? Value::parse(it.node.Scalar()) : Value();
+  if (v.kind() != Value::Kind::Int && v.kind() != Value::Kind::Float)
+    throw InputError(it.loc, it.key, "expected a number, got " + describe(it.node));
+  return *v.number();
+}
+
+bool YamlReader::boolean(const Item& it) const {
+  if (it.node.IsScalar() && (it.node.Scalar() == "true" || it.node.Scalar() == "false"))
+    return it.node.Scalar() == "true";
+  throw InputError(it.loc, it.key, "expected true or false, got " + describe(it.node));
+}
+
+std::vector<std::string> YamlReader::texts(const Item& it) const {
+  if (it.node.IsScalar()) return {text(it)};
+  std::vector<std::string> out;
+  for (const auto& e : elements(it)) out.push_back(text(e));
+  return out;
+}
+
+}  // namespace aerun::detail

@@ -1,0 +1,56 @@
+#include "cli/app.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+
+#include "aerun/error.hpp"
+
+namespace aerun::cli {
+
+std::string Globals::resolved_db() const {
+  if (!db.empty()) return db;
+  if (const char* e = std::getenv("AERUN_DB"); e && *e) return e;
+  return "results/aerun.db";
+}
+
+std::string Globals::logs_dir() const {
+  auto parent = std::filesystem::path(resolved_db()).parent_path();
+  if (parent.empty()) parent = ".";
+  return (parent / "logs").string();
+}
+
+int main(int argc, char** argv) {
+  CLI::App app{"aerun: re-run a paper's experiments and get its tables back"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", std::string(AERUN_VERSION));
+  Globals g;
+  app.add_option("--db", g.db, "results store (default: $AERUN_DB or results/aerun.db)");
+  Action action;
+  add_case_command(app, g, action);
+  add_runs_command(app, g, action);
+  add_show_command(app, g, action);
+  add_table_command(app, g, action);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int rc = app.exit(e);
+    return rc == 0 ? 0 : 2;
+  }
+  try {
+    return action ? action() : 2;
+  } catch (const InputError& e) {
+    std::cerr << "aerun: error: " << e.what() << "\n";
+    return 2;
+  } catch (const SystemError& e) {
+    std::cerr << "aerun: error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "aerun: internal error: " << e.what() << "\n";
+    return 3;
+  }
+}
+
+}  // namespace aerun::cli

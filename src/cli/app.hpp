@@ -1,0 +1,30 @@
+// The aerun command line: subcommands case, runs, show, table.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+
+namespace aerun::cli {
+
+// Runs aerun with these arguments; returns the process exit code
+// (0 all runs ok, 1 some runs failed, 2 bad input or usage, 130/143 interrupted).
+int main(int argc, char** argv);
+
+// Options every subcommand shares.
+struct Globals {
+  std::string db;  // --db, else $AERUN_DB, else results/aerun.db
+  std::string resolved_db() const;
+  // Logs live beside the store: <dir of db>/logs.
+  std::string logs_dir() const;
+};
+
+// Each subcommand registers itself and sets *action to its body.
+using Action = std::function<int()>;
+void add_case_command(CLI::App& app, Globals& g, Action& action);
+void add_runs_command(CLI::App& app, Globals& g, Action& action);
+void add_show_command(CLI::App& app, Globals& g, Action& action);
+void add_table_command(CLI::App& app, Globals& g, Action& action);
+
+
+}  // namespace aerun::cli

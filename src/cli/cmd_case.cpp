@@ -1,0 +1,106 @@
+// `aerun case FILE`: expand, launch, collect, store.
+#include <signal.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+
+#include "aerun/case_loader.hpp"
+#include "aerun/case_runner.hpp"
+#include "aerun/extractor.hpp"
+#include "aerun/run_plan.hpp"
+#include "aerun/store.hpp"
+#include "cli/app.hpp"
+
+namespace aerun::cli {
+
+namespace {
+
+struct CaseArgs {
+  std::string file;
+  bool dry_run = false;
+  bool force = false;
+  bool resume = false;
+  std::vector<std::string> only;
+  int jobs = 1;
+  bool quiet_progress = false;
+};
+
+// The demo workload ships next to the aerun binary; runs find it as $AERUN_DEMO_TRAIN.
+std::vector<std::string> helper_env() {
+  std::vector<std::string> env;
+  if (std::getenv("AERUN_DEMO_TRAIN")) return env;
+  std::error_code ec;
+  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) return env;
+  const auto demo = self.parent_path() / "aerun-demo-train";
+  if (std::filesystem::exists(demo, ec)) env.push_back("AERUN_DEMO_TRAIN=" + demo.string());
+  return env;
+}
+
+int run_case_command(const Globals& g, const CaseArgs& a) {
+  const CaseSpec spec = load_case(a.file);
+  const auto names = planned_param_names(spec);
+  const RunSelector selector(a.only, names);
+  // Patterns are checked before anything starts.
+  Extractor check(spec.metrics, spec.status, spec.startup);
+
+  if (a.dry_run) {
+    std::string out;
+    out.reserve(1 << 20);
+    out += fmt::format("# case {} ({}): workdir {}\n", spec.name, spec.file, spec.workdir);
+    size_t n = 0;
+    plan_runs(spec, &selector, [&](const PlannedRun& r) {
+      out += r.command;
+      out += '\n';
+      ++n;
+      if (out.size() > (1 << 20)) {
+        std::fwrite(out.data(), 1, out.size(), stdout);
+        out.clear();
+      }
+      return true;
+    }, /*with_keys=*/false);
+    out += fmt::format("# {} run{}\n", n, n == 1 ? "" : "s");
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    std::fflush(stdout);
+    return 0;
+  }
+
+  std::vector<PlannedRun> planned;
+  plan_runs(spec, &selector, [&](const PlannedRun& r) {
+    planned.push_back(r);
+    return true;
+  });
+  Store store(g.resolved_db());
+  RunnerOptions opts;
+  opts.jobs = a.jobs;
+  opts.force = a.force;
+  opts.logs_dir = g.logs_dir();
+  opts.tty = !a.quiet_progress && isatty(STDERR_FILENO);
+  opts.env = helper_env();
+  CaseRunner runner(spec, store, opts, std::cerr);
+  const RunSummary s = runner.run(planned);
+  if (s.stop_signal) return 128 + s.stop_signal;
+  return s.failed > 0 || s.interrupted > 0 || s.busy > 0 ? 1 : 0;
+}
+
+}  // namespace
+
+void add_case_command(CLI::App& app, Globals& g, Action& action) {
+  auto args = std::make_shared<CaseArgs>();
+  CLI::App* c = app.add_subcommand("case", "expand a case file into runs, launch them, store the results");
+  c->add_option("file", args->file, "the case file (YAML)")->required();
+  c->add_flag("--dry-run,-n", args->dry_run, "print every run's shell-ready command and the count; launch nothing");
+  c->add_flag("--force", args->force, "re-run runs that already succeeded");
+  c->add_flag("--resume", args->resume, "continue an interrupted case (the default: done runs are reused)");
+  c->add_option("--only", args->only, "KEY=VALUE: run only matching runs (repeatable)");
+  c->add_option("-j,--jobs", args->jobs, "runs at once")->check(CLI::Range(1, 4096));
+  c->add_flag("--no-progress", args->quiet_progress, "plain event lines even on a terminal");
+  c->add_option("--db", g.db, "results store (default: $AERUN_DB or results/aerun.db)");
+  c->callback([&action, &g, args] { action = [&g, args] { return run_case_command(g, *args); }; });
+}
+
+}  // namespace aerun::cli

@@ -1,0 +1,340 @@
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <tuple>
+
+#include "aerun/error.hpp"
+#include "aerun/table.hpp"
+
+namespace aerun {
+
+namespace {
+
+constexpr double kPassEpsilon = 1e-9;  // so that a ratio exactly at the tolerance edge passes
+
+// What a column's source refers to.
+enum class SourceKind { Metric, StartupS, WallS, Param };
+
+const char* const kAggregations[] = {"median", "mean", "min",   "max", "first",
+                                     "last",   "n",    "stdev", "sum"};
+
+// Numbers compare by value ("64" equals "64.0"), everything else by text.
+bool values_equal(const Value& a, const Value& b) {
+  const auto na = a.number(), nb = b.number();
+  if (na && nb && a.kind() != Value::Kind::Bool && b.kind() != Value::Kind::Bool) return *na == *nb;
+  return a.text() == b.text();
+}
+
+// True when every entry of `filter` is a parameter of `params` with an equal value.
+bool params_match(const ParamList& params, const ParamList& filter) {
+  return std::all_of(filter.begin(), filter.end(), [&](const auto& entry) {
+    const Value* v = find_param(params, entry.first);
+    return v && values_equal(*v, entry.second);
+  });
+}
+
+bool run_selected(const RunRecord& r, const CaseSpec& c, const TableSpec& t) {
+  if (r.case_name != c.name) return false;
+  if (t.where.empty()) return true;
+  return std::any_of(t.where.begin(), t.where.end(),
+                     [&](const ParamList& w) { return params_match(r.params, w); });
+}
+
+// Rows accumulate the runs that share their key.
+struct RowAcc {
+  std::vector<Value> key;
+  std::vector<const RunRecord*> runs;
+};
+
+bool key_less(const std::vector<Value>& a, const std::vector<Value>& b) {
+  return std::lexicographical_compare(a.begin(), a.end(), b.begin(), b.end());
+}
+
+bool key_equal(const std::vector<Value>& a, const std::vector<Value>& b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), values_equal);
+}
+
+std::string label_of(const ColumnSpec& col) {
+  return col.label.empty() ? col.source : col.label;
+}
+
+std::string column_key(const TableSpec& t, const ColumnSpec& col, const std::string& what) {
+  return fmt::format("tables.{}.columns.{}.{}", t.name, label_of(col), what);
+}
+
+bool case_declares_param(const CaseSpec& c, const std::string& name) {
+  auto named = [&](const auto& p) { return p.name == name; };
+  if (std::any_of(c.params.begin(), c.params.end(), named)) return true;
+  if (std::any_of(c.derive.begin(), c.derive.end(), named)) return true;
+  for (const auto& z : c.zips)
+    if (std::any_of(z.members.begin(), z.members.end(), named)) return true;
+  for (const auto& inc : c.includes)
+    if (std::any_of(inc.params.begin(), inc.params.end(), named)) return true;
+  return false;
+}
+
+SourceKind source_kind(const CaseSpec& c, const std::string& source,
+                       const std::vector<const RunRecord*>& runs) {
+  if (source == "startup_s") return SourceKind::StartupS;
+  if (source == "wall_s") return SourceKind::WallS;
+  auto named = [&](const auto& m) { return m.name == source; };
+  if (std::any_of(c.metrics.begin(), c.metrics.end(), named)) return SourceKind::Metric;
+  for (const RunRecord* r : runs)
+    if (r->metric(source) || std::any_of(r->series.begin(), r->series.end(), named))
+      return SourceKind::Metric;
+  if (case_declares_param(c, source)) return SourceKind::Param;
+  for (const RunRecord* r : runs)
+    if (find_param(r->params, source)) return SourceKind::Param;
+  return SourceKind::Metric;  // a metric no run has produced: its cells read "missing"
+}
+
+std::optional<double> run_value(const RunRecord& r, SourceKind kind, const std::string& source) {
+  switch (kind) {
+    case SourceKind::StartupS:
+      return r.startup_s;
+    case SourceKind::WallS:
+      return r.wall_s;
+    case SourceKind::Param:
+      return std::nullopt;
+    case SourceKind::Metric:
+      break;
+  }
+  if (const MetricValue* m = r.metric(source)) return m->value;
+  for (const auto& s : r.series)
+    if (s.name == source && !s.points.empty()) return s.points.back().value;
+  return std::nullopt;
+}
+
+double median_of(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+// `values` are in run order (repeat index, then attempt); never empty.
+double aggregate(const std::vector<double>& values, const std::string& agg) {
+  const double n = static_cast<double>(values.size());
+  const double sum = std::accumulate(values.begin(), values.end(), 0.0);
+  if (agg == "median") return median_of(values);
+  if (agg == "mean") return sum / n;
+  if (agg == "min") return *std::min_element(values.begin(), values.end());
+  if (agg == "max") return *std::max_element(values.begin(), values.end());
+  if (agg == "first") return values.front();
+  if (agg == "last") return values.back();
+  if (agg == "n") return n;
+  if (agg == "sum") return sum;
+  // stdev: the sample standard deviation (0 for a single value).
+  if (values.size() < 2) return 0;
+  const double mean = sum / n;
+  double sq = 0;
+  for (double x : values) sq += (x - mean) * (x - mean);
+  return std::sqrt(sq / (n - 1));
+}
+
+std::string status_label(const std::string& status) {
+  if (status == "oom") return "OOM";
+  if (status == "failed") return "fail";
+  return status;
+}
+
+// The cell of a metric-like column: the aggregate over ok runs, else why there is none.
+TableCell measured_cell(const std::vector<const RunRecord*>& runs, SourceKind kind,
+                        const ColumnSpec& col) {
+  TableCell cell;
+  std::vector<double> values;
+  bool any_ok = false;
+  for (const RunRecord* r : runs) {
+    if (r->status != "ok") continue;
+    any_ok = true;
+    if (auto v = run_value(*r, kind, col.source)) values.push_back(*v);
+  }
+  if (!values.empty()) {
+    const std::string agg = col.agg.empty() ? "median" : col.agg;
+    cell.value = aggregate(values, agg);
+    cell.min = *std::min_element(values.begin(), values.end());
+    cell.max = *std::max_element(values.begin(), values.end());
+    cell.n = static_cast<int>(values.size());
+    cell.text =
+        agg == "n" ? fmt::format("{}", cell.n) : format_cell_number(*cell.value, col.format);
+    return cell;
+  }
+  if (runs.empty() || any_ok) {
+    cell.text = "missing";
+    return cell;
+  }
+  std::vector<std::string> labels;
+  for (const RunRecord* r : runs) {
+    std::string l = status_label(r->status);
+    if (std::find(labels.begin(), labels.end(), l) == labels.end()) labels.push_back(l);
+  }
+  cell.text = fmt::format("{}", fmt::join(labels, "/"));
+  return cell;
+}
+
+// The cell of a parameter column: its value, or its distinct values joined with "/".
+TableCell param_cell(const RowAcc& row, const std::vector<std::string>& row_params,
+                     const ColumnSpec& col) {
+  TableCell cell;
+  std::vector<Value> values;
+  const auto pos = std::find(row_params.begin(), row_params.end(), col.source);
+  if (pos != row_params.end()) {
+    values.push_back(row.key[pos - row_params.begin()]);
+  } else {
+    for (const RunRecord* r : row.runs)
+      if (const Value* v = find_param(r->params, col.source))
+        if (std::none_of(values.begin(), values.end(),
+                         [&](const Value& x) { return values_equal(x, *v); }))
+          values.push_back(*v);
+    std::sort(values.begin(), values.end());
+  }
+  if (values.empty()) {
+    cell.text = "missing";
+    return cell;
+  }
+  std::vector<std::string> texts;
+  for (const Value& v : values) texts.push_back(v.text());
+  cell.text = fmt::format("{}", fmt::join(texts, "/"));
+  if (values.size() == 1) cell.value = values.front().number();
+  return cell;
+}
+
+// A reference selects a row when its row parameters equal the row's key and its other
+// parameters are those of at least one of the row's runs.
+bool reference_selects(const Reference& ref, const RowAcc& row,
+                       const std::vector<std::string>& row_params) {
+  for (const auto& [name, value] : ref.match) {
+    const auto pos = std::find(row_params.begin(), row_params.end(), name);
+    if (pos != row_params.end()) {
+      if (!values_equal(row.key[pos - row_params.begin()], value)) return false;
+    } else if (!row.runs.empty() &&
+               std::none_of(row.runs.begin(), row.runs.end(), [&](const RunRecord* r) {
+                 const Value* v = find_param(r->params, name);
+                 return v && values_equal(*v, value);
+               })) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// The row key a reference names, when it names every row parameter.
+std::optional<std::vector<Value>> reference_key(const Reference& ref,
+                                                const std::vector<std::string>& row_params) {
+  std::vector<Value> key;
+  for (const auto& p : row_params) {
+    const Value* v = find_param(ref.match, p);
+    if (!v) return std::nullopt;
+    key.push_back(*v);
+  }
+  return key;
+}
+
+void validate_columns(const TableSpec& t) {
+  for (const auto& col : t.columns) {
+    if (!col.agg.empty() && std::find(std::begin(kAggregations), std::end(kAggregations),
+                                      col.agg) == std::end(kAggregations))
+      throw InputError(t.loc, column_key(t, col, "agg"),
+                       fmt::format("unknown aggregation '{}' (use one of: {})", col.agg,
+                                   fmt::join(kAggregations, ", ")));
+    if (!col.format.empty()) {
+      try {
+        format_cell_number(1.0, col.format);
+      } catch (const InputError& e) {
+        throw InputError(t.loc, column_key(t, col, "format"), e.message());
+      }
+    }
+  }
+}
+
+size_t reference_column(const TableSpec& t, const Reference& ref) {
+  for (size_t j = 0; j < t.columns.size(); ++j)
+    if (t.columns[j].source == ref.column || label_of(t.columns[j]) == ref.column) return j;
+  std::vector<std::string> labels;
+  for (const auto& col : t.columns) labels.push_back(label_of(col));
+  throw InputError(ref.loc, fmt::format("tables.{}.reference", t.name),
+                   fmt::format("'{}' is not a column of table '{}' (columns: {})", ref.column,
+                               t.name, fmt::join(labels, ", ")));
+}
+
+}  // namespace
+
+Table build_table(const CaseSpec& c, const TableSpec& t, const std::vector<RunRecord>& runs) {
+  validate_columns(t);
+
+  std::vector<const RunRecord*> selected;
+  for (const auto& r : runs)
+    if (run_selected(r, c, t)) selected.push_back(&r);
+  std::stable_sort(selected.begin(), selected.end(), [](const RunRecord* a, const RunRecord* b) {
+    return std::tie(a->repeat_index, a->attempt, a->id) <
+           std::tie(b->repeat_index, b->attempt, b->id);
+  });
+
+  std::vector<RowAcc> rows;
+  auto find_row = [&](const std::vector<Value>& key) {
+    return std::find_if(rows.begin(), rows.end(),
+                        [&](const RowAcc& row) { return key_equal(row.key, key); });
+  };
+  for (const RunRecord* r : selected) {
+    std::vector<Value> key;
+    for (const auto& p : t.rows) {
+      const Value* v = find_param(r->params, p);
+      key.push_back(v ? *v : Value());
+    }
+    auto it = find_row(key);
+    if (it == rows.end()) {
+      rows.push_back({std::move(key), {}});
+      it = std::prev(rows.end());
+    }
+    it->runs.push_back(r);
+  }
+  for (const auto& ref : t.references) {
+    auto key = reference_key(ref, t.rows);
+    if (key && find_row(*key) == rows.end()) rows.push_back({std::move(*key), {}});
+  }
+  std::stable_sort(rows.begin(), rows.end(),
+                   [](const RowAcc& a, const RowAcc& b) { return key_less(a.key, b.key); });
+
+  Table table;
+  table.name = t.name;
+  table.title = t.title;
+  table.case_name = c.name;
+  table.paper = c.paper;
+  table.figure = c.figure;
+  table.row_params = t.rows;
+  table.tolerance = t.tolerance;
+  std::vector<SourceKind> kinds;
+  for (const auto& col : t.columns) {
+    table.columns.push_back(label_of(col));
+    kinds.push_back(source_kind(c, col.source, selected));
+  }
+
+  for (const auto& acc : rows) {
+    Table::Row row;
+    for (const auto& v : acc.key) row.key.push_back(v.text());
+    for (size_t j = 0; j < t.columns.size(); ++j)
+      row.cells.push_back(kinds[j] == SourceKind::Param
+                              ? param_cell(acc, t.rows, t.columns[j])
+                              : measured_cell(acc.runs, kinds[j], t.columns[j]));
+    table.rows.push_back(std::move(row));
+  }
+
+  for (const auto& ref : t.references) {
+    const size_t j = reference_column(t, ref);
+    for (size_t i = 0; i < rows.size(); ++i) {
+      if (!reference_selects(ref, rows[i], t.rows)) continue;
+      TableCell& cell = table.rows[i].cells[j];
+      cell.paper = ref.value;
+      cell.ratio.reset();
+      cell.pass.reset();
+      if (cell.value && ref.value != 0) {
+        cell.ratio = *cell.value / ref.value;
+        cell.pass = std::fabs(*cell.ratio - 1) <= t.tolerance + kPassEpsilon;
+      }
+    }
+  }
+  return table;
+}
+
+}  // namespace aerun

@@ -1,0 +1,99 @@
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "aerun/table.hpp"
+#include "aerun/text_format.hpp"
+
+namespace aerun {
+
+namespace {
+
+// Min/max of a spread, shorter than the value itself: 3 significant digits.
+std::string compact_number(double v) {
+  if (std::isfinite(v) && std::fabs(v) >= 1e3 && std::fabs(v) < 1e15)
+    return fmt::format("{:.0f}", v);
+  return format_number(v, ".3g");
+}
+
+// "12.31 (11.9–12.8, n=3)" when several values were aggregated, else the text alone.
+std::string measured_text(const TableCell& cell) {
+  if (cell.n <= 1) return cell.text;
+  if (cell.min == cell.max) return fmt::format("{} (n={})", cell.text, cell.n);
+  return fmt::format("{} ({}–{}, n={})", cell.text, compact_number(cell.min),
+                     compact_number(cell.max), cell.n);
+}
+
+std::string ratio_text(const TableCell& cell) {
+  if (!cell.paper) return "";
+  if (!cell.ratio) return "—";
+  return fmt::format("{:.2f} {}", *cell.ratio, cell.pass.value_or(false) ? "✓" : "✗");
+}
+
+std::string md_row(const std::vector<std::string>& cells) {
+  std::string line = "|";
+  for (const auto& c : cells) line += " " + md_cell(c) + " |";
+  return line + "\n";
+}
+
+}  // namespace
+
+std::string render_markdown(const Table& t) {
+  std::string out;
+  const std::string& title = t.title.empty() ? t.name : t.title;
+  std::vector<std::string> source;
+  if (!t.figure.empty()) source.push_back(t.figure);
+  if (!t.paper.empty()) source.push_back(t.paper);
+  out += "### " + title;
+  if (!source.empty()) out += fmt::format(" ({})", fmt::join(source, ", "));
+  out += "\n\n";
+
+  // Which columns have a paper value somewhere get "paper" and "ratio" columns after them.
+  std::vector<bool> referenced(t.columns.size(), false);
+  for (const auto& row : t.rows)
+    for (size_t j = 0; j < row.cells.size() && j < t.columns.size(); ++j)
+      if (row.cells[j].paper) referenced[j] = true;
+
+  std::vector<std::string> header = t.row_params;
+  std::vector<std::string> rule(t.row_params.size(), ":---");
+  for (size_t j = 0; j < t.columns.size(); ++j) {
+    header.push_back(t.columns[j]);
+    rule.push_back("---:");
+    if (referenced[j]) {
+      header.insert(header.end(), {"paper", "ratio"});
+      rule.insert(rule.end(), {"---:", "---:"});
+    }
+  }
+  out += md_row(header);
+  out += "|" + fmt::format("{}", fmt::join(rule, "|")) + "|\n";
+
+  int compared = 0, passed = 0;
+  for (const auto& row : t.rows) {
+    std::vector<std::string> cells = row.key;
+    for (size_t j = 0; j < t.columns.size(); ++j) {
+      const TableCell empty;
+      const TableCell& cell = j < row.cells.size() ? row.cells[j] : empty;
+      cells.push_back(measured_text(cell));
+      if (!referenced[j]) continue;
+      cells.push_back(cell.paper ? format_cell_number(*cell.paper) : "");
+      cells.push_back(ratio_text(cell));
+      if (cell.pass) {
+        ++compared;
+        if (*cell.pass) ++passed;
+      }
+    }
+    out += md_row(cells);
+  }
+  if (t.rows.empty()) out += "\n(no runs)\n";
+
+  if (std::find(referenced.begin(), referenced.end(), true) != referenced.end()) {
+    out += fmt::format(
+        "\nratio = measured / paper; ✓ within ±{:g}% of the paper value (tolerance {:g}), ✗ "
+        "outside. {} of {} compared cells pass.\n",
+        t.tolerance * 100, t.tolerance, passed, compared);
+  }
+  return out;
+}
+
+}  // namespace aerun

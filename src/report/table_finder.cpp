@@ -1,0 +1,95 @@
+#include "aerun/table_finder.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <iostream>
+#include <optional>
+#include <vector>
+
+#include "aerun/case_loader.hpp"
+#include "aerun/error.hpp"
+
+namespace aerun {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool is_case_file(const fs::path& p) {
+  const auto ext = p.extension().string();
+  return ext == ".yaml" || ext == ".yml";
+}
+
+// Case files under a directory, recursively, in sorted path order.
+std::vector<std::string> case_files_under(const fs::path& dir) {
+  std::vector<std::string> files;
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec),
+       end;
+       !ec && it != end; it.increment(ec)) {
+    std::error_code type_ec;
+    if (it->is_regular_file(type_ec) && is_case_file(it->path()))
+      files.push_back(it->path().string());
+  }
+  if (ec) throw SystemError(fmt::format("cannot list {}: {}", dir.string(), ec.message()));
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+}  // namespace
+
+std::pair<CaseSpec, TableSpec> find_table(const std::string& name, const std::string& where) {
+  std::error_code ec;
+  const bool is_dir = fs::is_directory(where, ec);
+  if (!is_dir && !fs::exists(where, ec))
+    throw InputError(SourceLoc{where, 0, 0}, "table",
+                     fmt::format("no such case file or directory (looking for table '{}')", name));
+
+  std::vector<CaseSpec> cases;
+  if (is_dir) {
+    for (const auto& file : case_files_under(where)) {
+      try {
+        cases.push_back(load_case(file));
+      } catch (const std::exception& e) {
+        std::cerr << "aerun: warning: skipping " << file << ": " << e.what() << "\n";
+      }
+    }
+  } else {
+    cases.push_back(load_case(where));  // one named file: its errors are the user's to see
+  }
+
+  std::optional<std::pair<size_t, size_t>> found;  // (case, table)
+  std::vector<std::string> existing;
+  for (size_t i = 0; i < cases.size(); ++i) {
+    for (size_t j = 0; j < cases[i].tables.size(); ++j) {
+      const TableSpec& t = cases[i].tables[j];
+      existing.push_back(t.name);
+      if (t.name != name) continue;
+      if (found) {
+        const TableSpec& first = cases[found->first].tables[found->second];
+        const SourceLoc first_loc =
+            first.loc.file.empty() ? SourceLoc{cases[found->first].file, 0, 0} : first.loc;
+        const SourceLoc loc = t.loc.file.empty() ? SourceLoc{cases[i].file, 0, 0} : t.loc;
+        throw InputError(loc, "tables." + name,
+                         fmt::format("table '{}' is also defined at {} (case '{}'); table names "
+                                     "must be unique",
+                                     name, first_loc.str(), cases[found->first].name));
+      }
+      found = {i, j};
+    }
+  }
+  if (!found) {
+    std::sort(existing.begin(), existing.end());
+    throw InputError(
+        SourceLoc{where, 0, 0}, "table",
+        existing.empty()
+            ? fmt::format("no table named '{}' (no case there defines a table)", name)
+            : fmt::format("no table named '{}'; tables: {}", name, fmt::join(existing, ", ")));
+  }
+  const TableSpec table = cases[found->first].tables[found->second];
+  return {std::move(cases[found->first]), table};
+}
+
+}  // namespace aerun

@@ -1,0 +1,97 @@
+#include "run/progress.hpp"
+
+#include <fmt/format.h>
+
+#include <ostream>
+
+#include "aerun/provenance.hpp"
+
+namespace aerun {
+
+std::string describe_params(const ParamList& params) {
+  std::string s;
+  for (const auto& [n, v] : params) {
+    if (!s.empty()) s += ' ';
+    s += n + "=" + v.text();
+  }
+  return s;
+}
+
+Progress::Progress(std::ostream& out, bool tty, std::string case_name, int planned)
+    : out_(out), tty_(tty), case_(std::move(case_name)), planned_(planned), started_at_(mono_now()) {}
+
+void Progress::clear_line() {
+  if (tty_ && line_shown_) out_ << "\r\033[K";
+  line_shown_ = false;
+}
+
+void Progress::note(const std::string& text) {
+  clear_line();
+  out_ << "[aerun] " << text << "\n";
+  out_.flush();
+  if (tty_) redraw();
+}
+
+void Progress::reused() {
+  ++reused_;
+  ++finished_;
+}
+
+void Progress::started(const RunRecord& r) {
+  ++running_;
+  if (tty_) return redraw();
+  out_ << fmt::format("[aerun] start {} {} repeat={} attempt={} key={}\n", case_,
+                      describe_params(r.params), r.repeat_index, r.attempt, r.key.substr(0, 12));
+  out_.flush();
+}
+
+void Progress::finished(const RunRecord& r, bool will_retry) {
+  --running_;
+  if (!will_retry) ++finished_;
+  if (r.status != "ok" && !will_retry) ++failed_;
+  if (r.wall_s) {
+    run_seconds_ += *r.wall_s;
+    ++runs_timed_;
+  }
+  clear_line();
+  std::string line = fmt::format("[aerun] {:<7} {} repeat={} ({:.2f} s)", r.status,
+                                 describe_params(r.params), r.repeat_index, r.wall_s.value_or(0));
+  if (r.status != "ok") line += fmt::format(": {}", r.reason);
+  if (will_retry) line += " (retrying)";
+  if (tty_ && r.status == "ok") {
+    redraw();  // on a terminal, successes only move the progress line
+    return;
+  }
+  out_ << line << "\n";
+  out_.flush();
+  if (tty_) redraw();
+}
+
+void Progress::tick(int running) {
+  running_ = running;
+  if (tty_) redraw();
+}
+
+void Progress::redraw() {
+  const int remaining = planned_ - finished_;
+  std::string eta = "?";
+  if (runs_timed_ > 0) {
+    const double per_run = run_seconds_ / runs_timed_;
+    const int par = std::max(1, running_);
+    const int s = static_cast<int>(per_run * remaining / par);
+    eta = fmt::format("{}:{:02}", s / 60, s % 60);
+  }
+  out_ << fmt::format("\r\033[K[aerun] {}: {}/{} done, {} failed, {} running, ETA {}", case_,
+                      finished_, planned_, failed_, running_, eta);
+  out_.flush();
+  line_shown_ = true;
+}
+
+void Progress::done(int ok, int failed, int reused, int interrupted) {
+  clear_line();
+  out_ << fmt::format("[aerun] {}: {} ok, {} failed, {} reused, {} interrupted ({:.1f} s)\n", case_,
+                      ok, failed, reused, interrupted, mono_now() - started_at_);
+  out_.flush();
+}
+
+}  // namespace aerun

@@ -1,0 +1,39 @@
+// What the user sees while a case runs: a live line on a terminal, plain event lines otherwise.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+
+#include "aerun/run_record.hpp"
+
+namespace aerun {
+
+class Progress {
+ public:
+  Progress(std::ostream& out, bool tty, std::string case_name, int planned);
+  void reused();
+  void started(const RunRecord& r);
+  void finished(const RunRecord& r, bool will_retry);
+  void note(const std::string& text);
+  void tick(int running);
+  void done(int ok, int failed, int reused, int interrupted);
+
+ private:
+  void redraw();
+  void clear_line();
+
+  std::ostream& out_;
+  bool tty_;
+  std::string case_;
+  int planned_;
+  int finished_ = 0, failed_ = 0, reused_ = 0, running_ = 0;
+  double started_at_;
+  double run_seconds_ = 0;  // summed wall time of finished runs (for the ETA)
+  int runs_timed_ = 0;
+  bool line_shown_ = false;
+};
+
+// "hidden=64 layers=2" for a run's parameters.
+std::string describe_params(const ParamList& params);
+
+}  // namespace aerun

@@ -1,0 +1,82 @@
+#include "aerun/run_plan.hpp"
+
+#include <fmt/format.h>
+
+#include "aerun/case_loader.hpp"
+#include "aerun/command_template.hpp"
+#include "aerun/error.hpp"
+#include "aerun/run_key.hpp"
+#include "aerun/sweep.hpp"
+
+namespace aerun {
+
+namespace {
+bool same_value(const Value& v, const std::string& text) {
+  if (v.text() == text) return true;
+  const auto a = v.number();
+  const auto b = Value::parse(text).number();
+  return a && b && *a == *b;
+}
+}  // namespace
+
+RunSelector::RunSelector(const std::vector<std::string>& items,
+                         const std::vector<std::string>& param_names) {
+  for (const auto& item : items) {
+    const auto eq = item.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw InputError(SourceLoc{}, "--only", fmt::format("'{}' is not KEY=VALUE", item));
+    std::string key = item.substr(0, eq);
+    std::string value = item.substr(eq + 1);
+    bool known = key == "repeat";
+    for (const auto& n : param_names) known = known || n == key;
+    if (!known) {
+      std::vector<std::string> valid = param_names;
+      valid.push_back("repeat");
+      const std::string near = nearest_key(key, valid);
+      throw InputError(SourceLoc{}, "--only",
+                       fmt::format("'{}' is no parameter of this case{}", key,
+                                   near.empty() ? "" : fmt::format(" (did you mean '{}'?)", near)));
+    }
+    auto it = std::find_if(wanted_.begin(), wanted_.end(), [&](auto& w) { return w.first == key; });
+    if (it == wanted_.end())
+      wanted_.push_back({key, {value}});
+    else
+      it->second.push_back(value);
+  }
+}
+
+bool RunSelector::keeps(const ParamList& params, int repeat_index) const {
+  for (const auto& [key, values] : wanted_) {
+    bool any = false;
+    if (key == "repeat") {
+      for (const auto& v : values) any = any || same_value(Value::of_int(repeat_index), v);
+    } else if (const Value* p = find_param(params, key)) {
+      for (const auto& v : values) any = any || same_value(*p, v);
+    }
+    if (!any) return false;
+  }
+  return true;
+}
+
+std::vector<std::string> planned_param_names(const CaseSpec& spec) { return Sweep(spec).names(); }
+
+void plan_runs(const CaseSpec& spec, const RunSelector* selector,
+               const std::function<bool(const PlannedRun&)>& fn, bool with_keys) {
+  Sweep sweep(spec);
+  CommandTemplate tmpl(spec.command, spec.command_loc, sweep.names());
+  PlannedRun run;
+  sweep.for_each([&](const ParamList& point) {
+    for (int r = 0; r < spec.repeat; ++r) {
+      if (selector && !selector->keeps(point, r)) continue;
+      if (selector && !selector->empty()) run.params = point;
+      else if (with_keys) run.params = point;
+      run.repeat_index = r;
+      run.command = tmpl.render(point, spec.name, r);
+      if (with_keys) run.key = run_key(spec.name, run.command, point, spec.env, r);
+      if (!fn(run)) return false;
+    }
+    return true;
+  });
+}
+
+}  // namespace aerun

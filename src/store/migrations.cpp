@@ -1,0 +1,89 @@
+#include "store/migrations.hpp"
+
+namespace aerun {
+
+namespace {
+
+constexpr std::string_view kInitialSchema = R"sql(
+CREATE TABLE schema_migrations (
+  version     INTEGER PRIMARY KEY,
+  description TEXT NOT NULL,
+  applied_at  REAL NOT NULL
+);
+CREATE TABLE runs (
+  id                INTEGER PRIMARY KEY,
+  key               TEXT UNIQUE NOT NULL,
+  case_name         TEXT NOT NULL DEFAULT '',
+  case_file         TEXT NOT NULL DEFAULT '',
+  repeat_index      INTEGER NOT NULL DEFAULT 0,
+  attempt           INTEGER NOT NULL DEFAULT 1,
+  status            TEXT NOT NULL,
+  reason            TEXT NOT NULL DEFAULT '',
+  command           TEXT NOT NULL DEFAULT '',
+  workdir           TEXT NOT NULL DEFAULT '',
+  launch_time       REAL,
+  first_output_time REAL,
+  startup_time      REAL,
+  end_time          REAL,
+  startup_s         REAL,
+  wall_s            REAL,
+  exit_code         INTEGER,
+  signal            INTEGER,
+  user_cpu_s        REAL NOT NULL DEFAULT 0,
+  sys_cpu_s         REAL NOT NULL DEFAULT 0,
+  max_rss_kb        INTEGER NOT NULL DEFAULT 0,
+  host              TEXT NOT NULL DEFAULT '',
+  aerun_version     TEXT NOT NULL DEFAULT '',
+  git_commit        TEXT NOT NULL DEFAULT '',
+  runner_pid        INTEGER NOT NULL DEFAULT 0,
+  log_path          TEXT NOT NULL DEFAULT '',
+  log_size          INTEGER NOT NULL DEFAULT 0,
+  log_sha256        TEXT NOT NULL DEFAULT '',
+  created_at        REAL NOT NULL,
+  updated_at        REAL NOT NULL
+);
+CREATE INDEX runs_case_status ON runs(case_name, status);
+CREATE TABLE run_params (
+  run_id   INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  name     TEXT NOT NULL,
+  value    TEXT NOT NULL,
+  num      REAL,
+  position INTEGER NOT NULL,
+  PRIMARY KEY (run_id, name)
+);
+CREATE TABLE run_env (
+  run_id   INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  name     TEXT NOT NULL,
+  value    TEXT NOT NULL,
+  position INTEGER NOT NULL,
+  PRIMARY KEY (run_id, name)
+);
+CREATE TABLE metrics (
+  run_id      INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  name        TEXT NOT NULL,
+  value       REAL NOT NULL,
+  unit        TEXT NOT NULL DEFAULT '',
+  count       INTEGER NOT NULL DEFAULT 0,
+  source_line INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (run_id, name)
+);
+CREATE TABLE series (
+  run_id      INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  metric      TEXT NOT NULL,
+  idx         INTEGER NOT NULL,
+  value       REAL NOT NULL,
+  source_line INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (run_id, metric, idx)
+);
+)sql";
+
+}  // namespace
+
+const std::vector<Migration>& store_migrations() {
+  static const std::vector<Migration> migrations = {
+      {1, "runs, parameters, environment, metrics and series", kInitialSchema},
+  };
+  return migrations;
+}
+
+}  // namespace aerun

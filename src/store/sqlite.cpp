@@ -1,0 +1,137 @@
+#include "store/sqlite.hpp"
+
+#include <fmt/format.h>
+
+#include "aerun/error.hpp"
+
+namespace aerun::sqlite {
+
+namespace {
+[[noreturn]] void fail(sqlite3* db, std::string_view what) {
+  const char* file = sqlite3_db_filename(db, "main");
+  throw SystemError(fmt::format("store {}: {}: {}", file ? file : "", what, sqlite3_errmsg(db)));
+}
+}  // namespace
+
+Statement::Statement(sqlite3* db, std::string_view sql) : db_(db) {
+  sqlite3_stmt* s = nullptr;
+  if (sqlite3_prepare_v3(db, sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT,
+                         &s, nullptr) != SQLITE_OK)
+    fail(db, fmt::format("cannot prepare \"{:.60}\"", sql));
+  stmt_.reset(s);
+}
+
+Statement& Statement::bind(int i, std::nullptr_t) {
+  if (sqlite3_bind_null(stmt_.get(), i) != SQLITE_OK) fail(db_, "bind");
+  return *this;
+}
+Statement& Statement::bind(int i, long long v) {
+  if (sqlite3_bind_int64(stmt_.get(), i, v) != SQLITE_OK) fail(db_, "bind");
+  return *this;
+}
+Statement& Statement::bind(int i, double v) {
+  if (sqlite3_bind_double(stmt_.get(), i, v) != SQLITE_OK) fail(db_, "bind");
+  return *this;
+}
+Statement& Statement::bind(int i, std::string_view v) {
+  if (sqlite3_bind_text64(stmt_.get(), i, v.data(), v.size(), SQLITE_TRANSIENT, SQLITE_UTF8) !=
+      SQLITE_OK)
+    fail(db_, "bind");
+  return *this;
+}
+Statement& Statement::bind(int i, const std::optional<double>& v) {
+  return v ? bind(i, *v) : bind(i, nullptr);
+}
+Statement& Statement::bind(int i, const std::optional<int>& v) {
+  return v ? bind(i, *v) : bind(i, nullptr);
+}
+
+bool Statement::step() {
+  const int rc = sqlite3_step(stmt_.get());
+  if (rc == SQLITE_ROW) return true;
+  if (rc == SQLITE_DONE) return false;
+  fail(db_, fmt::format("\"{:.60}\"", sqlite3_sql(stmt_.get())));
+}
+
+void Statement::run() {
+  while (step()) {
+  }
+}
+
+void Statement::reset() {
+  sqlite3_reset(stmt_.get());
+  sqlite3_clear_bindings(stmt_.get());
+}
+
+bool Statement::is_null(int col) const {
+  return sqlite3_column_type(stmt_.get(), col) == SQLITE_NULL;
+}
+long long Statement::int64(int col) const {
+  return sqlite3_column_int64(stmt_.get(), col);
+}
+double Statement::real(int col) const {
+  return sqlite3_column_double(stmt_.get(), col);
+}
+std::string Statement::text(int col) const {
+  const auto* p = sqlite3_column_text(stmt_.get(), col);
+  const int n = sqlite3_column_bytes(stmt_.get(), col);
+  return p ? std::string(reinterpret_cast<const char*>(p), static_cast<size_t>(n)) : std::string();
+}
+std::optional<double> Statement::opt_real(int col) const {
+  if (is_null(col)) return std::nullopt;
+  return real(col);
+}
+std::optional<int> Statement::opt_int(int col) const {
+  if (is_null(col)) return std::nullopt;
+  return static_cast<int>(int64(col));
+}
+
+Database::Database(const std::string& path) : path_(path) {
+  sqlite3* db = nullptr;
+  const int rc =
+      sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
+  db_.reset(db);  // a failed open still returns a handle to close
+  if (rc != SQLITE_OK)
+    throw SystemError("cannot open store " + path + ": " +
+                      (db ? sqlite3_errmsg(db) : sqlite3_errstr(rc)));
+  sqlite3_extended_result_codes(db, 1);
+  sqlite3_busy_timeout(db, 10000);
+}
+
+void Database::exec(const std::string& sql) {
+  char* err = nullptr;
+  if (sqlite3_exec(db_.get(), sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
+    const std::string msg = err ? err : "unknown error";
+    sqlite3_free(err);
+    throw SystemError(fmt::format("store {}: \"{:.60}\": {}", path_, sql, msg));
+  }
+}
+
+StatementUse Database::prepare(const std::string& sql) {
+  auto it = cache_.find(sql);
+  if (it == cache_.end())
+    it = cache_.emplace(sql, std::make_unique<Statement>(db_.get(), sql)).first;
+  return StatementUse(*it->second);
+}
+
+Transaction::Transaction(Database& db, Mode mode) : db_(db) {
+  if (db.in_transaction()) return;
+  db.exec(mode == Mode::Immediate ? "BEGIN IMMEDIATE" : "BEGIN");
+  active_ = true;
+}
+
+Transaction::~Transaction() {
+  if (!active_) return;
+  try {
+    db_.exec("ROLLBACK");
+  } catch (...) {  // nothing more to do: the connection rolls back when it closes
+  }
+}
+
+void Transaction::commit() {
+  if (!active_) return;
+  db_.exec("COMMIT");
+  active_ = false;
+}
+
+}  // namespace aerun::sqlite

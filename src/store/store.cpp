@@ -1,0 +1,402 @@
+#include "aerun/store.hpp"
+
+#include <fmt/format.h>
+#include <signal.h>
+
+#include <cctype>
+#include <cerrno>
+#include <chrono>
+#include <filesystem>
+#include <map>
+
+#include "aerun/error.hpp"
+#include "store/migrations.hpp"
+#include "store/sqlite.hpp"
+
+namespace aerun {
+
+using sqlite::Database;
+using sqlite::Statement;
+using sqlite::Transaction;
+
+namespace {
+
+double now_epoch() {
+  using namespace std::chrono;
+  return duration<double>(system_clock::now().time_since_epoch()).count();
+}
+
+// The columns of runs in the order read_run() expects them.
+constexpr const char* kRunColumns =
+    "id, key, case_name, case_file, repeat_index, attempt, status, reason, command, workdir, "
+    "launch_time, first_output_time, startup_time, end_time, startup_s, wall_s, exit_code, signal, "
+    "user_cpu_s, sys_cpu_s, max_rss_kb, host, aerun_version, git_commit, runner_pid, log_path, "
+    "log_size, log_sha256";
+
+RunRecord read_run(const Statement& s) {
+  RunRecord r;
+  int c = 0;
+  r.id = s.int64(c++);
+  r.key = s.text(c++);
+  r.case_name = s.text(c++);
+  r.case_file = s.text(c++);
+  r.repeat_index = static_cast<int>(s.int64(c++));
+  r.attempt = static_cast<int>(s.int64(c++));
+  r.status = s.text(c++);
+  r.reason = s.text(c++);
+  r.command = s.text(c++);
+  r.workdir = s.text(c++);
+  r.launch_time = s.opt_real(c++);
+  r.first_output_time = s.opt_real(c++);
+  r.startup_time = s.opt_real(c++);
+  r.end_time = s.opt_real(c++);
+  r.startup_s = s.opt_real(c++);
+  r.wall_s = s.opt_real(c++);
+  r.exit_code = s.opt_int(c++);
+  r.signal = s.opt_int(c++);
+  r.user_cpu_s = s.real(c++);
+  r.sys_cpu_s = s.real(c++);
+  r.max_rss_kb = s.int64(c++);
+  r.host = s.text(c++);
+  r.aerun_version = s.text(c++);
+  r.git_commit = s.text(c++);
+  r.runner_pid = static_cast<int>(s.int64(c++));
+  r.log_path = s.text(c++);
+  r.log_size = s.int64(c++);
+  r.log_sha256 = s.text(c++);
+  return r;
+}
+
+bool all_digits(const std::string& s) {
+  if (s.empty() || s.size() > 18) return false;
+  for (char c : s)
+    if (!std::isdigit(static_cast<unsigned char>(c))) return false;
+  return true;
+}
+
+int user_version(Database& db) {
+  auto q = db.prepare("PRAGMA user_version");
+  return q->step() ? static_cast<int>(q->int64(0)) : 0;
+}
+
+void check_not_newer(int found) {
+  const int known = static_cast<int>(store_migrations().size());
+  if (found > known)
+    throw SystemError(fmt::format("store schema v{} is newer than this aerun (v{})", found, known));
+}
+
+}  // namespace
+
+struct Store::Impl {
+  Database db;
+
+  explicit Impl(const std::string& path) : db(path) {
+    db.exec("PRAGMA foreign_keys=ON");
+    db.exec("PRAGMA journal_mode=WAL");
+    db.exec("PRAGMA synchronous=NORMAL");
+    migrate();
+  }
+
+  // Applies missing migrations, each in its own transaction; a second process racing to migrate
+  // re-reads the version once it holds the write lock and skips what is done.
+  void migrate() {
+    check_not_newer(user_version(db));
+    for (const auto& m : store_migrations()) {
+      if (user_version(db) >= m.version) continue;
+      Transaction tx(db, Transaction::Mode::Immediate);
+      const int v = user_version(db);
+      check_not_newer(v);
+      if (v >= m.version) continue;
+      db.exec(std::string(m.sql));
+      db.prepare("INSERT INTO schema_migrations(version, description, applied_at) VALUES(?,?,?)")
+          ->bind(1, m.version)
+          .bind(2, m.description)
+          .bind(3, now_epoch())
+          .run();
+      db.exec(fmt::format("PRAGMA user_version={}", m.version));
+      tx.commit();
+    }
+  }
+
+  std::optional<long long> id_of(const std::string& key) {
+    auto q = db.prepare("SELECT id FROM runs WHERE key=?");
+    q->bind(1, key);
+    if (!q->step()) return std::nullopt;
+    return q->int64(0);
+  }
+
+  long long insert_run(const RunRecord& r, const std::string& status, int attempt) {
+    const double now = now_epoch();
+    db.prepare(
+          "INSERT INTO runs(key, case_name, case_file, repeat_index, attempt, status, command, "
+          "workdir, launch_time, host, aerun_version, git_commit, runner_pid, log_path, "
+          "created_at, updated_at) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
+        ->bind(1, r.key)
+        .bind(2, r.case_name)
+        .bind(3, r.case_file)
+        .bind(4, r.repeat_index)
+        .bind(5, attempt)
+        .bind(6, status)
+        .bind(7, r.command)
+        .bind(8, r.workdir)
+        .bind(9, r.launch_time)
+        .bind(10, r.host)
+        .bind(11, r.aerun_version)
+        .bind(12, r.git_commit)
+        .bind(13, r.runner_pid)
+        .bind(14, r.log_path)
+        .bind(15, now)
+        .bind(16, now)
+        .run();
+    return db.last_insert_rowid();
+  }
+
+  void write_params_and_env(long long id, const RunRecord& r) {
+    db.prepare("DELETE FROM run_params WHERE run_id=?")->bind(1, id).run();
+    db.prepare("DELETE FROM run_env WHERE run_id=?")->bind(1, id).run();
+    int pos = 0;
+    for (const auto& [name, value] : r.params) {
+      auto q = db.prepare(
+          "INSERT INTO run_params(run_id, name, value, num, position) VALUES(?,?,?,?,?)");
+      q->bind(1, id).bind(2, name).bind(3, value.text()).bind(4, value.number()).bind(5, pos++);
+      q->run();
+    }
+    pos = 0;
+    for (const auto& [name, value] : r.env) {
+      auto q = db.prepare("INSERT INTO run_env(run_id, name, value, position) VALUES(?,?,?,?)");
+      q->bind(1, id).bind(2, name).bind(3, value.text()).bind(4, pos++);
+      q->run();
+    }
+  }
+
+  void clear_results(long long id) {
+    db.prepare("DELETE FROM metrics WHERE run_id=?")->bind(1, id).run();
+    db.prepare("DELETE FROM series WHERE run_id=?")->bind(1, id).run();
+  }
+
+  void write_results(long long id, const RunRecord& r) {
+    clear_results(id);
+    for (const auto& m : r.metrics) {
+      auto q = db.prepare(
+          "INSERT INTO metrics(run_id, name, value, unit, count, source_line) "
+          "VALUES(?,?,?,?,?,?)");
+      q->bind(1, id).bind(2, m.name).bind(3, m.value).bind(4, m.unit).bind(5, m.count);
+      q->bind(6, m.source_line).run();
+    }
+    for (const auto& s : r.series)
+      for (const auto& p : s.points) {
+        auto q = db.prepare(
+            "INSERT INTO series(run_id, metric, idx, value, source_line) VALUES(?,?,?,?,?)");
+        q->bind(1, id).bind(2, s.name).bind(3, p.index).bind(4, p.value).bind(5, p.source_line);
+        q->run();
+      }
+  }
+
+  void load_children(RunRecord& r) {
+    {
+      auto q = db.prepare("SELECT name, value FROM run_params WHERE run_id=? ORDER BY position");
+      q->bind(1, r.id);
+      while (q->step()) r.params.emplace_back(q->text(0), Value::parse(q->text(1)));
+    }
+    {
+      auto q = db.prepare("SELECT name, value FROM run_env WHERE run_id=? ORDER BY position");
+      q->bind(1, r.id);
+      while (q->step()) r.env.emplace_back(q->text(0), Value::parse(q->text(1)));
+    }
+    {
+      auto q = db.prepare(
+          "SELECT name, value, unit, count, source_line FROM metrics WHERE run_id=? "
+          "ORDER BY rowid");
+      q->bind(1, r.id);
+      while (q->step())
+        r.metrics.push_back({q->text(0), q->real(1), q->text(2), q->int64(3), q->int64(4)});
+    }
+    {
+      auto q = db.prepare(
+          "SELECT metric, idx, value, source_line FROM series WHERE run_id=? ORDER BY rowid");
+      q->bind(1, r.id);
+      std::map<std::string, size_t> slot;
+      while (q->step()) {
+        const std::string name = q->text(0);
+        auto [it, fresh] = slot.emplace(name, r.series.size());
+        if (fresh) r.series.push_back({name, {}});
+        r.series[it->second].points.push_back({q->int64(1), q->real(2), q->int64(3)});
+      }
+    }
+  }
+
+  std::optional<RunRecord> load_where(const std::string& where, const std::string& arg) {
+    std::optional<RunRecord> r;
+    {
+      auto q = db.prepare(std::string("SELECT ") + kRunColumns + " FROM runs WHERE " + where);
+      q->bind(1, arg);
+      if (!q->step()) return std::nullopt;
+      r = read_run(*q);
+    }
+    load_children(*r);
+    return r;
+  }
+};
+
+Store::Store(const std::string& path) {
+  if (path != ":memory:" && !path.empty()) {
+    const auto parent = std::filesystem::path(path).parent_path();
+    std::error_code ec;
+    if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+    if (ec) throw SystemError("cannot create " + parent.string() + ": " + ec.message());
+  }
+  impl_ = std::make_unique<Impl>(path);
+}
+
+Store::~Store() = default;
+Store::Store(Store&&) noexcept = default;
+Store& Store::operator=(Store&&) noexcept = default;
+
+int Store::latest_schema_version() {
+  return static_cast<int>(store_migrations().size());
+}
+
+int Store::schema_version() const {
+  return user_version(impl_->db);
+}
+
+long long Store::begin_run(const RunRecord& r) {
+  auto& db = impl_->db;
+  Transaction tx(db, Transaction::Mode::Immediate);
+  long long id = 0;
+  if (auto existing = impl_->id_of(r.key)) {
+    id = *existing;
+    db.prepare(
+          "UPDATE runs SET case_name=?, case_file=?, repeat_index=?, attempt=attempt+1, "
+          "status='running', reason='', command=?, workdir=?, launch_time=?, "
+          "first_output_time=NULL, startup_time=NULL, end_time=NULL, startup_s=NULL, wall_s=NULL, "
+          "exit_code=NULL, signal=NULL, user_cpu_s=0, sys_cpu_s=0, max_rss_kb=0, host=?, "
+          "aerun_version=?, git_commit=?, runner_pid=?, log_path=?, log_size=0, log_sha256='', "
+          "updated_at=? WHERE id=?")
+        ->bind(1, r.case_name)
+        .bind(2, r.case_file)
+        .bind(3, r.repeat_index)
+        .bind(4, r.command)
+        .bind(5, r.workdir)
+        .bind(6, r.launch_time)
+        .bind(7, r.host)
+        .bind(8, r.aerun_version)
+        .bind(9, r.git_commit)
+        .bind(10, r.runner_pid)
+        .bind(11, r.log_path)
+        .bind(12, now_epoch())
+        .bind(13, id)
+        .run();
+    impl_->clear_results(id);
+  } else {
+    id = impl_->insert_run(r, "running", 1);
+  }
+  impl_->write_params_and_env(id, r);
+  tx.commit();
+  return id;
+}
+
+void Store::finish_run(const RunRecord& r) {
+  auto& db = impl_->db;
+  Transaction tx(db, Transaction::Mode::Immediate);
+  auto id = impl_->id_of(r.key);
+  if (!id) {
+    id = impl_->insert_run(r, r.status, r.attempt);
+    impl_->write_params_and_env(*id, r);
+  }
+  db.prepare(
+        "UPDATE runs SET status=?, reason=?, launch_time=?, first_output_time=?, startup_time=?, "
+        "end_time=?, startup_s=?, wall_s=?, exit_code=?, signal=?, user_cpu_s=?, sys_cpu_s=?, "
+        "max_rss_kb=?, log_path=?, log_size=?, log_sha256=?, updated_at=? WHERE id=?")
+      ->bind(1, r.status)
+      .bind(2, r.reason)
+      .bind(3, r.launch_time)
+      .bind(4, r.first_output_time)
+      .bind(5, r.startup_time)
+      .bind(6, r.end_time)
+      .bind(7, r.startup_s)
+      .bind(8, r.wall_s)
+      .bind(9, r.exit_code)
+      .bind(10, r.signal)
+      .bind(11, r.user_cpu_s)
+      .bind(12, r.sys_cpu_s)
+      .bind(13, r.max_rss_kb)
+      .bind(14, r.log_path)
+      .bind(15, r.log_size)
+      .bind(16, r.log_sha256)
+      .bind(17, now_epoch())
+      .bind(18, *id)
+      .run();
+  impl_->write_results(*id, r);
+  tx.commit();
+}
+
+std::optional<RunRecord> Store::find_by_key(const std::string& key) const {
+  Transaction tx(impl_->db, Transaction::Mode::Deferred);
+  return impl_->load_where("key=?", key);
+}
+
+std::optional<RunRecord> Store::find(const std::string& ref) const {
+  auto& db = impl_->db;
+  Transaction tx(db, Transaction::Mode::Deferred);
+  if (all_digits(ref))
+    if (auto r = impl_->load_where("id=CAST(? AS INTEGER)", ref)) return r;
+  if (auto r = impl_->load_where("key=?", ref)) return r;
+  if (ref.size() < 4) return std::nullopt;
+  std::vector<std::string> keys;
+  {
+    auto q = db.prepare("SELECT key FROM runs WHERE substr(key, 1, length(?1))=?1 LIMIT 6");
+    q->bind(1, ref);
+    while (q->step()) keys.push_back(q->text(0));
+  }
+  if (keys.empty()) return std::nullopt;
+  if (keys.size() > 1) {
+    std::string shown;
+    for (size_t i = 0; i < keys.size() && i < 5; ++i) shown += (i ? ", " : "") + keys[i];
+    throw InputError(SourceLoc{}, "run",
+                     fmt::format("'{}' is ambiguous: it starts the keys of {} runs ({}{})", ref,
+                                 keys.size() > 5 ? "more than 5" : std::to_string(keys.size()),
+                                 shown, keys.size() > 5 ? ", ..." : ""));
+  }
+  return impl_->load_where("key=?", keys[0]);
+}
+
+std::vector<RunRecord> Store::list(const RunFilter& f) const {
+  auto& db = impl_->db;
+  Transaction tx(db, Transaction::Mode::Deferred);
+  std::vector<RunRecord> out;
+  {
+    auto q = db.prepare(std::string("SELECT ") + kRunColumns +
+                        " FROM runs WHERE (?1='' OR case_name=?1) AND (?2='' OR status=?2) AND "
+                        "(?3='' OR substr(key, 1, length(?3))=?3) ORDER BY case_name, id");
+    q->bind(1, f.case_name).bind(2, f.status).bind(3, f.key_prefix);
+    while (q->step()) out.push_back(read_run(*q));
+  }
+  for (auto& r : out) impl_->load_children(r);
+  return out;
+}
+
+int Store::reap_orphans(const std::string& host) {
+  auto& db = impl_->db;
+  Transaction tx(db, Transaction::Mode::Immediate);
+  std::vector<std::pair<long long, int>> running;
+  {
+    auto q = db.prepare("SELECT id, runner_pid FROM runs WHERE status='running' AND host=?");
+    q->bind(1, host);
+    while (q->step()) running.emplace_back(q->int64(0), static_cast<int>(q->int64(1)));
+  }
+  int reaped = 0;
+  for (const auto& [id, pid] : running) {
+    if (pid <= 0 || ::kill(pid, 0) == 0 || errno != ESRCH) continue;
+    db.prepare("UPDATE runs SET status='interrupted', reason=?, updated_at=? WHERE id=?")
+        ->bind(1, fmt::format("aerun process {} disappeared", pid))
+        .bind(2, now_epoch())
+        .bind(3, id)
+        .run();
+    ++reaped;
+  }
+  tx.commit();
+  return reaped;
+}
+
+}  // namespace aerun

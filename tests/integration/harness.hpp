@@ -1,0 +1,119 @@
+// Helpers for tests that run the real aerun binary in a temp dir and read its store with SQL.
+#pragma once
+
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "aerun/shell_quote.hpp"
+
+namespace aerun::testing {
+
+namespace fs = std::filesystem;
+
+// A fresh directory under the system temp dir, removed with everything in it.
+class TempDir {
+ public:
+  TempDir() {
+    std::string tmpl = (fs::temp_directory_path() / "aerun-test-XXXXXX").string();
+    if (!mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
+    path_ = tmpl;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  const fs::path& path() const { return path_; }
+  std::string operator/(const std::string& rel) const { return (path_ / rel).string(); }
+
+ private:
+  fs::path path_;
+};
+
+inline void write_file(const std::string& path, const std::string& text) {
+  fs::create_directories(fs::path(path).parent_path());
+  std::ofstream(path) << text;
+}
+
+inline std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+struct Result {
+  int code = -1;
+  std::string out;
+  std::string err;
+};
+
+// Runs `aerun ARGS` in dir (stdin from /dev/null), with extra environment assignments.
+inline Result run_aerun(const TempDir& dir, const std::vector<std::string>& args,
+                        const std::string& env = "") {
+  std::string cmd = "cd " + shell_quote(dir.path().string()) + " && env " + env + " " +
+                    shell_quote(AERUN_BINARY);
+  for (const auto& a : args) cmd += " " + shell_quote(a);
+  cmd += " </dev/null >" + shell_quote(dir / ".out") + " 2>" + shell_quote(dir / ".err");
+  const int st = std::system(cmd.c_str());
+  Result r;
+  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+  r.out = read_file(dir / ".out");
+  r.err = read_file(dir / ".err");
+  return r;
+}
+
+// Rows of a query as text ("" for NULL).
+inline std::vector<std::vector<std::string>> sql(const std::string& db, const std::string& q) {
+  sqlite3* h = nullptr;
+  if (sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
+    sqlite3_close(h);
+    throw std::runtime_error("cannot open " + db);
+  }
+  sqlite3_busy_timeout(h, 5000);
+  sqlite3_stmt* st = nullptr;
+  if (sqlite3_prepare_v2(h, q.c_str(), -1, &st, nullptr) != SQLITE_OK) {
+    std::string msg = sqlite3_errmsg(h);
+    sqlite3_close(h);
+    throw std::runtime_error("bad query: " + msg);
+  }
+  std::vector<std::vector<std::string>> rows;
+  while (sqlite3_step(st) == SQLITE_ROW) {
+    std::vector<std::string> row;
+    for (int i = 0; i < sqlite3_column_count(st); ++i) {
+      const auto* t = sqlite3_column_text(st, i);
+      row.emplace_back(t ? reinterpret_cast<const char*>(t) : "");
+    }
+    rows.push_back(std::move(row));
+  }
+  sqlite3_finalize(st);
+  sqlite3_close(h);
+  return rows;
+}
+
+inline std::string sql1(const std::string& db, const std::string& q) {
+  auto rows = sql(db, q);
+  return rows.empty() || rows[0].empty() ? "" : rows[0][0];
+}
+
+// Waits (bounded) until pred() holds; false on timeout.
+template <class Pred>
+bool eventually(Pred pred, double seconds = 30) {
+  const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (std::chrono::steady_clock::now() < end) {
+    if (pred()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return pred();
+}
+
+}  // namespace aerun::testing

@@ -1,0 +1,107 @@
+// Interrupted cases: Ctrl-C stops the children and records them; kill -9 of aerun loses nothing.
+#include <signal.h>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "aerun/child_process.hpp"
+#include "harness.hpp"
+
+extern char** environ;
+
+using namespace aerun::testing;
+using ::testing::HasSubstr;
+
+namespace {
+
+// aerun started in the background in dir, its output to dir/.bg.
+std::unique_ptr<aerun::ChildProcess> start_aerun(const TempDir& d, std::vector<std::string> args) {
+  aerun::ChildProcess::Options o;
+  o.argv = {AERUN_BINARY};
+  o.argv.insert(o.argv.end(), args.begin(), args.end());
+  for (char** e = environ; *e; ++e) o.env.emplace_back(*e);
+  o.cwd = d.path().string();
+  return std::make_unique<aerun::ChildProcess>(o);
+}
+
+int count(const std::string& db, const std::string& where) {
+  if (!fs::exists(db)) return 0;
+  return std::stoi(sql1(db, "SELECT count(*) FROM runs WHERE " + where));
+}
+
+}  // namespace
+
+TEST(Interrupt, KillMinus9ThenRunningAgainCompletesExactlyTheRest) {
+  TempDir d;
+  write_file(d / "c.yaml", R"yaml(case: six
+params: {i: [1, 2, 3, 4, 5, 6]}
+command: sleep 0.4; echo done {i} >> ran.txt
+)yaml");
+  const std::string db = d / "results/aerun.db";
+  auto bg = start_aerun(d, {"case", "c.yaml"});
+  ASSERT_TRUE(eventually([&] { return count(db, "status='ok'") >= 2; }));
+  kill(bg->pid(), SIGKILL);
+  bg->wait();
+  const auto done_before = sql(db, "SELECT key, launch_time FROM runs WHERE status='ok' ORDER BY key");
+  ASSERT_GE(done_before.size(), 2u);
+  ASSERT_LT(done_before.size(), 6u);
+
+  const auto r = run_aerun(d, {"case", "c.yaml", "--resume"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(count(db, "1"), 6);
+  EXPECT_EQ(count(db, "status='ok'"), 6);
+  EXPECT_EQ(sql1(db, "SELECT count(DISTINCT key) FROM runs"), "6");
+  // The runs done before the kill were reused, not run again.
+  for (const auto& row : done_before)
+    EXPECT_EQ(sql1(db, "SELECT launch_time FROM runs WHERE key='" + row[0] + "'"), row[1]);
+  EXPECT_THAT(r.err, HasSubstr(std::to_string(done_before.size()) + " reused"));
+  // Every i ran to completion once, except the one killed mid-run which may have written twice.
+  const std::string ran = read_file(d / "ran.txt");
+  for (int i = 1; i <= 6; ++i) EXPECT_THAT(ran, HasSubstr("done " + std::to_string(i)));
+}
+
+TEST(Interrupt, CtrlCStopsTheRunningChildrenAndRecordsThemAsInterrupted) {
+  TempDir d;
+  write_file(d / "c.yaml", R"yaml(case: long
+params: {i: [1, 2, 3]}
+command: echo $$ > pid-{i}; exec sleep 60
+)yaml");
+  const std::string db = d / "results/aerun.db";
+  auto bg = start_aerun(d, {"case", "c.yaml", "-j", "2"});
+  ASSERT_TRUE(eventually([&] {
+    return fs::exists(d / "pid-1") && fs::exists(d / "pid-2") && count(db, "status='running'") == 2;
+  }));
+  kill(bg->pid(), SIGINT);
+  bg->wait();
+  ASSERT_TRUE(bg->exit().code.has_value());
+  EXPECT_EQ(*bg->exit().code, 130);
+  EXPECT_EQ(count(db, "status='interrupted'"), 2);
+  EXPECT_THAT(sql1(db, "SELECT reason FROM runs LIMIT 1"), HasSubstr("SIGINT"));
+  for (const char* f : {"pid-1", "pid-2"}) {
+    const int pid = std::stoi(read_file(d / f));
+    EXPECT_TRUE(eventually([&] { return kill(pid, 0) != 0; }, 5)) << "child " << pid << " still alive";
+  }
+  // The third run never started; running again does the three.
+  EXPECT_FALSE(fs::exists(d / "pid-3"));
+}
+
+TEST(Interrupt, RowsLeftRunningByADeadAerunAreMarkedInterruptedThenRedone) {
+  TempDir d;
+  write_file(d / "c.yaml", R"yaml(case: one
+command: if [ -e again ]; then echo second; else touch again; echo $$ > pid; exec sleep 60; fi
+)yaml");
+  write_file(d / "other.yaml", "case: other\ncommand: echo other\n");
+  const std::string db = d / "results/aerun.db";
+  auto bg = start_aerun(d, {"case", "c.yaml"});
+  ASSERT_TRUE(eventually([&] { return count(db, "status='running'") == 1 && fs::exists(d / "pid"); }));
+  kill(bg->pid(), SIGKILL);
+  bg->wait();
+  kill(std::stoi(read_file(d / "pid")), SIGKILL);  // the orphaned child: end it ourselves
+  // Any later aerun on this host notices the dead runner.
+  ASSERT_EQ(run_aerun(d, {"case", "other.yaml"}).code, 0);
+  EXPECT_EQ(sql1(db, "SELECT status FROM runs WHERE case_name='one'"), "interrupted");
+  EXPECT_THAT(sql1(db, "SELECT reason FROM runs WHERE case_name='one'"), HasSubstr("disappeared"));
+  // Running the case again redoes it under the same key.
+  ASSERT_EQ(run_aerun(d, {"case", "c.yaml"}).code, 0);
+  EXPECT_EQ(sql1(db, "SELECT status || ' ' || attempt FROM runs WHERE case_name='one'"), "ok 2");
+}

@@ -1,0 +1,83 @@
+// Looking at results: `aerun runs`, `aerun show`, `aerun table`.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "harness.hpp"
+
+using namespace aerun::testing;
+using ::testing::HasSubstr;
+
+namespace {
+
+const char* kCase = R"yaml(case: results
+title: "Iteration time"
+paper: "Test paper"
+figure: "Fig. 1"
+params: {layers: [2, 10], method: m}
+command: |
+  echo " iteration 1/ 2 | elapsed time per iteration (ms): 99.0 |"
+  echo " iteration 2/ 2 | elapsed time per iteration (ms): $(( {layers} * 10 )).0 |"
+  if [ {layers} -gt 5 ]; then echo "CUDA out of memory"; exit 1; fi
+repeat: 2
+metrics:
+  iter_ms: {regex: 'elapsed time per iteration \(ms\): ([0-9.]+)', reduce: last, unit: ms}
+status: [{regex: 'CUDA out of memory', status: oom}]
+tables:
+  tab1:
+    title: "Iteration time per layer count"
+    rows: [layers]
+    columns: [iter_ms]
+    tolerance: 0.1
+    reference:
+      - {layers: 2, iter_ms: 19.0}
+      - {layers: 10, iter_ms: 100}
+)yaml";
+
+}  // namespace
+
+TEST(Results, RunsListsEveryRunAsCsvWithAHeaderAndAColumnPerParameterAndMetric) {
+  TempDir d;
+  write_file(d / "cases/r.yaml", kCase);
+  EXPECT_EQ(run_aerun(d, {"case", "cases/r.yaml"}).code, 1);
+  const auto r = run_aerun(d, {"runs", "--case", "results", "--format", "csv"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto header = r.out.substr(0, r.out.find('\n'));
+  EXPECT_EQ(header, "key,case,repeat,attempt,status,reason,layers,method,iter_ms,startup_s,wall_s,log");
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 5);
+  EXPECT_THAT(r.out, HasSubstr(",ok,,2,m,20,"));
+  EXPECT_THAT(r.out, HasSubstr(",oom,line 3: CUDA out of memory,10,m,100,"));
+  const auto oom = run_aerun(d, {"runs", "--status", "oom", "--format", "json"});
+  EXPECT_THAT(oom.out, HasSubstr("\"status\": \"oom\""));
+  EXPECT_THAT(oom.out, Not(HasSubstr("\"status\": \"ok\"")));
+  EXPECT_THAT(run_aerun(d, {"runs"}).out, HasSubstr("| key | case | rep | status | layers |"));
+}
+
+TEST(Results, ShowTracesEveryMetricToItsLogLine) {
+  TempDir d;
+  write_file(d / "cases/r.yaml", kCase);
+  run_aerun(d, {"case", "cases/r.yaml", "--only", "layers=2", "--only", "repeat=0"});
+  const std::string key = sql1(d / "results/aerun.db", "SELECT key FROM runs");
+  const auto r = run_aerun(d, {"show", key.substr(0, 8)});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("status      ok"));
+  EXPECT_THAT(r.out, HasSubstr("iter_ms"));
+  EXPECT_THAT(r.out, HasSubstr(".log:2"));
+  EXPECT_EQ(run_aerun(d, {"show", "zzzzzzzz"}).code, 2);
+}
+
+TEST(Results, TableShowsMeasuredValuesBesideThePapersAndFailuresAsTheirStatus) {
+  TempDir d;
+  write_file(d / "cases/r.yaml", kCase);
+  run_aerun(d, {"case", "cases/r.yaml"});
+  const auto md = run_aerun(d, {"table", "tab1"});
+  ASSERT_EQ(md.code, 0) << md.err;
+  EXPECT_THAT(md.out, HasSubstr("Iteration time per layer count"));
+  EXPECT_THAT(md.out, HasSubstr("OOM"));
+  EXPECT_THAT(md.out, HasSubstr("19"));
+  const auto csv = run_aerun(d, {"table", "tab1", "--format", "csv"});
+  ASSERT_EQ(csv.code, 0) << csv.err;
+  EXPECT_THAT(csv.out, HasSubstr("layers,iter_ms"));
+  const auto json = run_aerun(d, {"table", "tab1", "--format", "json"});
+  EXPECT_THAT(json.out, HasSubstr("\"ratio\""));
+  EXPECT_EQ(run_aerun(d, {"table", "no_such_table"}).code, 2);
+}

@@ -1,0 +1,356 @@
+// Bad case files: each problem is an InputError naming file:line:col, the key and what to do.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "aerun/case_loader.hpp"
+
+namespace aerun {
+namespace {
+
+using ::testing::AllOf;
+using ::testing::HasSubstr;
+using ::testing::Not;
+using ::testing::StartsWith;
+
+const std::string kHead = "case: bad\ncommand: echo\n";  // lines 1-2 of most cases below
+
+// The message parse_case throws for `yaml` (a test failure when it throws none).
+std::string error_of(const std::string& yaml) {
+  try {
+    parse_case(yaml, "bad.yaml", "/tmp");
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "no InputError for:\n" << yaml;
+  return "";
+}
+
+// --- YAML and top-level structure ---
+
+TEST(CaseErrors, MalformedYamlNamesTheParsersPosition) {
+  EXPECT_THAT(error_of("case: x\ncommand: [a, b\nrepeat: 2\n"),
+              AllOf(StartsWith("bad.yaml:3:"), HasSubstr("end of sequence flow not found")));
+}
+
+TEST(CaseErrors, ADocumentThatIsNotAMapIsRejected) {
+  EXPECT_THAT(error_of("- case\n- command\n"),
+              StartsWith("bad.yaml:1:1: a case file must be a map"));
+  EXPECT_THAT(error_of(""), HasSubstr("a case file must be a map"));
+}
+
+TEST(CaseErrors, UnknownTopLevelKeySuggestsTheNearestKey) {
+  EXPECT_EQ(error_of(kHead + "metircs: {}\n"),
+            "bad.yaml:3:1: metircs: unknown key 'metircs' (did you mean 'metrics'?)");
+}
+
+TEST(CaseErrors, UnknownKeyWithNothingCloseHasNoSuggestion) {
+  EXPECT_EQ(error_of(kHead + "banana: 1\n"), "bad.yaml:3:1: banana: unknown key 'banana'");
+}
+
+TEST(CaseErrors, UnknownNestedKeyIsNamedWithItsPath) {
+  EXPECT_EQ(error_of(kHead + "metrics:\n  t: {regex: 't=([0-9]+)', redcue: max}\n"),
+            "bad.yaml:4:28: metrics.t.redcue: unknown key 'redcue' (did you mean 'reduce'?)");
+  EXPECT_THAT(error_of(kHead + "tables:\n  t:\n    colums: [wall_s]\n"),
+              StartsWith("bad.yaml:5:5: tables.t.colums: unknown key 'colums' (did you mean "
+                         "'columns'?)"));
+  EXPECT_THAT(error_of(kHead + "tables:\n  t:\n    columns: [{metric: wall_s, lable: W}]\n"),
+              HasSubstr("tables.t.columns[0].lable: unknown key 'lable' (did you mean 'label'?)"));
+  EXPECT_THAT(error_of(kHead + "startup: {first_stp: x}\n"),
+              HasSubstr("startup.first_stp: unknown key 'first_stp' (did you mean 'first_step'?)"));
+}
+
+TEST(CaseErrors, AKeyGivenTwiceIsRejected) {
+  EXPECT_EQ(error_of(kHead + "repeat: 2\nrepeat: 3\n"),
+            "bad.yaml:4:1: repeat: 'repeat' is given twice (first at line 3)");
+}
+
+TEST(CaseErrors, CaseAndCommandAreRequired) {
+  EXPECT_EQ(error_of("command: ls\n"),
+            "bad.yaml:1:1: case: missing required key 'case' (the case name)");
+  EXPECT_EQ(error_of("case: x\n"),
+            "bad.yaml:1:1: command: missing required key 'command' (the command template)");
+}
+
+TEST(CaseErrors, CaseNameMustBeMadeOfSafeCharacters) {
+  EXPECT_THAT(error_of("case: my case\ncommand: ls\n"),
+              StartsWith("bad.yaml:1:7: case: case names are made of [A-Za-z0-9_.-]"));
+}
+
+// --- wrong types and values ---
+
+TEST(CaseErrors, ParamsMustBeAMap) {
+  EXPECT_EQ(error_of(kHead + "params: [a, b]\n"),
+            "bad.yaml:3:9: params: expected a map (key: value), got a list");
+}
+
+TEST(CaseErrors, AParameterValueCannotBeAMap) {
+  EXPECT_THAT(
+      error_of(kHead + "params:\n  x: {a: 1}\n"),
+      StartsWith("bad.yaml:4:6: params.x: expected a value or a list of values, got a map"));
+}
+
+TEST(CaseErrors, AnEmptyParameterListIsRejected) {
+  EXPECT_THAT(error_of(kHead + "params:\n  x: []\n"),
+              StartsWith("bad.yaml:4:6: params.x: the list of values is empty"));
+}
+
+TEST(CaseErrors, RepeatMustBeAPositiveWholeNumber) {
+  EXPECT_EQ(error_of(kHead + "repeat: twice\n"),
+            "bad.yaml:3:9: repeat: expected a whole number, got 'twice'");
+  EXPECT_EQ(error_of(kHead + "repeat: 0\n"), "bad.yaml:3:9: repeat: must be at least 1");
+  EXPECT_EQ(error_of(kHead + "repeat: 1.5\n"),
+            "bad.yaml:3:9: repeat: expected a whole number, got '1.5'");
+}
+
+TEST(CaseErrors, RetriesCannotBeNegative) {
+  EXPECT_EQ(error_of(kHead + "retries: -1\n"), "bad.yaml:3:10: retries: must be 0 or more");
+}
+
+TEST(CaseErrors, TimeoutMustBeADuration) {
+  EXPECT_THAT(error_of(kHead + "timeout: soon\n"),
+              StartsWith("bad.yaml:3:10: timeout: invalid duration 'soon'"));
+}
+
+TEST(CaseErrors, ExclusiveOnlyKnowsGpu) {
+  EXPECT_EQ(error_of(kHead + "exclusive: cpu\n"),
+            "bad.yaml:3:12: exclusive: the only exclusive resource is 'gpu', not 'cpu'");
+}
+
+TEST(CaseErrors, EnvironmentValuesMustBeScalarsWithValidNames) {
+  EXPECT_THAT(error_of(kHead + "env: {A: [1, 2]}\n"),
+              StartsWith("bad.yaml:3:10: env.A: expected a single value, got a list"));
+  EXPECT_THAT(error_of(kHead + "env: {1A: x}\n"),
+              StartsWith("bad.yaml:3:7: env.1A: environment variable names are"));
+}
+
+TEST(CaseErrors, ZipIncludeAndExcludeMustBeLists) {
+  EXPECT_THAT(error_of(kHead + "zip: {a: [1]}\n"),
+              StartsWith("bad.yaml:3:6: zip: expected a list"));
+  EXPECT_THAT(error_of(kHead + "include: {a: 1}\n"),
+              StartsWith("bad.yaml:3:10: include: expected a list"));
+  EXPECT_THAT(error_of(kHead + "params: {a: [1]}\nexclude: [[1]]\n"),
+              StartsWith("bad.yaml:4:11: exclude[0]: expected a map of parameter values or a "
+                         "condition string, got a list"));
+}
+
+TEST(CaseErrors, AZipMemberMustBeAList) {
+  EXPECT_THAT(error_of(kHead + "zip:\n  - {a: 1, b: [2]}\n"),
+              StartsWith("bad.yaml:4:9: zip[0].a: expected a list of values, got '1'"));
+}
+
+TEST(CaseErrors, ToleranceMustBeANumberOrAPercentage) {
+  EXPECT_THAT(error_of(kHead + "tables:\n  t: {columns: [wall_s], tolerance: lots}\n"),
+              HasSubstr("tables.t.tolerance: expected a number, got 'lots'"));
+  EXPECT_THAT(error_of(kHead + "tables:\n  t: {columns: [wall_s], tolerance: x%}\n"),
+              HasSubstr("tables.t.tolerance: expected a number or a percentage, got 'x%'"));
+}
+
+// --- parameter names ---
+
+TEST(CaseErrors, AParameterDefinedTwiceInParamsIsRejected) {
+  EXPECT_EQ(error_of(kHead + "params:\n  a: 1\n  a: 2\n"),
+            "bad.yaml:5:3: params.a: 'a' is given twice (first at line 4)");
+}
+
+TEST(CaseErrors, AParameterDefinedInParamsAndZipIsRejected) {
+  EXPECT_EQ(error_of(kHead + "params:\n  layers: 1\nzip:\n  - {layers: [1, 2]}\n"),
+            "bad.yaml:6:6: zip.layers: parameter 'layers' is defined twice (first at line 4)");
+}
+
+TEST(CaseErrors, AParameterDefinedInZipAndDeriveIsRejected) {
+  EXPECT_EQ(error_of(kHead + "zip:\n  - {a: [1, 2]}\nderive:\n  a: 2 * 3\n"),
+            "bad.yaml:6:3: derive.a: parameter 'a' is defined twice (first at line 4)");
+}
+
+TEST(CaseErrors, ParameterNamesMustBeIdentifiers) {
+  EXPECT_THAT(error_of(kHead + "params:\n  batch-size: 4\n"),
+              StartsWith("bad.yaml:4:3: params.batch-size: parameter names are identifiers"));
+  EXPECT_THAT(error_of(kHead + "derive:\n  2x: a * 2\n"),
+              StartsWith("bad.yaml:4:3: derive.2x: parameter names are identifiers"));
+}
+
+TEST(CaseErrors, BuiltInPlaceholdersCannotBeParameters) {
+  EXPECT_EQ(error_of(kHead + "params:\n  repeat: 1\n"),
+            "bad.yaml:4:3: params.repeat: 'repeat' is a built-in placeholder and cannot be a "
+            "parameter");
+}
+
+TEST(CaseErrors, ZippedListsMustHaveEqualLengths) {
+  EXPECT_EQ(error_of(kHead + "zip:\n  - method: [a, b]\n    layers: [1, 2, 3]\n"),
+            "bad.yaml:5:13: zip[0].layers: zipped lists must have equal lengths: 'layers' has 3 "
+            "values, 'method' has 2");
+}
+
+TEST(CaseErrors, IncludeMustNameKnownParameters) {
+  EXPECT_EQ(error_of(kHead + "params: {window: 4}\ninclude:\n  - {windw: 15}\n"),
+            "bad.yaml:5:6: include[0].windw: unknown parameter 'windw' (did you mean 'window'?)");
+}
+
+TEST(CaseErrors, IncludeCannotSetADerivedParameter) {
+  EXPECT_THAT(error_of(kHead + "params: {a: 1}\nderive: {b: a * 2}\ninclude:\n  - {b: 3}\n"),
+              HasSubstr("include[0].b: unknown parameter 'b'"));
+}
+
+TEST(CaseErrors, ExcludeMustNameKnownParameters) {
+  EXPECT_EQ(error_of(kHead + "params: {layers: [1, 2]}\nexclude:\n  - {layer: 1}\n"),
+            "bad.yaml:5:6: exclude[0].layer: unknown parameter 'layer' (did you mean 'layers'?)");
+}
+
+TEST(CaseErrors, ExcludeMayNameDerivedParametersAndConditionsAreNotCheckedHere) {
+  EXPECT_NO_THROW(parse_case(kHead + "params: {a: [1, 2]}\nderive: {b: a * 2}\n"
+                                     "exclude: [{b: 4}, 'nonsense ((']\n",
+                             "ok.yaml", "/tmp"));
+}
+
+// --- command placeholders ---
+
+TEST(CaseErrors, UnknownPlaceholderIsLocatedInsideTheCommand) {
+  EXPECT_EQ(error_of("case: bad\nparams: {layers: [1]}\ncommand: ./run -l {layer}\n"),
+            "bad.yaml:3:19: command: placeholder '{layer}' names no parameter (did you mean "
+            "'layers'?) (write {{ and }} for literal braces)");
+}
+
+TEST(CaseErrors, UnknownPlaceholderInABlockCommandIsLocatedOnItsLine) {
+  EXPECT_THAT(error_of("case: bad\nparams: {a: 1}\ncommand: |\n  echo {a} \\\n    {a} {zzz}\n"),
+              StartsWith("bad.yaml:5:9: command: placeholder '{zzz}' names no parameter"));
+}
+
+TEST(CaseErrors, UnknownPlaceholderSkipsLiteralBracesWhenLocating) {
+  EXPECT_THAT(error_of("case: bad\ncommand: \"echo {{x}} {x}\"\n"),
+              StartsWith("bad.yaml:2:22: command: placeholder '{x}' names no parameter"));
+}
+
+TEST(CaseErrors, UnknownPlaceholderNotWrittenLiterallyIsLocatedAtTheCommand) {
+  // "\x7B" is a YAML escape for '{': the placeholder is not in the file's text as written.
+  EXPECT_THAT(error_of("case: bad\ncommand: \"echo \\x7Bzz}\"\n"),
+              StartsWith("bad.yaml:2:10: command: placeholder '{zz}' names no parameter"));
+}
+
+// --- regexes ---
+
+TEST(CaseErrors, AnInvalidMetricRegexNamesTheMetric) {
+  EXPECT_THAT(error_of(kHead + "metrics:\n  iter_ms: 'time: ([0-9.]+'\n"),
+              StartsWith("bad.yaml:4:12: metrics.iter_ms: invalid regex for metric 'iter_ms': "
+                         "missing )"));
+}
+
+TEST(CaseErrors, AMetricRegexNeedsExactlyOneCaptureGroup) {
+  EXPECT_THAT(error_of(kHead + "metrics:\n  m: {regex: 'loss: [0-9.]+'}\n"),
+              StartsWith("bad.yaml:4:14: metrics.m.regex: the regex of metric 'm' must have "
+                         "exactly one capture group (it has 0)"));
+  EXPECT_THAT(error_of(kHead + "metrics:\n  m: '(a|b): ([0-9]+)'\n"),
+              HasSubstr("exactly one capture group (it has 2)"));
+}
+
+TEST(CaseErrors, AMetricNeedsARegex) {
+  EXPECT_EQ(error_of(kHead + "metrics:\n  m: {unit: ms}\n"),
+            "bad.yaml:4:6: metrics.m: missing required key 'regex'");
+}
+
+TEST(CaseErrors, AnUnknownReductionSuggestsTheNearestOne) {
+  EXPECT_THAT(error_of(kHead + "metrics:\n  m: {regex: '(x)', reduce: medain}\n"),
+              HasSubstr("metrics.m.reduce: unknown reduction 'medain' (did you mean 'median'?)"));
+}
+
+TEST(CaseErrors, AMetricCannotShareANameWithAParameter) {
+  EXPECT_THAT(error_of(kHead + "params: {loss: 1}\nmetrics:\n  loss: '([0-9]+)'\n"),
+              StartsWith("bad.yaml:5:3: metrics.loss: metric 'loss' has the name of a parameter"));
+}
+
+TEST(CaseErrors, StatusAndStartupRegexesMustCompile) {
+  EXPECT_THAT(error_of(kHead + "status:\n  - {regex: 'a[', status: oom}\n"),
+              StartsWith("bad.yaml:4:13: status[0].regex: invalid regex for a status pattern"));
+  EXPECT_THAT(error_of(kHead + "status:\n  oom: ['ok', '(']\n"),
+              StartsWith("bad.yaml:4:15: status.oom[1]: invalid regex for status 'oom'"));
+  EXPECT_THAT(error_of(kHead + "startup: 'step *+'\n"),
+              StartsWith("bad.yaml:3:10: startup: invalid regex for startup"));
+}
+
+TEST(CaseErrors, AStatusEntryNeedsBothRegexAndStatus) {
+  EXPECT_EQ(error_of(kHead + "status:\n  - {regex: x}\n"),
+            "bad.yaml:4:5: status[0]: missing required key 'status'");
+}
+
+// --- tables ---
+
+const std::string kTableHead = kHead +
+                               "params: {method: [a, b], layers: [1, 2]}\n"
+                               "metrics: {iter_ms: 'ms: ([0-9.]+)'}\n"
+                               "tables:\n";  // lines 3-5
+
+TEST(CaseErrors, TableRowsMustBeParameters) {
+  EXPECT_EQ(error_of(kTableHead + "  t:\n    rows: [method, layer]\n    columns: [iter_ms]\n"),
+            "bad.yaml:7:20: tables.t.rows[1]: rows must be parameters; 'layer' is not one (did "
+            "you mean 'layers'?)");
+}
+
+TEST(CaseErrors, ColumnSourcesMustBeMetricsParametersOrBuiltIns) {
+  EXPECT_EQ(error_of(kTableHead + "  t:\n    columns: [iter_sm]\n"),
+            "bad.yaml:7:15: tables.t.columns[0]: unknown column source 'iter_sm' (did you mean "
+            "'iter_ms'?); a column shows a metric, a parameter, startup_s or wall_s");
+}
+
+TEST(CaseErrors, UnknownColumnSourcesAreAcceptedWhenPresetsMaySupplyThem) {
+  const CaseSpec s = parse_case(kTableHead + "  t:\n    columns: [tflops]\npresets: [megatron]\n",
+                                "ok.yaml", "/tmp");
+  EXPECT_EQ(s.tables[0].columns[0].source, "tflops");
+}
+
+TEST(CaseErrors, ColumnAggregateAndFormatAreChecked) {
+  EXPECT_THAT(error_of(kTableHead + "  t:\n    columns: [{metric: iter_ms, agg: avg}]\n"),
+              HasSubstr("tables.t.columns[0].agg: unknown aggregate 'avg'"));
+  EXPECT_THAT(error_of(kTableHead + "  t:\n    columns: [{metric: iter_ms, format: .2q}]\n"),
+              HasSubstr("tables.t.columns[0].format: invalid number format '.2q'"));
+}
+
+TEST(CaseErrors, ATableNeedsColumns) {
+  EXPECT_EQ(error_of(kTableHead + "  t:\n    rows: [method]\n"),
+            "bad.yaml:7:5: tables.t: a table needs at least one column");
+}
+
+TEST(CaseErrors, WhereMustNameParameters) {
+  EXPECT_THAT(
+      error_of(kTableHead + "  t:\n    columns: [iter_ms]\n    where: [{mehtod: a}]\n"),
+      StartsWith("bad.yaml:8:14: tables.t.where[0].mehtod: unknown parameter 'mehtod' (did you "
+                 "mean 'method'?)"));
+}
+
+TEST(CaseErrors, ReferenceKeysMustBeRowParametersOrColumnSources) {
+  EXPECT_THAT(error_of(kTableHead + "  t:\n    rows: [method]\n    columns: [iter_ms]\n"
+                                    "    reference:\n      - {method: a, iter_s: 3}\n"),
+              AllOf(StartsWith("bad.yaml:10:21: tables.t.reference[0].iter_s: 'iter_s' is neither "
+                               "a row parameter (method) nor a column (iter_ms) of table 't'"),
+                    HasSubstr("(did you mean 'iter_ms'?)")));
+}
+
+TEST(CaseErrors, AReferenceMustGiveEveryRowParameter) {
+  EXPECT_THAT(error_of(kTableHead + "  t:\n    rows: [method, layers]\n    columns: [iter_ms]\n"
+                                    "    reference:\n      - {method: a, iter_ms: 3}\n"),
+              StartsWith("bad.yaml:10:9: tables.t.reference[0]: a reference must give every row "
+                         "parameter; 'layers' is missing"));
+}
+
+TEST(CaseErrors, AReferenceValueMustBeANumber) {
+  EXPECT_THAT(error_of(kTableHead + "  t:\n    rows: [method]\n    columns: [iter_ms]\n"
+                                    "    reference:\n      - {method: a, iter_ms: fast}\n"),
+              StartsWith("bad.yaml:10:30: tables.t.reference[0].iter_ms: expected a number, got "
+                         "'fast'"));
+}
+
+TEST(CaseErrors, AMessageNeverMentionsAnUnrelatedSuggestion) {
+  EXPECT_THAT(error_of(kHead + "zzzzzz: 1\n"), Not(HasSubstr("did you mean")));
+}
+
+// --- files ---
+
+TEST(CaseErrors, AMissingFileIsAnInputErrorNamingIt) {
+  try {
+    load_case("/nonexistent/dir/case.yaml");
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_THAT(e.what(), StartsWith("/nonexistent/dir/case.yaml: cannot read case file"));
+  }
+}
+
+}  // namespace
+}  // namespace aerun

@@ -1,0 +1,382 @@
+#include "aerun/store.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "aerun/error.hpp"
+
+using aerun::RunFilter;
+using aerun::RunRecord;
+using aerun::Store;
+using aerun::Value;
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// A fresh directory per test, removed afterwards.
+class StoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char tmpl[] = "/tmp/aerun-store-test-XXXXXX";
+    ASSERT_NE(::mkdtemp(tmpl), nullptr);
+    dir_ = tmpl;
+    path_ = (dir_ / "nested" / "results.db").string();
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  fs::path dir_;
+  std::string path_;
+};
+
+RunRecord make_run(const std::string& key, const std::string& case_name = "fig8b") {
+  RunRecord r;
+  r.key = key;
+  r.case_name = case_name;
+  r.case_file = "/cases/" + case_name + ".yaml";
+  r.repeat_index = 2;
+  r.command = "bash examples/run.sh --layers 32 --method 'stronghold'";
+  r.workdir = "/home/sys/STRONGHOLD";
+  r.params = {{"method", Value::parse("stronghold")},
+              {"layers", Value::parse("32")},
+              {"lr", Value::parse("1e-3")},
+              {"offload", Value::parse("true")}};
+  r.env = {{"CUDA_VISIBLE_DEVICES", Value::parse("0")}, {"OMP_NUM_THREADS", Value::parse("8")}};
+  r.launch_time = 1656464109.25;
+  r.host = "node17";
+  r.aerun_version = "0.1.0";
+  r.git_commit = "657bb3e312e793d7b503f475b59e44c1aee44205";
+  r.runner_pid = ::getpid();
+  r.log_path = "/logs/" + key + ".log";
+  return r;
+}
+
+RunRecord finished(RunRecord r) {
+  r.status = "ok";
+  r.reason = "exit code 0";
+  r.first_output_time = 1656464110.5;
+  r.startup_time = 1656464150.0;
+  r.end_time = 1656464409.75;
+  r.startup_s = 40.75;
+  r.wall_s = 300.5;
+  r.exit_code = 0;
+  r.user_cpu_s = 280.25;
+  r.sys_cpu_s = 12.5;
+  r.max_rss_kb = 10359839;
+  r.log_size = 103731;
+  r.log_sha256 = std::string(64, 'a');
+  r.metrics = {{"iter_ms", 8052.4, "ms", 6, 37}, {"lm_loss", 11.34986, "", 6, 37}};
+  r.series = {{"loss", {{0, 3.15431, 6}, {1, 2.660851, 7}, {2, 2.543283, 8}}},
+              {"iter_ms", {{0, 6051.8, 16}, {1, 10053.0, 20}}}};
+  return r;
+}
+
+pid_t dead_pid() {
+  const pid_t child = ::fork();
+  if (child == 0) ::_exit(0);
+  int status = 0;
+  ::waitpid(child, &status, 0);  // reaped: the pid no longer exists
+  return child;
+}
+
+}  // namespace
+
+TEST_F(StoreTest, CreatesParentDirectoriesAndTheLatestSchema) {
+  Store s(path_);
+  EXPECT_TRUE(fs::exists(path_));
+  EXPECT_EQ(s.schema_version(), Store::latest_schema_version());
+  EXPECT_GE(s.schema_version(), 1);
+}
+
+TEST_F(StoreTest, FullRunRecordRoundTrips) {
+  Store s(path_);
+  const RunRecord begun = make_run("3aa7a239d9b7bc9e");
+  const long long id = s.begin_run(begun);
+  EXPECT_GT(id, 0);
+  const RunRecord in = finished(begun);
+  s.finish_run(in);
+
+  auto out = s.find_by_key("3aa7a239d9b7bc9e");
+  ASSERT_TRUE(out.has_value());
+  EXPECT_EQ(out->id, id);
+  EXPECT_EQ(out->key, in.key);
+  EXPECT_EQ(out->case_name, "fig8b");
+  EXPECT_EQ(out->case_file, "/cases/fig8b.yaml");
+  EXPECT_EQ(out->repeat_index, 2);
+  EXPECT_EQ(out->attempt, 1);
+  EXPECT_EQ(out->status, "ok");
+  EXPECT_EQ(out->reason, "exit code 0");
+  EXPECT_EQ(out->command, in.command);
+  EXPECT_EQ(out->workdir, in.workdir);
+  EXPECT_EQ(out->params, in.params);
+  EXPECT_EQ(out->params[1].second.kind(), Value::Kind::Int);
+  EXPECT_EQ(out->params[2].second.kind(), Value::Kind::Float);
+  EXPECT_EQ(out->params[3].second.kind(), Value::Kind::Bool);
+  EXPECT_EQ(out->env, in.env);
+  EXPECT_EQ(out->launch_time, in.launch_time);
+  EXPECT_EQ(out->first_output_time, in.first_output_time);
+  EXPECT_EQ(out->startup_time, in.startup_time);
+  EXPECT_EQ(out->end_time, in.end_time);
+  EXPECT_EQ(out->startup_s, in.startup_s);
+  EXPECT_EQ(out->wall_s, in.wall_s);
+  EXPECT_EQ(out->exit_code, 0);
+  EXPECT_FALSE(out->signal.has_value());
+  EXPECT_EQ(out->user_cpu_s, 280.25);
+  EXPECT_EQ(out->sys_cpu_s, 12.5);
+  EXPECT_EQ(out->max_rss_kb, 10359839);
+  EXPECT_EQ(out->host, "node17");
+  EXPECT_EQ(out->aerun_version, "0.1.0");
+  EXPECT_EQ(out->git_commit, in.git_commit);
+  EXPECT_EQ(out->runner_pid, ::getpid());
+  EXPECT_EQ(out->log_path, in.log_path);
+  EXPECT_EQ(out->log_size, 103731);
+  EXPECT_EQ(out->log_sha256, in.log_sha256);
+  ASSERT_EQ(out->metrics.size(), 2u);
+  EXPECT_EQ(out->metrics[0].name, "iter_ms");
+  EXPECT_EQ(out->metrics[0].value, 8052.4);
+  EXPECT_EQ(out->metrics[0].unit, "ms");
+  EXPECT_EQ(out->metrics[0].count, 6);
+  EXPECT_EQ(out->metrics[0].source_line, 37);
+  EXPECT_EQ(out->metric("lm_loss")->value, 11.34986);
+  ASSERT_EQ(out->series.size(), 2u);
+  EXPECT_EQ(out->series[0].name, "loss");
+  ASSERT_EQ(out->series[0].points.size(), 3u);
+  EXPECT_EQ(out->series[0].points[2].index, 2);
+  EXPECT_EQ(out->series[0].points[2].value, 2.543283);
+  EXPECT_EQ(out->series[0].points[2].source_line, 8);
+  EXPECT_EQ(out->series[1].points[1].value, 10053.0);
+}
+
+TEST_F(StoreTest, BeginRunClaimsARunAsRunning) {
+  Store s(path_);
+  s.begin_run(make_run("k-running"));
+  auto r = s.find_by_key("k-running");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, "running");
+  EXPECT_EQ(r->attempt, 1);
+  EXPECT_TRUE(r->metrics.empty());
+  EXPECT_FALSE(r->end_time.has_value());
+}
+
+TEST_F(StoreTest, BeginRunOnAnExistingKeyIncrementsAttemptAndClearsOldResults) {
+  Store s(path_);
+  const long long id = s.begin_run(make_run("retry-key"));
+  auto failed = finished(make_run("retry-key"));
+  failed.status = "oom";
+  failed.reason = "torch.cuda.OutOfMemoryError: CUDA out of memory.";
+  failed.exit_code = 1;
+  s.finish_run(failed);
+
+  auto again = make_run("retry-key");
+  again.params.pop_back();
+  EXPECT_EQ(s.begin_run(again), id);
+  auto r = s.find_by_key("retry-key");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->attempt, 2);
+  EXPECT_EQ(r->status, "running");
+  EXPECT_EQ(r->reason, "");
+  EXPECT_FALSE(r->exit_code.has_value());
+  EXPECT_FALSE(r->end_time.has_value());
+  EXPECT_TRUE(r->metrics.empty());
+  EXPECT_TRUE(r->series.empty());
+  EXPECT_EQ(r->params.size(), 3u);
+}
+
+TEST_F(StoreTest, FindsByIdFullKeyAndUniquePrefix) {
+  Store s(path_);
+  const long long a = s.begin_run(make_run("ce87409108880a62"));
+  const long long b = s.begin_run(make_run("ce87aaaa00000000"));
+  const long long c = s.begin_run(make_run("13ce818cca9ca087"));
+  EXPECT_EQ(s.find(std::to_string(b))->id, b);
+  EXPECT_EQ(s.find("ce87409108880a62")->id, a);
+  EXPECT_EQ(s.find("13ce8")->id, c);
+  EXPECT_EQ(s.find("ce874")->id, a);
+  EXPECT_FALSE(s.find("ffff").has_value());
+  EXPECT_FALSE(s.find("ce8").has_value());  // a prefix needs 4 characters
+  EXPECT_FALSE(s.find("999").has_value());
+}
+
+TEST_F(StoreTest, AnIdWinsOverADigitKeyPrefixButAnUnknownIdFallsBackToThePrefix) {
+  Store s(path_);
+  const long long first = s.begin_run(make_run("aaaa0000"));
+  const long long digits = s.begin_run(make_run("1234abcd"));
+  EXPECT_EQ(s.find(std::to_string(first))->key, "aaaa0000");
+  EXPECT_EQ(s.find("1234")->id, digits);
+}
+
+TEST_F(StoreTest, AmbiguousPrefixIsAnInputErrorListingTheKeys) {
+  Store s(path_);
+  s.begin_run(make_run("ce87409108880a62"));
+  s.begin_run(make_run("ce87aaaa00000000"));
+  try {
+    s.find("ce87");
+    FAIL() << "no error";
+  } catch (const aerun::InputError& e) {
+    EXPECT_THAT(e.what(), testing::HasSubstr("'ce87' is ambiguous"));
+    EXPECT_THAT(e.what(), testing::HasSubstr("ce87409108880a62"));
+    EXPECT_THAT(e.what(), testing::HasSubstr("ce87aaaa00000000"));
+  }
+}
+
+TEST_F(StoreTest, ListFiltersByCaseStatusAndKeyPrefixOrderedByCaseThenId) {
+  Store s(path_);
+  s.begin_run(make_run("k1", "table3"));
+  s.begin_run(make_run("k2", "fig8b"));
+  s.begin_run(make_run("k3", "fig8b"));
+  s.finish_run(finished(make_run("k3", "fig8b")));
+  s.begin_run(make_run("x4", "table3"));
+
+  auto all = s.list({});
+  ASSERT_EQ(all.size(), 4u);
+  EXPECT_EQ(all[0].key, "k2");
+  EXPECT_EQ(all[1].key, "k3");
+  EXPECT_EQ(all[2].key, "k1");
+  EXPECT_EQ(all[3].key, "x4");
+  EXPECT_EQ(all[1].metrics.size(), 2u);
+  EXPECT_EQ(all[1].series.size(), 2u);
+  EXPECT_EQ(all[0].params.size(), 4u);
+  EXPECT_EQ(all[0].env.size(), 2u);
+
+  EXPECT_EQ(s.list({"table3", "", ""}).size(), 2u);
+  auto ok = s.list({"", "ok", ""});
+  ASSERT_EQ(ok.size(), 1u);
+  EXPECT_EQ(ok[0].key, "k3");
+  EXPECT_EQ(s.list({"table3", "running", "k"}).size(), 1u);
+  EXPECT_TRUE(s.list({"fig8b", "oom", ""}).empty());
+}
+
+TEST_F(StoreTest, ReapsRunningRowsWhoseAerunProcessIsGone) {
+  Store s(path_);
+  auto dead = make_run("orphan");
+  dead.runner_pid = dead_pid();
+  s.begin_run(dead);
+  s.begin_run(make_run("alive"));  // this test process
+  auto elsewhere = make_run("other-host");
+  elsewhere.host = "node18";
+  elsewhere.runner_pid = dead.runner_pid;
+  s.begin_run(elsewhere);
+
+  EXPECT_EQ(s.reap_orphans("node17"), 1);
+  auto r = s.find_by_key("orphan");
+  EXPECT_EQ(r->status, "interrupted");
+  EXPECT_EQ(r->reason, "aerun process " + std::to_string(dead.runner_pid) + " disappeared");
+  EXPECT_EQ(s.find_by_key("alive")->status, "running");
+  EXPECT_EQ(s.find_by_key("other-host")->status, "running");
+  EXPECT_EQ(s.reap_orphans("node17"), 0);
+}
+
+TEST_F(StoreTest, OpeningTwiceDoesNotReapplyMigrations) {
+  { Store first(path_); }
+  Store second(path_);
+  EXPECT_EQ(second.schema_version(), Store::latest_schema_version());
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
+  sqlite3_stmt* st = nullptr;
+  ASSERT_EQ(sqlite3_prepare_v2(db, "SELECT count(*), max(applied_at) FROM schema_migrations", -1,
+                               &st, nullptr),
+            SQLITE_OK);
+  ASSERT_EQ(sqlite3_step(st), SQLITE_ROW);
+  EXPECT_EQ(sqlite3_column_int(st, 0), Store::latest_schema_version());
+  EXPECT_GT(sqlite3_column_double(st, 1), 1.6e9);
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+}
+
+TEST_F(StoreTest, RefusesAStoreWithANewerSchema) {
+  { Store s(path_); }
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
+  const std::string bump =
+      "PRAGMA user_version=" + std::to_string(Store::latest_schema_version() + 1);
+  ASSERT_EQ(sqlite3_exec(db, bump.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_close(db);
+  try {
+    Store s(path_);
+    FAIL() << "no error";
+  } catch (const aerun::SystemError& e) {
+    const int v = Store::latest_schema_version();
+    EXPECT_THAT(e.what(),
+                testing::HasSubstr("store schema v" + std::to_string(v + 1) +
+                                   " is newer than this aerun (v" + std::to_string(v) + ")"));
+  }
+}
+
+TEST_F(StoreTest, AFailingFinishRunLeavesEarlierDataIntact) {
+  Store s(path_);
+  s.begin_run(make_run("k"));
+  s.finish_run(finished(make_run("k")));
+  auto bad = finished(make_run("k"));
+  bad.status = "failed";
+  bad.metrics.push_back({"iter_ms", 1.0, "ms", 1, 1});  // duplicate name: primary key violation
+  EXPECT_THROW(s.finish_run(bad), aerun::SystemError);
+  auto r = s.find_by_key("k");
+  EXPECT_EQ(r->status, "ok");
+  ASSERT_EQ(r->metrics.size(), 2u);
+  EXPECT_EQ(r->metric("iter_ms")->value, 8052.4);
+  EXPECT_EQ(r->series.size(), 2u);
+  // The store is still usable afterwards.
+  s.begin_run(make_run("next"));
+  EXPECT_TRUE(s.find_by_key("next").has_value());
+}
+
+TEST_F(StoreTest, AFailingBeginRunLeavesNoRow) {
+  Store s(path_);
+  auto bad = make_run("dup-params");
+  bad.params.push_back({"layers", Value::parse("64")});
+  EXPECT_THROW(s.begin_run(bad), aerun::SystemError);
+  EXPECT_FALSE(s.find_by_key("dup-params").has_value());
+}
+
+TEST_F(StoreTest, FinishRunOfANeverBegunKeyInsertsTheWholeRun) {
+  Store s(path_);
+  s.finish_run(finished(make_run("imported")));
+  auto r = s.find_by_key("imported");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, "ok");
+  EXPECT_EQ(r->params.size(), 4u);
+  EXPECT_EQ(r->metrics.size(), 2u);
+}
+
+TEST_F(StoreTest, TwoStoresOnOneFileSeeEachOthersWrites) {
+  Store a(path_);
+  Store b(path_);
+  a.begin_run(make_run("from-a"));
+  b.begin_run(make_run("from-b"));
+  b.finish_run(finished(make_run("from-a")));
+  EXPECT_EQ(a.find_by_key("from-a")->status, "ok");
+  EXPECT_EQ(b.find_by_key("from-b")->status, "running");
+  EXPECT_EQ(a.list({}).size(), 2u);
+}
+
+TEST_F(StoreTest, TwoProcessesWritingAtOnceLoseNothing) {
+  { Store init(path_); }
+  const int per_process = 50;
+  const pid_t child = ::fork();
+  if (child == 0) {
+    int rc = 0;
+    try {
+      Store s(path_);
+      for (int i = 0; i < per_process; ++i)
+        s.finish_run(finished(make_run("child-" + std::to_string(i))));
+    } catch (...) {
+      rc = 1;
+    }
+    ::_exit(rc);
+  }
+  Store s(path_);
+  for (int i = 0; i < per_process; ++i)
+    s.finish_run(finished(make_run("parent-" + std::to_string(i))));
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  EXPECT_EQ(s.list({}).size(), 2u * per_process);
+}
+
+TEST_F(StoreTest, AnUnopenablePathIsASystemError) {
+  EXPECT_THROW(Store("/proc/aerun-no-such-dir/results.db"), aerun::SystemError);
+}

@@ -1,0 +1,121 @@
+#include "aerun/command_template.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+
+#include "aerun/error.hpp"
+
+namespace aerun {
+namespace {
+
+using ::testing::HasSubstr;
+
+const SourceLoc kLoc{"/cases/fig.yaml", 30, 10};
+
+struct PipeCloser {
+  void operator()(std::FILE* f) const { pclose(f); }
+};
+
+// What /bin/sh prints when it runs the command.
+std::string run_sh(const std::string& command) {
+  std::unique_ptr<std::FILE, PipeCloser> pipe(popen(command.c_str(), "r"));
+  if (!pipe) throw std::runtime_error("popen failed");
+  std::string out;
+  char buf[4096];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, pipe.get())) > 0) out.append(buf, n);
+  return out;
+}
+
+std::string render(const std::string& tmpl, const ParamList& params) {
+  std::vector<std::string> names;
+  for (const auto& p : params) names.push_back(p.first);
+  return CommandTemplate(tmpl, kLoc, names).render(params, "fig7a", 2);
+}
+
+TEST(CommandTemplate, ReplacesPlaceholdersByTheirValues) {
+  const ParamList p{{"layers", Value::parse("32")}, {"method", Value::parse("zero-offload")}};
+  EXPECT_EQ(render("./run.sh -m {method} -l {layers} -l2 {layers}", p),
+            "./run.sh -m zero-offload -l 32 -l2 32");
+}
+
+TEST(CommandTemplate, QuotesValuesThatAreNotPlainWords) {
+  const ParamList p{{"name", Value::of_string("two words")}};
+  EXPECT_EQ(render("echo {name}", p), "echo 'two words'");
+}
+
+TEST(CommandTemplate, ProvidesCaseAndRepeatBuiltins) {
+  const ParamList p{{"a", Value::parse("1")}};
+  EXPECT_EQ(render("log_{case}_{repeat}_{a}.txt", p), "log_fig7a_2_1.txt");
+}
+
+TEST(CommandTemplate, AParameterNamedLikeABuiltinWins) {
+  const ParamList p{{"repeat", Value::parse("x")}};
+  EXPECT_EQ(render("echo {repeat}", p), "echo x");
+}
+
+class MaliciousValue : public ::testing::TestWithParam<std::string> {};
+
+// The rendered command really run by /bin/sh prints the value byte for byte and runs nothing else.
+TEST_P(MaliciousValue, ReachesTheProgramAsOneLiteralWordAndRunsNothing) {
+  const std::string marker = "/tmp/aerun_sweep_test_pwned";
+  std::filesystem::remove(marker);
+  const ParamList p{{"x", Value::of_string(GetParam())}};
+  const std::string cmd = render("printf '%s' {x}", p);
+  EXPECT_EQ(run_sh(cmd), GetParam()) << cmd;
+  EXPECT_FALSE(std::filesystem::exists(marker));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    ShellInjection, MaliciousValue,
+    ::testing::Values("$(touch /tmp/aerun_sweep_test_pwned)", "`touch /tmp/aerun_sweep_test_pwned`",
+                      ";touch /tmp/aerun_sweep_test_pwned", ";rm -rf /nonexistent-aerun-dir",
+                      "it's", "'; touch /tmp/aerun_sweep_test_pwned; '", "line1\nline2\n",
+                      "a && touch /tmp/aerun_sweep_test_pwned", "${HOME} $HOME *", "",
+                      "  leading and trailing  ", "back\\slash \"dq\" | > < &"));
+
+TEST(CommandTemplate, LeavesShellExpansionsToTheShell) {
+  const ParamList p{{"HOME", Value::parse("not-this")}, {"x", Value::parse("1")}};
+  EXPECT_EQ(render("cd ${HOME} && echo $HOME $(date +%s) {x}", p),
+            "cd ${HOME} && echo $HOME $(date +%s) 1");
+}
+
+TEST(CommandTemplate, DoubledBracesAreLiteralBraces) {
+  const ParamList p{{"x", Value::parse("7")}};
+  EXPECT_EQ(render("echo {{x}} {{{x}}} }}", p), "echo {x} {7} }");
+}
+
+TEST(CommandTemplate, ABraceNotStartingAPlaceholderIsLiteral) {
+  const ParamList p{{"log", Value::parse("out.txt")}};
+  EXPECT_EQ(render("awk '{print $1}' {log} | sed 's/{ }/x/;{' }", p),
+            "awk '{print $1}' out.txt | sed 's/{ }/x/;{' }");
+}
+
+TEST(CommandTemplate, AnUnknownPlaceholderNamesTheKnownParameters) {
+  try {
+    CommandTemplate t("run --bs {batch}", kLoc, {"a", "b", "c"});
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.key(), "command");
+    EXPECT_THAT(e.what(), HasSubstr("/cases/fig.yaml:30:10: command: placeholder {batch} has no "
+                                    "parameter (known: a, b, c)"));
+  }
+}
+
+TEST(CommandTemplate, ListsThePlaceholdersItUses) {
+  CommandTemplate t("{b} {a} {b} {case}", kLoc, {"a", "b"});
+  EXPECT_EQ(t.placeholders(), (std::vector<std::string>{"b", "a", "case"}));
+}
+
+TEST(CommandTemplate, FindsParametersByNameWhenGivenInAnotherOrder) {
+  CommandTemplate t("{a}-{b}", kLoc, {"a", "b"});
+  const ParamList swapped{{"b", Value::parse("2")}, {"a", Value::parse("1")}};
+  EXPECT_EQ(t.render(swapped, "c", 0), "1-2");
+}
+
+}  // namespace
+}  // namespace aerun
