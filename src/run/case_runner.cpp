@@ -162,7 +162,7 @@ RunSummary CaseRunner::run(const std::vector<PlannedRun>& planned) {
   SignalWatch signals;
   GpuLock gpu_lock;
   std::vector<std::unique_ptr<ActiveRun>> active;
-  const fs::path case_logs = fs::path(opts_.logs_dir) / spec_.name;
+  const fs::path case_logs = fs::absolute(fs::path(opts_.logs_dir)) / spec_.name;
   std::error_code ec;
   fs::create_directories(case_logs, ec);
   if (ec) throw SystemError(fmt::format("cannot create {}: {}", case_logs.string(), ec.message()));

@@ -46,7 +46,7 @@ TEST(CaseRun, StoresEveryRunWithTimestampsMetricsAndLogs) {
                  "SELECT group_concat(DISTINCT m.value) FROM metrics m JOIN run_params p "
                  "ON p.run_id=m.run_id AND p.name='size' AND p.value='2' WHERE m.name='iter_ms'"),
             "23.5");
-  EXPECT_EQ(sql1(db, "SELECT min(value) FROM metrics WHERE name='iters'"), "4");
+  EXPECT_EQ(sql1(db, "SELECT CAST(min(value) AS INTEGER) FROM metrics WHERE name='iters'"), "4");
   EXPECT_EQ(sql1(db, "SELECT count(*) FROM series WHERE metric='loss'"), "16");
   // Startup: the first step came after the 0.3 s sleep, before the end of the run.
   for (const auto& row : sql(db, "SELECT startup_s, wall_s, launch_time, first_output_time, "
