@@ -1,4 +1,5 @@
-// Measures Extractor throughput on a log file, or on a generated Megatron-style log:
+// Measures Extractor throughput with the `megatron` preset (all its metrics and status patterns)
+// on a log file, or on a generated Megatron-style log:
 //   bench_extract LOG            or   bench_extract --generate MB
 // Prints key=value pairs: bytes, seconds, gbps, peak_rss_kb, lines and the extracted metrics.
 #include <sys/resource.h>
@@ -11,6 +12,7 @@
 #include <string>
 
 #include "aerun/extractor.hpp"
+#include "aerun/presets.hpp"
 
 namespace {
 
@@ -55,14 +57,6 @@ std::string generate_log(long mb) {
   return path;
 }
 
-aerun::MetricSpec metric(const char* name, const char* pattern, aerun::Reduction r) {
-  aerun::MetricSpec m;
-  m.name = name;
-  m.pattern = pattern;
-  m.reduce = r;
-  return m;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -76,16 +70,19 @@ int main(int argc, char** argv) {
     if (argc < 3) return 2;
     path = generate_log(std::atol(argv[2]));
     generated = true;
+    if (argc > 3 && std::string(argv[3]) == "--only-generate") {
+      std::printf("%s\n", path.c_str());
+      return 0;
+    }
   }
-  const std::vector<aerun::MetricSpec> metrics = {
-      metric("iter_ms", R"(elapsed time per iteration \(ms\): ([\d.]+))", aerun::Reduction::Median),
-      metric("lm_loss", R"(lm loss: ([0-9.E+-]+))", aerun::Reduction::Last),
-      metric("samples_per_s", R"(SamplesPerSecond: ([\d.]+))", aerun::Reduction::Mean),
-      metric("tflops", R"(Tera Flops per GPU: ([\d.]+))", aerun::Reduction::Max),
-  };
-  const std::vector<aerun::StatusPattern> status = {
-      {"CUDA out of memory", "oom", {}}, {"Traceback \\(most recent call last\\)", "failed", {}}};
-  const aerun::StartupSpec startup{R"(iteration\s+1/)", {}};
+  // Every metric, status pattern and the startup pattern of the `megatron` preset.
+  aerun::CaseSpec spec;
+  spec.name = "bench";
+  spec.presets = {"megatron"};
+  aerun::apply_presets(spec, {});
+  const auto& metrics = spec.metrics;
+  const auto& status = spec.status;
+  const auto& startup = spec.startup;
 
   const auto t0 = std::chrono::steady_clock::now();
   auto ex = aerun::extract_file(path, metrics, status, startup);

@@ -4,9 +4,11 @@
 set -euo pipefail
 pkgs=(build-essential cmake ninja-build pkg-config git ca-certificates
       libyaml-cpp-dev libboost-dev libboost-filesystem-dev libsqlite3-dev sqlite3
-      libfmt-dev libcli11-dev libre2-dev libmuparserx-dev libssl-dev)
+      libfmt-dev libcli11-dev libre2-dev libmuparserx-dev libssl-dev nlohmann-json3-dev
+      gnuplot-nox)
 if [[ "${1:-}" == "--test" ]]; then
-  pkgs+=(libgtest-dev libgmock-dev googletest)
+  pkgs+=(libgtest-dev libgmock-dev googletest gnuplot-nox slurmctld slurmd slurm-client munge libpmix2
+        mpich openmpi-bin libmpich-dev libopenmpi-dev)
 fi
 missing=()
 for p in "${pkgs[@]}"; do

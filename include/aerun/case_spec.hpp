@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "aerun/error.hpp"
+#include "aerun/launcher_spec.hpp"
+#include "aerun/resources_spec.hpp"
 #include "aerun/value.hpp"
 
 namespace aerun {
@@ -24,6 +26,15 @@ struct MetricSpec {
   double scale = 1.0;             // applied to every captured value (unit conversion)
   bool series = false;            // keep every value with its index (loss curves)
   SourceLoc loc;
+  // Further patterns for the same quantity (e.g. "(ms):" and "(s):" wordings), each with its own
+  // scale. A line gives a metric at most one value: the first pattern, in order (`pattern`, then
+  // these), that matches it.
+  struct Alternative {
+    std::string pattern;
+    double scale = 1.0;
+  };
+  std::vector<Alternative> alternatives;
+  bool progress = false;  // a match shows training progressed (a run without any: no_progress)
 };
 
 // A line pattern that marks a run as failed and why (e.g. "CUDA out of memory" -> oom).
@@ -33,10 +44,18 @@ struct StatusPattern {
   SourceLoc loc;
 };
 
-// When training really started: the first-step pattern, seen live in the stream.
+// When training really started: the first-step pattern, seen live in the stream. Optionally also
+// from timestamps written in the log itself (the `log_startup_s` metric, and the startup of an
+// ingested run): job_start's capture and step_time's capture (first matches), parsed with their
+// formats (see log_time.hpp), in time zone tz.
 struct StartupSpec {
   std::string first_step;  // RE2; empty = no startup measurement
   SourceLoc loc;
+  std::string job_start;          // RE2 with one capture group: the job-start timestamp
+  std::string job_start_format;   // e.g. "%Y-%m-%d-%H%M%S"
+  std::string step_time;          // RE2 with one capture group: the first step's timestamp
+  std::string step_time_format;   // e.g. "%Y-%m-%d %H:%M:%S%f"
+  std::string tz = "UTC";         // "UTC" or a fixed offset "+HH:MM" / "-HHMM"
 };
 
 // A reference value of the paper for one row (matched by parameters) and one column.
@@ -53,6 +72,20 @@ struct ColumnSpec {
   std::string label;   // header text (default: source)
   std::string agg = "median";  // median | mean | min | max | first | last | n
   std::string format;  // fmt spec for numbers, e.g. ".3f" (default: 4 significant digits)
+  // Issue 6. agg may also be "largest_ok" (the largest value among the row's ok runs) or "sum".
+  std::string unit;          // shown in the header, e.g. "samples/s" (derived: the derive's unit)
+  ParamList speedup_of;      // non-empty: a speedup column, source(other row) / source(this row),
+                             // the other row being this one with these row parameters replaced
+  bool lower_is_better = false;  // speedup of a time: this / other instead
+};
+
+// A metric of a table computed per run from its parameters and metrics (muparserx formula),
+// e.g. tflops = model_size_B * 4 * 2 * seq * gbs / (iter_s * gpus * 1e3).
+struct TableDerive {
+  std::string name;
+  std::string formula;
+  std::string unit;
+  SourceLoc loc;
 };
 
 // A named table of a paper: rows keyed by parameters, columns from metrics or parameters.
@@ -64,6 +97,26 @@ struct TableSpec {
   std::vector<ParamList> where;   // keep only runs matching one of these (empty = all)
   std::vector<Reference> references;
   double tolerance = 0.10;        // relative: |measured/paper - 1| <= tolerance passes
+  SourceLoc loc;
+  // Issue 6.
+  std::vector<TableDerive> derive;     // per-run formulas, usable as column sources, in order
+  std::string pivot;                   // a parameter whose values become column groups
+  std::vector<std::string> runs_from;  // other cases whose runs the table also uses
+};
+
+// A figure of a paper drawn from a table of the same case (gnuplot: SVG and PNG).
+struct PlotSpec {
+  std::string name;
+  std::string title;
+  std::string table;   // the table whose rows are plotted
+  std::string kind = "line";  // line | bars
+  std::string x;       // a row parameter of the table
+  std::string y;       // a column (source or label) of the table
+  std::string series;  // a row parameter: one line/bar group per value (empty = one series)
+  bool fit_linear = false;  // least-squares line per series, with R² in the legend
+  bool paper = true;        // draw the table's reference values as points
+  std::string xlabel, ylabel;
+  bool logy = false;
   SourceLoc loc;
 };
 
@@ -123,12 +176,17 @@ struct CaseSpec {
   double timeout_s = 0;  // 0 = none
   int retries = 0;
   bool exclusive_gpu = false;
+  std::optional<LauncherSpec> launcher;  // `launcher:`; the command may then use {launch}
 
   std::vector<std::string> presets;  // named metric/status sets (issue 5)
   std::vector<MetricSpec> metrics;
   std::vector<StatusPattern> status;
   StartupSpec startup;
   std::vector<TableSpec> tables;
+  std::vector<PlotSpec> plots;  // issue 6: `plots:`
+  // Issue 4: batch schedulers.
+  std::string scheduler;    // `scheduler:` default for --scheduler: "", "slurm", "pbs" or "local"
+  ResourcesSpec resources;  // `resources:` of each job
 };
 
 }  // namespace aerun

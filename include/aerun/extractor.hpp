@@ -12,6 +12,9 @@
 
 namespace aerun {
 
+// The metric holding the startup time computed from timestamps written in the log.
+inline constexpr std::string_view kLogStartupMetric = "log_startup_s";
+
 // Turns a run's output, streamed chunk by chunk as it arrives, into metrics, series, a status and
 // the startup moment. Patterns are compiled once (RE2); a constructor throws InputError naming the
 // metric ("metrics.iter_ms: invalid regex: ...", at the MetricSpec's loc) on a bad pattern or when
@@ -35,6 +38,13 @@ class Extractor {
   // True once the startup pattern has matched a line (the runner timestamps the chunk in which it
   // flips).
   bool startup_seen() const;
+  // False when some metric is flagged progress and none of them matched a line (the run logged no
+  // iteration: status no_progress); true otherwise.
+  bool progress_seen() const;
+  // The in-log timestamps of StartupSpec::job_start / step_time (first parsable match each), as
+  // Unix epoch seconds; nullopt when not configured or not seen.
+  std::optional<double> job_start_time() const;
+  std::optional<double> step_time() const;
   long long startup_line() const;  // 1-based line number, 0 if not seen
 
   // The first line matching a status pattern (status name, the whole line truncated to 500 bytes,
@@ -46,7 +56,8 @@ class Extractor {
   };
   const std::optional<StatusHit>& status() const;
 
-  // Reduced metrics in spec order: only those with at least one value after skip (Count reduces to
+  // Reduced metrics in spec order, then kLogStartupMetric (step_time - job_start_time, in s, from
+  // the step line) when both timestamps were seen: only those with at least one value after skip (Count reduces to
   // the number of matches and is reported even when 0), each with its count and the source line of
   // the value chosen (first/last/min/max) or of the last value used (mean/median/sum/count).
   std::vector<MetricValue> metrics() const;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "aerun/case_spec.hpp"
+#include "aerun/launch_setup.hpp"
 
 namespace aerun {
 
@@ -33,10 +34,11 @@ class RunSelector {
 };
 
 // Streams the planned runs of a case in sweep order (repeats innermost). fn returns false to stop.
-// Without keys (a dry run), PlannedRun::key stays empty. Throws InputError on a bad sweep or
-// command template.
+// Without keys (a dry run), PlannedRun::key stays empty. `launch` is the case's launch setup
+// (worked out here when null). Throws InputError on a bad sweep, command template or launcher.
 void plan_runs(const CaseSpec& spec, const RunSelector* selector,
-               const std::function<bool(const PlannedRun&)>& fn, bool with_keys = true);
+               const std::function<bool(const PlannedRun&)>& fn, bool with_keys = true,
+               const LaunchSetup* launch = nullptr);
 
 // Parameter names of the case's points (sweep order), for selectors and outputs.
 std::vector<std::string> planned_param_names(const CaseSpec& spec);

@@ -32,7 +32,7 @@ struct MetricSeries {
 };
 
 // Run statuses: "ok", "failed", "timeout", "interrupted", "running", or a status pattern's
-// name ("oom", ...).
+// name ("oom", ...); batch jobs add "pending", "submit_failed", "cancelled", "node_fail", "lost".
 struct RunRecord {
   long long id = 0;
   std::string key;         // stable hash of case, resolved command, parameters, env, repeat
@@ -72,6 +72,16 @@ struct RunRecord {
 
   std::vector<MetricValue> metrics;
   std::vector<MetricSeries> series;
+
+  // Issue 4: runs made as batch jobs ("" / nullopt for runs aerun ran itself).
+  std::string scheduler;              // "slurm" | "pbs"
+  std::string job_id;                 // the run's job: "123", array task "123_4", "123[4].srv"
+  std::optional<int> array_index;     // its index in the job array
+  std::optional<double> submit_time;  // when aerun submitted it (epoch s)
+  std::optional<double> job_start_time;  // when the job script started (its stamp)
+  std::optional<double> queue_wait_s;    // job_start_time - submit_time
+  std::string scheduler_state;        // the scheduler's own word: PENDING, COMPLETED, TIMEOUT, F
+  std::string scheduler_reason;       // the scheduler's reason or exit status, as it gave it
 
   const MetricValue* metric(const std::string& n) const {
     for (const auto& m : metrics)

@@ -43,6 +43,11 @@ class Store {
   // begun is inserted whole.
   void finish_run(const RunRecord& r);
 
+  // Writes the status, reason and batch-job fields (scheduler, job id, array index, submit and
+  // start times, queue wait, scheduler state and reason) of a begun run, by r.key: a job
+  // submitted, pending, running. Throws SystemError for a key never begun.
+  void update_job(const RunRecord& r);
+
   std::optional<RunRecord> find_by_key(const std::string& key) const;
   // By id ("42"), full key, or unique key prefix (at least 4 characters); an id wins over a key
   // prefix made of digits. Throws InputError when a prefix matches several runs.
@@ -51,7 +56,8 @@ class Store {
   std::vector<RunRecord> list(const RunFilter& f) const;
 
   // Marks "interrupted" (reason "aerun process <pid> disappeared") the rows left "running" on
-  // this host by an aerun process that no longer exists; returns how many.
+  // this host by an aerun process that no longer exists; returns how many. Batch jobs (a
+  // job_id) are left alone: their scheduler, not an aerun process, runs them.
   int reap_orphans(const std::string& host);
 
   int schema_version() const;

@@ -33,10 +33,17 @@ struct Table {
   };
   std::vector<Row> rows;
   double tolerance = 0.1;
+  std::vector<std::string> units;  // per column, "" when none (see header_text)
 };
 
-// Groups the case's runs (filtered by the table's `where`) into rows and fills every cell.
-// Throws InputError for a column aggregation, number format or reference column that is unknown.
+// A column's header: "label (unit)", or the label alone.
+std::string header_text(const Table& t, size_t column);
+
+// Groups the case's runs (and those of the table's runs_from cases, filtered by `where`) into
+// rows and fills every cell: derived metrics per run, aggregates, largest_ok, speedups, the
+// paper's values; a pivot table's pivot values become column groups.
+// Throws InputError for a column aggregation, number format, formula or reference column that is
+// unknown.
 Table build_table(const CaseSpec& c, const TableSpec& t, const std::vector<RunRecord>& runs);
 
 // A Markdown table with a heading, paper/ratio columns next to referenced columns and a legend.
@@ -46,6 +53,12 @@ std::string render_markdown(const Table&);
 std::string render_csv(const Table&);
 // An object with name/title/rows..., every number as a JSON number, null when missing.
 std::string render_json(const Table&);
+
+// A LaTeX table (booktabs: \toprule \midrule \bottomrule) with paper and ratio columns beside
+// referenced columns, special characters escaped and a caption from the title and figure.
+std::string render_latex(const Table&);
+// One self-contained HTML page (inline CSS): the table, failed cells styled, pass/fail marks.
+std::string render_html(const Table&);
 
 // A measured number as tables print it: `spec` as a fmt spec, or by default 4 significant
 // digits (without an exponent below 10^15). Throws InputError when `spec` is not a valid spec.

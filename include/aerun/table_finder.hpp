@@ -3,6 +3,7 @@
 
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "aerun/case_spec.hpp"
 
@@ -13,5 +14,10 @@ namespace aerun {
 // Throws InputError when not found (listing the table names that exist) or when two cases define
 // the same name.
 std::pair<CaseSpec, TableSpec> find_table(const std::string& name, const std::string& where);
+
+// Finds a plot by name (that plot alone) or a case by name (all its plots), searching like
+// find_table. Throws InputError when neither exists, listing the plot names that do.
+std::pair<CaseSpec, std::vector<PlotSpec>> find_plots(const std::string& name,
+                                                      const std::string& where);
 
 }  // namespace aerun

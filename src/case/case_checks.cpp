@@ -69,6 +69,7 @@ class PlaceholderLocator {
 void check_command(const YamlReader& r, const CaseSpec& spec) {
   std::vector<std::string> valid = parameter_names(spec);
   for (const auto& b : builtin_placeholders()) valid.push_back(b);
+  if (spec.launcher) valid.push_back("launch");  // the launcher's prefix
   PlaceholderLocator where(r, spec);
   for (const auto& ph : placeholders(spec.command)) {
     const SourceLoc loc = where.find(ph.name);

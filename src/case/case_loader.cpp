@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "aerun/presets.hpp"
 #include "case/case_sections.hpp"
 #include "case/yaml_reader.hpp"
 
@@ -23,7 +24,8 @@ const std::vector<std::string>& top_level_keys() {
   static const std::vector<std::string> keys{
       "case",      "title",   "paper",   "figure", "workdir", "shell",  "env",     "params",
       "zip",       "include", "exclude", "derive", "command", "repeat", "timeout", "retries",
-      "exclusive", "presets", "metrics", "status", "startup", "tables"};
+      "exclusive", "presets", "metrics", "status", "startup", "tables",  "plots",   "launcher",
+      "scheduler", "resources"};
   return keys;
 }
 
@@ -60,7 +62,8 @@ void read_top_level(const YamlReader& r, const Item& e, CaseSpec& spec, const fs
   } else if (k == "figure") {
     spec.figure = r.text(e);
   } else if (k == "workdir") {
-    const fs::path w = r.text(e);
+    // e.g. ${STRONGHOLD_DIR:-/home/sys/STRONGHOLD}
+    const fs::path w = detail::expand_env(r.text(e));
     spec.workdir = absolute_dir(w.is_absolute() ? w : base / w);
   } else if (k == "shell") {
     spec.shell = r.text(e);
@@ -104,6 +107,12 @@ void read_top_level(const YamlReader& r, const Item& e, CaseSpec& spec, const fs
     detail::read_status(r, e, spec);
   } else if (k == "startup") {
     detail::read_startup(r, e, spec);
+  } else if (k == "launcher") {
+    detail::read_launcher(r, e, spec, base.string());
+  } else if (k == "scheduler") {
+    detail::read_scheduler(r, e, spec);
+  } else if (k == "resources") {
+    detail::read_resources(r, e, spec, base.string());
   }
 }
 
@@ -118,11 +127,16 @@ CaseSpec parse_case(const std::string& yaml_text, const std::string& file,
   spec.workdir = base.string();
   bool has_case = false, has_command = false;
   std::vector<Item> tables;  // read last: they refer to parameters and metrics
+  std::vector<Item> plots;   // after the tables they draw
+  SourceLoc presets_loc;  // presets resolve once metrics, status and startup are read
   for (const Item& e : r.entries(r.root(), top_level_keys())) {
     if (e.name == "tables")
       tables.push_back(e);
+    else if (e.name == "plots")
+      plots.push_back(e);
     else
       read_top_level(r, e, spec, base);
+    if (e.name == "presets") presets_loc = e.loc;
     has_case = has_case || e.name == "case";
     has_command = has_command || e.name == "command";
   }
@@ -131,8 +145,10 @@ CaseSpec parse_case(const std::string& yaml_text, const std::string& file,
   if (!has_command)
     throw InputError(SourceLoc{file, 1, 1}, "command",
                      "missing required key 'command' (the command template)");
+  apply_presets(spec, presets_loc);
   detail::check_case(r, spec);
   for (const Item& t : tables) detail::read_tables(r, t, spec);
+  for (const Item& p : plots) detail::read_plots(r, p, spec);
   return spec;
 }
 

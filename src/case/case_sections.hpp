@@ -22,13 +22,26 @@ void read_metrics(const YamlReader& r, const Item& it, CaseSpec& spec);
 void read_status(const YamlReader& r, const Item& it, CaseSpec& spec);
 void read_startup(const YamlReader& r, const Item& it, CaseSpec& spec);
 
+// The launcher section (launcher_section.cpp): `launcher: mpich` or a map of its keys.
+void read_launcher(const YamlReader& r, const Item& it, CaseSpec& spec, const std::string& base);
+
+// The batch-scheduler keys (resources_section.cpp): `scheduler: slurm|pbs|local` and
+// `resources:` (nodes, GPUs, walltime, queue, account, ... of each job).
+void read_scheduler(const YamlReader& r, const Item& it, CaseSpec& spec);
+void read_resources(const YamlReader& r, const Item& it, CaseSpec& spec, const std::string& base);
+
 // Tables, read after everything else so rows, columns and references can be checked against
 // parameters and metrics (table_section.cpp).
 void read_tables(const YamlReader& r, const Item& it, CaseSpec& spec);
+// Plots, read after the tables they draw (plot_section.cpp).
+void read_plots(const YamlReader& r, const Item& it, CaseSpec& spec);
 
 // Cross-section checks: parameter names defined once, include/exclude naming parameters, command
 // placeholders naming parameters, metric names apart from parameters (case_checks.cpp).
 void check_case(const YamlReader& r, const CaseSpec& spec);
+
+// `$VAR`, `${VAR}`, `${VAR:-default}` expanded from the environment (workdir; expand_env.cpp).
+std::string expand_env(const std::string& s);
 
 // Every parameter a run has, in order: params, zip members, derived.
 std::vector<std::string> parameter_names(const CaseSpec& spec);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "aerun/log_time.hpp"
 #include "case/case_sections.hpp"
 
 namespace aerun::detail {
@@ -53,7 +54,8 @@ MetricSpec read_metric(const YamlReader& r, const Item& m) {
     throw InputError(m.loc, m.key,
                      "expected a regex or a map with 'regex', got " + describe(m.node));
   bool has_regex = false;
-  for (const Item& e : r.entries(m, {"regex", "reduce", "skip", "unit", "scale", "series"})) {
+  for (const Item& e :
+       r.entries(m, {"regex", "reduce", "skip", "unit", "scale", "series", "progress"})) {
     if (e.name == "regex") {
       spec.pattern = r.text(e);
       check_regex(spec.pattern, e, what, 1);
@@ -70,6 +72,8 @@ MetricSpec read_metric(const YamlReader& r, const Item& m) {
       spec.scale = r.number(e);
     } else if (e.name == "series") {
       spec.series = r.boolean(e);
+    } else if (e.name == "progress") {
+      spec.progress = r.boolean(e);
     }
   }
   if (!has_regex) throw InputError(m.loc, m.key, "missing required key 'regex'");
@@ -130,13 +134,35 @@ void read_startup(const YamlReader& r, const Item& it, CaseSpec& spec) {
   if (!it.node.IsMap())
     throw InputError(it.loc, it.key,
                      "expected a regex or a map with 'first_step', got " + describe(it.node));
-  for (const Item& e : r.entries(it, {"first_step"})) {
-    spec.startup.first_step = r.text(e);
-    spec.startup.loc = e.loc;
-    check_regex(spec.startup.first_step, e, "startup", -1);
+  StartupSpec& st = spec.startup;
+  for (const Item& e : r.entries(it, {"first_step", "job_start", "job_start_format", "step_time",
+                                      "step_time_format", "tz"})) {
+    if (e.name == "first_step") {
+      st.first_step = r.text(e);
+      st.loc = e.loc;
+      check_regex(st.first_step, e, "startup", -1);
+    } else if (e.name == "job_start" || e.name == "step_time") {
+      (e.name == "job_start" ? st.job_start : st.step_time) = r.text(e);
+      check_regex(r.text(e), e, "startup." + e.name, 1);
+    } else if (e.name == "job_start_format" || e.name == "step_time_format") {
+      (e.name == "job_start_format" ? st.job_start_format : st.step_time_format) = r.text(e);
+    } else if (e.name == "tz") {
+      st.tz = r.text(e);
+      if (!parse_utc_offset(st.tz))
+        throw InputError(e.loc, e.key,
+                         "unknown time zone '" + st.tz +
+                             "'; write UTC or a fixed offset such as +02:00 or -0500");
+    }
   }
-  if (spec.startup.first_step.empty())
-    throw InputError(it.loc, it.key, "missing required key 'first_step'");
+  if (st.first_step.empty() && st.job_start.empty())
+    throw InputError(it.loc, it.key, "missing required key 'first_step' (or 'job_start')");
+  if (st.job_start.empty() != st.step_time.empty())
+    throw InputError(it.loc, it.key,
+                     "'job_start' and 'step_time' go together: the startup is their difference");
+  if (!st.job_start.empty() && (st.job_start_format.empty() || st.step_time_format.empty()))
+    throw InputError(it.loc, it.key,
+                     "'job_start_format' and 'step_time_format' are required with 'job_start' "
+                     "(e.g. '%Y-%m-%d-%H%M%S')");
 }
 
 }  // namespace aerun::detail

@@ -23,7 +23,6 @@ std::string joined(const std::vector<std::string>& v) {
 struct Names {
   std::vector<std::string> params;   // params, zip members, derived
   std::vector<std::string> sources;  // metrics, params, startup_s, wall_s
-  bool open_sources = false;         // presets may bring more metrics
 };
 
 Names names_of(const CaseSpec& spec) {
@@ -33,20 +32,40 @@ Names names_of(const CaseSpec& spec) {
   n.sources.insert(n.sources.end(), n.params.begin(), n.params.end());
   n.sources.push_back("startup_s");
   n.sources.push_back("wall_s");
-  n.open_sources = !spec.presets.empty();
+  // Presets are resolved by now: spec.metrics holds every metric a run can have.
+  if (!spec.startup.job_start.empty() && !spec.startup.step_time.empty())
+    n.sources.push_back("log_startup_s");
   return n;
 }
 
 void check_source(const std::string& s, const Item& at, const Names& names) {
-  if (names.open_sources || contains(names.sources, s)) return;
+  if (contains(names.sources, s)) return;
   throw InputError(at.loc, at.key,
                    "unknown column source '" + s + "'" + did_you_mean(s, names.sources) +
                        "; a column shows a metric, a parameter, startup_s or wall_s");
 }
 
+// A speedup column's `of`: row parameters (or the pivot) with the value of the other row.
+ParamList read_speedup_of(const YamlReader& r, const Item& e, const Names& names) {
+  if (!e.node.IsMap())
+    throw InputError(e.loc, e.key,
+                     "expected a map of parameter values selecting the other row, e.g. "
+                     "{method: stronghold}, got " +
+                         describe(e.node));
+  ParamList of;
+  for (const Item& p : r.entries(e)) {
+    if (!contains(names.params, p.name))
+      throw InputError(p.key_loc, p.key,
+                       "unknown parameter '" + p.name + "'" + did_you_mean(p.name, names.params));
+    of.emplace_back(p.name, r.value(p));
+  }
+  if (of.empty()) throw InputError(e.loc, e.key, "'of' needs at least one parameter");
+  return of;
+}
+
 ColumnSpec read_column(const YamlReader& r, const Item& c, const Names& names) {
-  static const std::vector<std::string> aggs{"median", "mean", "min", "max",
-                                             "first",  "last", "n",   "stdev"};
+  static const std::vector<std::string> aggs{"median", "mean", "min",   "max", "first",
+                                             "last",   "n",    "stdev", "sum", "largest_ok"};
   ColumnSpec col;
   if (c.node.IsScalar()) {
     col.source = r.text(c);
@@ -57,12 +76,22 @@ ColumnSpec read_column(const YamlReader& r, const Item& c, const Names& names) {
   if (!c.node.IsMap())
     throw InputError(c.loc, c.key,
                      "expected a metric name or a map with 'metric', got " + describe(c.node));
-  bool has_metric = false;
-  for (const Item& e : r.entries(c, {"metric", "label", "agg", "format"})) {
-    if (e.name == "metric") {
+  bool has_metric = false, has_speedup = false, has_of = false;
+  for (const Item& e : r.entries(
+           c, {"metric", "speedup", "of", "lower_is_better", "label", "agg", "format", "unit"})) {
+    if (e.name == "metric" || e.name == "speedup") {
+      if (has_metric || has_speedup)
+        throw InputError(e.key_loc, e.key, "a column has either 'metric' or 'speedup', not both");
       col.source = r.text(e);
       check_source(col.source, e, names);
-      has_metric = true;
+      (e.name == "metric" ? has_metric : has_speedup) = true;
+    } else if (e.name == "of") {
+      col.speedup_of = read_speedup_of(r, e, names);
+      has_of = true;
+    } else if (e.name == "lower_is_better") {
+      col.lower_is_better = r.boolean(e);
+    } else if (e.name == "unit") {
+      col.unit = r.text(e);
     } else if (e.name == "label") {
       col.label = r.text(e);
     } else if (e.name == "agg") {
@@ -82,8 +111,13 @@ ColumnSpec read_column(const YamlReader& r, const Item& c, const Names& names) {
       }
     }
   }
-  if (!has_metric) throw InputError(c.loc, c.key, "missing required key 'metric'");
-  if (col.label.empty()) col.label = col.source;
+  if (!has_metric && !has_speedup)
+    throw InputError(c.loc, c.key, "missing required key 'metric' (or 'speedup')");
+  if (has_speedup != has_of)
+    throw InputError(c.loc, c.key,
+                     has_speedup ? "a speedup column needs 'of' (the row it compares with)"
+                                 : "'of' belongs to a speedup column (write 'speedup: METRIC')");
+  if (col.label.empty()) col.label = has_speedup ? "speedup" : col.source;
   return col;
 }
 
@@ -116,10 +150,12 @@ void read_where(const YamlReader& r, const Item& w, const Names& names, TableSpe
 void read_reference(const YamlReader& r, const Item& ref, TableSpec& t) {
   std::vector<std::string> sources;
   for (const auto& c : t.columns) sources.push_back(c.source);
+  std::vector<std::string> keys = t.rows;  // a pivot table's references name the pivot too
+  if (!t.pivot.empty()) keys.push_back(t.pivot);
   ParamList match;
   std::vector<Reference> values;
   for (const Item& e : r.entries(ref)) {
-    if (contains(t.rows, e.name)) {
+    if (contains(keys, e.name)) {
       match.emplace_back(e.name, r.value(e));
     } else if (contains(sources, e.name)) {
       values.push_back(Reference{{}, e.name, r.number(e), e.key_loc});
@@ -132,7 +168,7 @@ void read_reference(const YamlReader& r, const Item& ref, TableSpec& t) {
                            did_you_mean(e.name, valid));
     }
   }
-  for (const auto& row : t.rows)
+  for (const auto& row : keys)
     if (!find_param(match, row))
       throw InputError(ref.loc, ref.key,
                        "a reference must give every row parameter; '" + row + "' is missing");
@@ -159,6 +195,54 @@ double read_tolerance(const YamlReader& r, const Item& e) {
   return tol;
 }
 
+// `derive:` of a table: name -> formula, or {formula, unit}. Names become column sources.
+void read_table_derive(const YamlReader& r, const Item& e, Names& names, TableSpec& t) {
+  for (const Item& d : r.entries(e)) {
+    if (!is_identifier(d.name))
+      throw InputError(d.key_loc, d.key,
+                       "derived metric names are [A-Za-z_][A-Za-z0-9_]*, not '" + d.name + "'");
+    if (contains(names.sources, d.name))
+      throw InputError(d.key_loc, d.key,
+                       "'" + d.name + "' is already a metric or parameter of this case");
+    TableDerive td;
+    td.name = d.name;
+    td.loc = d.loc;
+    if (d.node.IsMap()) {
+      bool has_formula = false;
+      for (const Item& f : r.entries(d, {"formula", "unit"})) {
+        if (f.name == "formula") {
+          td.formula = r.text(f);
+          td.loc = f.loc;
+          has_formula = true;
+        } else {
+          td.unit = r.text(f);
+        }
+      }
+      if (!has_formula) throw InputError(d.loc, d.key, "missing required key 'formula'");
+    } else {
+      td.formula = r.text(d);
+    }
+    names.sources.push_back(td.name);
+    t.derive.push_back(std::move(td));
+  }
+}
+
+// A pivot is not a row parameter; a speedup's `of` names row parameters (or the pivot).
+void check_pivot_and_speedups(const Item& it, const TableSpec& t) {
+  if (!t.pivot.empty() && contains(t.rows, t.pivot))
+    throw InputError(
+        it.loc, it.key + ".pivot",
+        "'" + t.pivot + "' is both a row parameter and the pivot; rows: " + joined(t.rows));
+  std::vector<std::string> keys = t.rows;
+  if (!t.pivot.empty()) keys.push_back(t.pivot);
+  for (const auto& col : t.columns)
+    for (const auto& [name, value] : col.speedup_of)
+      if (!contains(keys, name))
+        throw InputError(it.loc, it.key + ".columns." + col.label + ".of",
+                         "'" + name + "' must be a row parameter (" + joined(keys) +
+                             ") so that the other row exists");
+}
+
 TableSpec read_table(const YamlReader& r, const Item& it, const Names& names) {
   if (!is_name(it.name))
     throw InputError(it.key_loc, it.key,
@@ -168,9 +252,28 @@ TableSpec read_table(const YamlReader& r, const Item& it, const Names& names) {
   t.loc = it.key_loc;
   std::vector<Item> references;  // read once rows and columns are known
   bool has_columns = false;
-  for (const Item& e :
-       r.entries(it, {"title", "rows", "columns", "where", "tolerance", "reference"})) {
-    if (e.name == "title") {
+  Names local = names;  // plus the table's derived metrics
+  std::vector<Item> entries = r.entries(it, {"title", "rows", "columns", "where", "tolerance",
+                                             "reference", "derive", "pivot", "runs_from"});
+  // derive first: columns may show derived metrics wherever derive is written.
+  for (const Item& e : entries)
+    if (e.name == "derive") read_table_derive(r, e, local, t);
+  for (const Item& e : entries) {
+    if (e.name == "derive") {
+      continue;
+    } else if (e.name == "pivot") {
+      t.pivot = r.text(e);
+      if (!contains(names.params, t.pivot))
+        throw InputError(e.loc, e.key,
+                         "pivot must be a parameter; '" + t.pivot + "' is not one" +
+                             did_you_mean(t.pivot, names.params));
+    } else if (e.name == "runs_from") {
+      for (const std::string& n : r.texts(e)) {
+        if (!is_name(n))
+          throw InputError(e.loc, e.key, "case names are made of [A-Za-z0-9_.-], not '" + n + "'");
+        t.runs_from.push_back(n);
+      }
+    } else if (e.name == "title") {
       t.title = r.text(e);
     } else if (e.name == "rows") {
       const std::vector<Item> rows = e.node.IsScalar() ? std::vector<Item>{e} : r.elements(e);
@@ -183,7 +286,7 @@ TableSpec read_table(const YamlReader& r, const Item& it, const Names& names) {
         t.rows.push_back(p);
       }
     } else if (e.name == "columns") {
-      for (const Item& c : r.elements(e)) t.columns.push_back(read_column(r, c, names));
+      for (const Item& c : r.elements(e)) t.columns.push_back(read_column(r, c, local));
       has_columns = !t.columns.empty();
     } else if (e.name == "where") {
       const std::vector<Item> ws = e.node.IsMap() ? std::vector<Item>{e} : r.elements(e);
@@ -195,6 +298,7 @@ TableSpec read_table(const YamlReader& r, const Item& it, const Names& names) {
     }
   }
   if (!has_columns) throw InputError(it.loc, it.key, "a table needs at least one column");
+  check_pivot_and_speedups(it, t);
   for (const Item& ref : references) read_reference(r, ref, t);
   return t;
 }

@@ -33,6 +33,12 @@ int main(int argc, char** argv) {
   add_runs_command(app, g, action);
   add_show_command(app, g, action);
   add_table_command(app, g, action);
+  add_plot_command(app, g, action);
+  add_env_command(app, g, action);
+  add_collect_command(app, g, action);
+  add_cancel_command(app, g, action);
+  add_stamp_output_command(app, g, action);
+  add_ingest_command(app, g, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -25,6 +25,13 @@ void add_case_command(CLI::App& app, Globals& g, Action& action);
 void add_runs_command(CLI::App& app, Globals& g, Action& action);
 void add_show_command(CLI::App& app, Globals& g, Action& action);
 void add_table_command(CLI::App& app, Globals& g, Action& action);
+void add_plot_command(CLI::App& app, Globals& g, Action& action);
+void add_env_command(CLI::App& app, Globals& g, Action& action);
+// Issue 4: batch jobs submitted with --no-wait, and the job scripts' output stamper.
+void add_collect_command(CLI::App& app, Globals& g, Action& action);
+void add_cancel_command(CLI::App& app, Globals& g, Action& action);
+void add_stamp_output_command(CLI::App& app, Globals& g, Action& action);
+void add_ingest_command(CLI::App& app, Globals& g, Action& action);
 
 
 }  // namespace aerun::cli

@@ -14,6 +14,7 @@
 #include "aerun/run_plan.hpp"
 #include "aerun/store.hpp"
 #include "cli/app.hpp"
+#include "cli/batch_case.hpp"
 
 namespace aerun::cli {
 
@@ -27,6 +28,11 @@ struct CaseArgs {
   std::vector<std::string> only;
   int jobs = 1;
   bool quiet_progress = false;
+  // Issue 4: batch schedulers (cli/batch_case.cpp).
+  std::string scheduler;  // slurm | pbs | local ("" = the case's `scheduler:`, else run here)
+  bool no_wait = false;
+  int max_queued = 0;
+  bool submit = false;
 };
 
 // The demo workload ships next to the aerun binary; runs find it as $AERUN_DEMO_TRAIN.
@@ -47,6 +53,21 @@ int run_case_command(const Globals& g, const CaseArgs& a) {
   const RunSelector selector(a.only, names);
   // Patterns are checked before anything starts.
   Extractor check(spec.metrics, spec.status, spec.startup);
+
+  // Issue 4: with a scheduler the runs become batch jobs (or steps of the current allocation).
+  if (const std::string sched = a.scheduler.empty() ? spec.scheduler : a.scheduler;
+      !sched.empty() && !(sched == "local" && !a.dry_run && a.scheduler.empty())) {
+    BatchCaseArgs b;
+    b.scheduler = sched;
+    b.dry_run = a.dry_run;
+    b.wait = !a.no_wait;
+    b.force = a.force;
+    b.max_queued = a.max_queued;
+    b.jobs = a.jobs;
+    b.submit_in_allocation = a.submit;
+    b.env = helper_env();
+    return run_batch_case(g, spec, selector, b);
+  }
 
   if (a.dry_run) {
     std::string out;
@@ -69,11 +90,15 @@ int run_case_command(const Globals& g, const CaseArgs& a) {
     return 0;
   }
 
+  const LaunchSetup launch = prepare_launch(spec);
   std::vector<PlannedRun> planned;
-  plan_runs(spec, &selector, [&](const PlannedRun& r) {
-    planned.push_back(r);
-    return true;
-  });
+  plan_runs(
+      spec, &selector,
+      [&](const PlannedRun& r) {
+        planned.push_back(r);
+        return true;
+      },
+      /*with_keys=*/true, &launch);
   Store store(g.resolved_db());
   RunnerOptions opts;
   opts.jobs = a.jobs;
@@ -81,6 +106,7 @@ int run_case_command(const Globals& g, const CaseArgs& a) {
   opts.logs_dir = g.logs_dir();
   opts.tty = !a.quiet_progress && isatty(STDERR_FILENO);
   opts.env = helper_env();
+  opts.env.insert(opts.env.end(), launch.env.begin(), launch.env.end());
   CaseRunner runner(spec, store, opts, std::cerr);
   const RunSummary s = runner.run(planned);
   if (s.stop_signal) return 128 + s.stop_signal;
@@ -99,6 +125,14 @@ void add_case_command(CLI::App& app, Globals& g, Action& action) {
   c->add_option("--only", args->only, "KEY=VALUE: run only matching runs (repeatable)");
   c->add_option("-j,--jobs", args->jobs, "runs at once")->check(CLI::Range(1, 4096));
   c->add_flag("--no-progress", args->quiet_progress, "plain event lines even on a terminal");
+  c->add_option("--scheduler", args->scheduler,
+                "slurm | pbs: submit the runs as batch jobs; local: with --dry-run, write local "
+                "scripts (default: the case's `scheduler:`, else run here)")
+      ->check(CLI::IsMember({"slurm", "pbs", "local"}));
+  c->add_flag("--no-wait", args->no_wait, "submit and return; `aerun collect` gathers the jobs later");
+  c->add_option("--max-queued", args->max_queued, "jobs in the queue at once (caps array tasks too)")
+      ->check(CLI::Range(1, 1000000));
+  c->add_flag("--submit", args->submit, "submit new jobs even inside an allocation (salloc, qsub -I)");
   c->add_option("--db", g.db, "results store (default: $AERUN_DB or results/aerun.db)");
   c->callback([&action, &g, args] { action = [&g, args] { return run_case_command(g, *args); }; });
 }

@@ -7,6 +7,7 @@
 #include "aerun/table_finder.hpp"
 #include "cli/app.hpp"
 #include "cli/open_store.hpp"
+#include "cli/table_runs.hpp"
 
 namespace aerun::cli {
 
@@ -27,16 +28,19 @@ std::string cases_location(const TableArgs& a) {
 int table_command(const Globals& g, const TableArgs& a) {
   const std::string where = cases_location(a);
   if (!std::filesystem::exists(where))
-    throw InputError(SourceLoc{}, "--cases", "no case files at " + where + " (pass --cases DIR|FILE)");
+    throw InputError(SourceLoc{}, "--cases",
+                     "no case files at " + where + " (pass --cases DIR|FILE)");
   auto [spec, table] = find_table(a.name, where);
   Store store = open_existing_store(g.resolved_db());
-  RunFilter f;
-  f.case_name = spec.name;
-  const Table t = build_table(spec, table, store.list(f));
+  const Table t = build_table(spec, table, table_runs(store, spec, table.runs_from));
   if (a.format == "csv")
     std::cout << render_csv(t);
   else if (a.format == "json")
     std::cout << render_json(t);
+  else if (a.format == "latex")
+    std::cout << render_latex(t);
+  else if (a.format == "html")
+    std::cout << render_html(t);
   else
     std::cout << render_markdown(t);
   return 0;
@@ -48,9 +52,10 @@ void add_table_command(CLI::App& app, Globals& g, Action& action) {
   auto args = std::make_shared<TableArgs>();
   CLI::App* c = app.add_subcommand("table", "print a paper's table from the store");
   c->add_option("name", args->name, "table name (as in a case file's tables:)")->required();
-  c->add_option("--cases", args->cases, "case file or folder to find the table in (default: cases/)");
-  c->add_option("--format", args->format, "md | csv | json")
-      ->check(CLI::IsMember({"md", "csv", "json"}));
+  c->add_option("--cases", args->cases,
+                "case file or folder to find the table in (default: cases/)");
+  c->add_option("--format", args->format, "md | csv | json | latex | html")
+      ->check(CLI::IsMember({"md", "csv", "json", "latex", "html"}));
   c->add_option("--db", g.db, "results store");
   c->callback([&action, &g, args] { action = [&g, args] { return table_command(g, *args); }; });
 }

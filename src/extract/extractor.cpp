@@ -9,12 +9,16 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <climits>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <new>
 
 #include "aerun/error.hpp"
+#include "aerun/log_time.hpp"
+#include "extract/multi_literal.hpp"
 #include "extract/required_literal.hpp"
 
 namespace aerun {
@@ -102,7 +106,8 @@ std::string truncate_utf8(std::string_view line, size_t n) {
 // The running reduction of one metric.
 struct MetricState {
   MetricSpec spec;
-  Matcher matcher;
+  long long matched = 0;      // lines whose pattern matched (before skip and number checks)
+  long long taken_line = 0;   // the last line that gave this metric a value (one per line)
   long long seen = 0;   // matches, skipped ones included
   long long count = 0;  // matches used
   double first = 0, last = 0, min = 0, max = 0;
@@ -111,19 +116,20 @@ struct MetricState {
   std::vector<double> values;  // medians only
   std::vector<SeriesPoint> points;
 
-  void on_line(std::string_view line, size_t hit, long long line_no) {
-    re2::StringPiece cap;
-    if (!matcher.match(line, hit, &cap)) return;
-    const auto v = parse_number(std::string_view(cap.data(), cap.size()));
+  // A line matched one of the metric's patterns and captured cap (scaled by scale).
+  void on_match(std::string_view cap, double scale, long long line_no) {
+    ++matched;
+    taken_line = line_no;
+    const auto v = parse_number(cap);
     if (spec.reduce == Reduction::Count) {
       if (++seen <= spec.skip) return;
       ++count;
       last_line = line_no;
-      if (spec.series && v) points.push_back({count - 1, *v * spec.scale, line_no});
+      if (spec.series && v) points.push_back({count - 1, *v * scale, line_no});
       return;
     }
     if (!v || ++seen <= spec.skip) return;
-    add(*v * spec.scale, line_no);
+    add(*v * scale, line_no);
   }
 
   void add(double v, long long line_no) {
@@ -185,44 +191,122 @@ struct MetricState {
   }
 };
 
-struct StatusMatcher {
-  std::string status;
+// One compiled pattern and what a match of it feeds.
+struct Probe {
+  enum class Kind { Metric, Status, Startup, JobStart, StepTime };
   Matcher matcher;
+  Kind kind = Kind::Metric;
+  size_t target = 0;  // index of the metric or status name
+  double scale = 1;   // metrics: applied to the captured value
 };
+
+// A timestamp read from the log (job start or first step).
+struct Stamp {
+  std::optional<double> epoch;
+  long long line = 0;
+};
+
+// Literals shorter than this are searched pattern by pattern instead of in the shared pass.
+constexpr size_t kSharedLiteralMin = 4;
+// Literals at least this long share the pass with the longest jumps.
+constexpr size_t kLongLiteral = 12;
 
 }  // namespace
 
 struct Extractor::Impl {
   std::vector<MetricState> metrics;
-  std::vector<StatusMatcher> status_patterns;
-  std::optional<Matcher> startup;
+  std::vector<std::string> status_names;
+  std::vector<Probe> probes;  // in priority order: metrics (patterns in order), status, startup
   long long startup_line = 0;
   std::optional<StatusHit> status;
+  bool has_progress_metrics = false;
+  long offset_s = 0;
+  std::string job_start_format, step_time_format;
+  Stamp job_start, step_time;
   long long lines = 0;
   std::string partial;            // bytes of an unterminated line
   std::vector<size_t> line_ends;  // offsets of '\n' in the block being scanned
 
-  void set_status(const StatusMatcher& sp, std::string_view line, long long line_no) {
-    status = StatusHit{sp.status, truncate_utf8(line, kStatusLineBytes), line_no};
+  // The shared literal pass: every distinct literal of at least kSharedLiteralMin bytes, and for
+  // each the probes that need it; the other probes are scanned one by one.
+  MultiLiteral shared;
+  std::vector<std::vector<uint16_t>> literal_probes;
+  std::vector<size_t> literal_last_line;  // per block: the last line a literal was reported on
+  std::vector<uint16_t> own_scan_probes;
+  // Candidate (line in block << 16 | probe, literal offset in line), sorted before handling.
+  struct Event {
+    uint64_t key;
+    size_t hit;
+    bool operator<(const Event& o) const { return key < o.key; }
+  };
+  std::vector<Event> events;
+
+  void build_scan_plan() {
+    std::vector<std::string> lits;
+    for (size_t p = 0; p < probes.size(); ++p) {
+      const std::string& lit = probes[p].matcher.literal;
+      if (lit.size() < kSharedLiteralMin) {
+        own_scan_probes.push_back(static_cast<uint16_t>(p));
+        continue;
+      }
+      const auto it = std::find(lits.begin(), lits.end(), lit);
+      const size_t id = static_cast<size_t>(it - lits.begin());
+      if (it == lits.end()) {
+        lits.push_back(lit);
+        literal_probes.emplace_back();
+      }
+      literal_probes[id].push_back(static_cast<uint16_t>(p));
+    }
+    literal_last_line.assign(lits.size(), 0);
+    shared = MultiLiteral(std::move(lits));
+  }
+
+  void set_status(size_t which, std::string_view line, long long line_no) {
+    status = StatusHit{status_names[which], truncate_utf8(line, kStatusLineBytes), line_no};
+  }
+
+  void take_stamp(const Probe& p, Stamp& st, const std::string& format, std::string_view line,
+                  size_t hit, long long no) {
+    if (st.epoch) return;
+    re2::StringPiece cap;
+    if (!p.matcher.match(line, hit, &cap)) return;
+    st.epoch = parse_log_time(std::string_view(cap.data(), cap.size()), format, offset_s);
+    if (st.epoch) st.line = no;
+  }
+
+  // Probe p's literal occurs in the line at hit (0 without a literal): run the pattern.
+  void handle(const Probe& p, std::string_view line, size_t hit, long long no) {
+    switch (p.kind) {
+      case Probe::Kind::Metric: {
+        MetricState& m = metrics[p.target];
+        if (m.taken_line == no) return;  // an earlier pattern of this metric matched the line
+        re2::StringPiece cap;
+        if (p.matcher.match(line, hit, &cap))
+          m.on_match(std::string_view(cap.data(), cap.size()), p.scale, no);
+        return;
+      }
+      case Probe::Kind::Status:
+        if (!status && p.matcher.match(line, hit)) set_status(p.target, line, no);
+        return;
+      case Probe::Kind::Startup:
+        if (startup_line == 0 && p.matcher.match(line, hit)) startup_line = no;
+        return;
+      case Probe::Kind::JobStart:
+        take_stamp(p, job_start, job_start_format, line, hit, no);
+        return;
+      case Probe::Kind::StepTime:
+        take_stamp(p, step_time, step_time_format, line, hit, no);
+        return;
+    }
   }
 
   // One line on its own (a line split across chunks, or the last one).
   void process_line(std::string_view line) {
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     const long long no = ++lines;
-    for (auto& m : metrics)
-      if (const size_t hit = m.matcher.first_hit(line); hit != Matcher::npos)
-        m.on_line(line, hit, no);
-    if (startup && startup_line == 0)
-      if (const size_t hit = startup->first_hit(line); hit != Matcher::npos)
-        if (startup->match(line, hit)) startup_line = no;
-    if (!status)
-      for (const auto& sp : status_patterns)
-        if (const size_t hit = sp.matcher.first_hit(line);
-            hit != Matcher::npos && sp.matcher.match(line, hit)) {
-          set_status(sp, line, no);
-          break;
-        }
+    for (const auto& p : probes)
+      if (const size_t hit = p.matcher.first_hit(line); hit != Matcher::npos)
+        handle(p, line, hit, no);
   }
 
   size_t line_start(size_t k) const { return k == 0 ? 0 : line_ends[k - 1] + 1; }
@@ -235,14 +319,12 @@ struct Extractor::Impl {
     return {b + start, end - start};
   }
 
-  // Calls fn(k, hit) for each line k < limit of the block that may match (in order), with the
-  // offset of the literal's first occurrence in it, until fn returns false. With a literal, jumps
-  // from occurrence to occurrence instead of visiting every line.
+  // Calls fn(k, hit) for each line k of the block that may match, with the offset of the
+  // literal's first occurrence in it. With a literal, jumps from occurrence to occurrence.
   template <class Fn>
-  void scan(const Matcher& m, const char* b, size_t n, size_t limit, Fn&& fn) {
+  void scan(const Matcher& m, const char* b, size_t n, Fn&& fn) {
     if (m.literal.empty()) {
-      for (size_t k = 0; k < limit; ++k)
-        if (!fn(k, size_t{0})) return;
+      for (size_t k = 0; k < line_ends.size(); ++k) fn(k, size_t{0});
       return;
     }
     size_t pos = 0;
@@ -253,12 +335,14 @@ struct Extractor::Impl {
       const size_t off = static_cast<size_t>(static_cast<const char*>(hit) - b);
       from = std::lower_bound(from, line_ends.end(), off);
       const auto k = static_cast<size_t>(from - line_ends.begin());
-      if (k >= limit || !fn(k, off - line_start(k))) return;
+      fn(k, off - line_start(k));
       pos = *from + 1;
     }
   }
 
-  // A run of complete lines: b[n-1] == '\n'.
+  // A run of complete lines: b[n-1] == '\n'. Candidate lines come from one shared pass over the
+  // literals (plus one pass per probe without a usable literal), and are handled in line order,
+  // then probe order — exactly as process_line would, line by line.
   void process_block(const char* b, size_t n) {
     line_ends.clear();
     for (const char* p = b; p < b + n;) {
@@ -267,33 +351,27 @@ struct Extractor::Impl {
       line_ends.push_back(static_cast<size_t>(nl - b));
       p = nl + 1;
     }
-    const size_t count = line_ends.size();
+    events.clear();
+    std::fill(literal_last_line.begin(), literal_last_line.end(), SIZE_MAX);
+    size_t k = 0;
+    shared.scan(b, n, [&](size_t lit, size_t off) {
+      while (line_ends[k] < off) ++k;
+      if (literal_last_line[lit] == k) return;  // only its first occurrence in a line counts
+      literal_last_line[lit] = k;
+      for (const uint16_t p : literal_probes[lit])
+        events.push_back({static_cast<uint64_t>(k) << 16 | p, off - line_start(k)});
+    });
+    for (const uint16_t p : own_scan_probes)
+      scan(probes[p].matcher, b, n,
+           [&](size_t line, size_t hit) { events.push_back({uint64_t{line} << 16 | p, hit}); });
+    std::sort(events.begin(), events.end());
     const long long base = lines;
-    for (auto& m : metrics)
-      scan(m.matcher, b, n, count, [&](size_t k, size_t hit) {
-        m.on_line(block_line(b, k), hit, base + static_cast<long long>(k) + 1);
-        return true;
-      });
-    if (startup && startup_line == 0)
-      scan(*startup, b, n, count, [&](size_t k, size_t hit) {
-        if (!startup->match(block_line(b, k), hit)) return true;
-        startup_line = base + static_cast<long long>(k) + 1;
-        return false;
-      });
-    if (!status) {
-      size_t best = count;  // the earliest line any pattern matched so far
-      const StatusMatcher* best_sp = nullptr;
-      for (const auto& sp : status_patterns)
-        scan(sp.matcher, b, n, best, [&](size_t k, size_t hit) {
-          if (!sp.matcher.match(block_line(b, k), hit)) return true;
-          best = k;
-          best_sp = &sp;
-          return false;
-        });
-      if (best_sp)
-        set_status(*best_sp, block_line(b, best), base + static_cast<long long>(best) + 1);
+    for (const Event& e : events) {
+      const size_t line = static_cast<size_t>(e.key >> 16);
+      handle(probes[e.key & 0xFFFF], block_line(b, line), e.hit,
+             base + static_cast<long long>(line) + 1);
     }
-    lines += static_cast<long long>(count);
+    lines += static_cast<long long>(line_ends.size());
   }
 
   void append_partial(const char* p, size_t n) {
@@ -304,17 +382,48 @@ struct Extractor::Impl {
 Extractor::Extractor(const std::vector<MetricSpec>& metrics,
                      const std::vector<StatusPattern>& status, const StartupSpec& startup)
     : impl_(std::make_unique<Impl>()) {
+  Impl& s = *impl_;
   for (const auto& spec : metrics) {
+    const size_t index = s.metrics.size();
+    const std::string key = "metrics." + spec.name;
+    s.probes.push_back({compile(spec.pattern, spec.loc, key, 1), Probe::Kind::Metric, index,
+                        spec.scale});
+    for (const auto& alt : spec.alternatives)
+      s.probes.push_back(
+          {compile(alt.pattern, spec.loc, key, 1), Probe::Kind::Metric, index, alt.scale});
     MetricState st;
-    st.matcher = compile(spec.pattern, spec.loc, "metrics." + spec.name, 1);
     st.spec = spec;
-    impl_->metrics.push_back(std::move(st));
+    s.metrics.push_back(std::move(st));
+    s.has_progress_metrics = s.has_progress_metrics || spec.progress;
   }
-  for (const auto& sp : status)
-    impl_->status_patterns.push_back(
-        {sp.status, compile(sp.pattern, sp.loc, "status." + sp.status, -1)});
+  for (const auto& sp : status) {
+    s.probes.push_back({compile(sp.pattern, sp.loc, "status." + sp.status, -1),
+                        Probe::Kind::Status, s.status_names.size(), 1});
+    s.status_names.push_back(sp.status);
+  }
   if (!startup.first_step.empty())
-    impl_->startup = compile(startup.first_step, startup.loc, "startup.first_step", -1);
+    s.probes.push_back({compile(startup.first_step, startup.loc, "startup.first_step", -1),
+                        Probe::Kind::Startup, 0, 1});
+  if (!startup.job_start.empty() || !startup.step_time.empty()) {
+    const auto offset = parse_utc_offset(startup.tz);
+    if (!offset)
+      throw InputError(startup.loc, "startup.tz",
+                       "unknown time zone '" + startup.tz + "'; write UTC or an offset like +02:00");
+    s.offset_s = *offset;
+  }
+  if (!startup.job_start.empty()) {
+    s.probes.push_back({compile(startup.job_start, startup.loc, "startup.job_start", 1),
+                        Probe::Kind::JobStart, 0, 1});
+    s.job_start_format = startup.job_start_format;
+  }
+  if (!startup.step_time.empty()) {
+    s.probes.push_back({compile(startup.step_time, startup.loc, "startup.step_time", 1),
+                        Probe::Kind::StepTime, 0, 1});
+    s.step_time_format = startup.step_time_format;
+  }
+  if (s.probes.size() > 0xFFFF)
+    throw InputError(startup.loc, "metrics", "too many patterns (at most 65535)");
+  s.build_scan_plan();
 }
 
 Extractor::~Extractor() = default;
@@ -353,6 +462,20 @@ void Extractor::finish() {
   s.partial.clear();
 }
 
+bool Extractor::progress_seen() const {
+  if (!impl_->has_progress_metrics) return true;
+  for (const auto& m : impl_->metrics)
+    if (m.spec.progress && m.matched > 0) return true;
+  return false;
+}
+
+std::optional<double> Extractor::job_start_time() const {
+  return impl_->job_start.epoch;
+}
+std::optional<double> Extractor::step_time() const {
+  return impl_->step_time.epoch;
+}
+
 bool Extractor::startup_seen() const {
   return impl_->startup_line != 0;
 }
@@ -370,6 +493,10 @@ std::vector<MetricValue> Extractor::metrics() const {
   std::vector<MetricValue> out;
   for (const auto& m : impl_->metrics)
     if (m.count > 0 || m.spec.reduce == Reduction::Count) out.push_back(m.reduced());
+  const Impl& s = *impl_;
+  if (s.job_start.epoch && s.step_time.epoch)
+    out.push_back({std::string(kLogStartupMetric), *s.step_time.epoch - *s.job_start.epoch, "s", 1,
+                   s.step_time.line});
   return out;
 }
 

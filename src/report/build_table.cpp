@@ -7,6 +7,7 @@
 
 #include "aerun/error.hpp"
 #include "aerun/table.hpp"
+#include "report/run_formulas.hpp"
 
 namespace aerun {
 
@@ -18,7 +19,7 @@ constexpr double kPassEpsilon = 1e-9;  // so that a ratio exactly at the toleran
 enum class SourceKind { Metric, StartupS, WallS, Param };
 
 const char* const kAggregations[] = {"median", "mean", "min",   "max", "first",
-                                     "last",   "n",    "stdev", "sum"};
+                                     "last",   "n",    "stdev", "sum", "largest_ok"};
 
 // Numbers compare by value ("64" equals "64.0"), everything else by text.
 bool values_equal(const Value& a, const Value& b) {
@@ -36,7 +37,9 @@ bool params_match(const ParamList& params, const ParamList& filter) {
 }
 
 bool run_selected(const RunRecord& r, const CaseSpec& c, const TableSpec& t) {
-  if (r.case_name != c.name) return false;
+  if (r.case_name != c.name &&
+      std::find(t.runs_from.begin(), t.runs_from.end(), r.case_name) == t.runs_from.end())
+    return false;
   if (t.where.empty()) return true;
   return std::any_of(t.where.begin(), t.where.end(),
                      [&](const ParamList& w) { return params_match(r.params, w); });
@@ -120,7 +123,7 @@ double aggregate(const std::vector<double>& values, const std::string& agg) {
   if (agg == "median") return median_of(values);
   if (agg == "mean") return sum / n;
   if (agg == "min") return *std::min_element(values.begin(), values.end());
-  if (agg == "max") return *std::max_element(values.begin(), values.end());
+  if (agg == "max" || agg == "largest_ok") return *std::max_element(values.begin(), values.end());
   if (agg == "first") return values.front();
   if (agg == "last") return values.back();
   if (agg == "n") return n;
@@ -137,6 +140,16 @@ std::string status_label(const std::string& status) {
   if (status == "oom") return "OOM";
   if (status == "failed") return "fail";
   return status;
+}
+
+// The statuses of runs that are not ok, e.g. "OOM" or "OOM/fail".
+std::string statuses_text(const std::vector<const RunRecord*>& runs) {
+  std::vector<std::string> labels;
+  for (const RunRecord* r : runs) {
+    std::string l = status_label(r->status);
+    if (std::find(labels.begin(), labels.end(), l) == labels.end()) labels.push_back(l);
+  }
+  return fmt::format("{}", fmt::join(labels, "/"));
 }
 
 // The cell of a metric-like column: the aggregate over ok runs, else why there is none.
@@ -164,18 +177,34 @@ TableCell measured_cell(const std::vector<const RunRecord*>& runs, SourceKind ki
     cell.text = "missing";
     return cell;
   }
-  std::vector<std::string> labels;
-  for (const RunRecord* r : runs) {
-    std::string l = status_label(r->status);
-    if (std::find(labels.begin(), labels.end(), l) == labels.end()) labels.push_back(l);
+  cell.text = statuses_text(runs);
+  return cell;
+}
+
+// largest_ok over a parameter: the largest value among the row's ok runs (e.g. the most layers
+// that trained before running out of memory), else the failed runs' statuses.
+TableCell largest_ok_param_cell(const RowAcc& row, const ColumnSpec& col) {
+  TableCell cell;
+  std::optional<Value> best;
+  for (const RunRecord* r : row.runs)
+    if (r->status == "ok")
+      if (const Value* v = find_param(r->params, col.source))
+        if (!best || *best < *v) best = *v;
+  if (best) {
+    cell.value = best->number();
+    cell.text = cell.value && !col.format.empty() ? format_cell_number(*cell.value, col.format)
+                                                  : best->text();
+    return cell;
   }
-  cell.text = fmt::format("{}", fmt::join(labels, "/"));
+  cell.text = row.runs.empty() ? "missing" : statuses_text(row.runs);
+  if (cell.text.empty()) cell.text = "missing";
   return cell;
 }
 
 // The cell of a parameter column: its value, or its distinct values joined with "/".
 TableCell param_cell(const RowAcc& row, const std::vector<std::string>& row_params,
                      const ColumnSpec& col) {
+  if (col.agg == "largest_ok") return largest_ok_param_cell(row, col);
   TableCell cell;
   std::vector<Value> values;
   const auto pos = std::find(row_params.begin(), row_params.end(), col.source);
@@ -248,6 +277,91 @@ void validate_columns(const TableSpec& t) {
   }
 }
 
+// Names a formula may use: the case's parameters and metrics, and whatever the runs carry.
+std::vector<std::string> formula_names(const CaseSpec& c,
+                                       const std::vector<const RunRecord*>& runs) {
+  std::vector<std::string> names;
+  auto add = [&](const std::string& n) {
+    if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+  };
+  for (const auto& p : c.params) add(p.name);
+  for (const auto& z : c.zips)
+    for (const auto& m : z.members) add(m.name);
+  for (const auto& d : c.derive) add(d.name);
+  for (const auto& m : c.metrics) add(m.name);
+  add("startup_s");
+  add("wall_s");
+  for (const RunRecord* r : runs) {
+    for (const auto& [n, v] : r->params) add(n);
+    for (const auto& m : r->metrics) add(m.name);
+  }
+  return names;
+}
+
+// A speedup cell: the source's aggregate in the other row over (or, lower_is_better, under) this
+// row's. The row compared with itself reads "—"; a side without a value gives its status.
+TableCell speedup_cell(const TableCell& mine, const TableCell* other, bool self,
+                       const ColumnSpec& col) {
+  TableCell cell;
+  if (self) {
+    cell.text = "—";
+  } else if (!mine.value) {
+    cell.text = mine.text;
+  } else if (!other || !other->value) {
+    cell.text = other ? other->text : "missing";
+  } else if (*mine.value != 0 && *other->value != 0) {
+    cell.value = col.lower_is_better ? *mine.value / *other->value : *other->value / *mine.value;
+    cell.text = format_cell_number(*cell.value, col.format.empty() ? ".2f" : col.format);
+  } else {
+    cell.text = "—";
+  }
+  return cell;
+}
+
+// Turns a long table (its last row parameter being the pivot) into one row per other key and one
+// column group per pivot value (natural order). Missing combinations read "".
+Table pivot_table(Table long_table, const std::vector<std::vector<Value>>& keys) {
+  Table wide = long_table;
+  wide.rows.clear();
+  wide.columns.clear();
+  wide.units.clear();
+  wide.row_params.pop_back();
+  std::vector<Value> pivots;
+  for (const auto& k : keys)
+    if (std::none_of(pivots.begin(), pivots.end(),
+                     [&](const Value& v) { return values_equal(v, k.back()); }))
+      pivots.push_back(k.back());
+  std::stable_sort(pivots.begin(), pivots.end());
+  const size_t ncols = long_table.columns.size();
+  for (const auto& pv : pivots)
+    for (size_t j = 0; j < ncols; ++j) {
+      wide.columns.push_back(ncols == 1 ? pv.text() : pv.text() + " " + long_table.columns[j]);
+      wide.units.push_back(long_table.units[j]);
+    }
+  std::vector<std::vector<Value>> wide_keys;
+  for (size_t i = 0; i < long_table.rows.size(); ++i) {
+    const std::vector<Value> key(keys[i].begin(), keys[i].end() - 1);
+    auto it = std::find_if(wide_keys.begin(), wide_keys.end(),
+                           [&](const std::vector<Value>& k) { return key_equal(k, key); });
+    size_t w = static_cast<size_t>(it - wide_keys.begin());
+    if (it == wide_keys.end()) {
+      wide_keys.push_back(key);
+      Table::Row row;
+      for (const auto& v : key) row.key.push_back(v.text());
+      TableCell blank;
+      row.cells.assign(pivots.size() * ncols, blank);
+      wide.rows.push_back(std::move(row));
+    }
+    const size_t p = static_cast<size_t>(
+        std::find_if(pivots.begin(), pivots.end(),
+                     [&](const Value& v) { return values_equal(v, keys[i].back()); }) -
+        pivots.begin());
+    for (size_t j = 0; j < ncols; ++j)
+      wide.rows[w].cells[p * ncols + j] = long_table.rows[i].cells[j];
+  }
+  return wide;
+}
+
 size_t reference_column(const TableSpec& t, const Reference& ref) {
   for (size_t j = 0; j < t.columns.size(); ++j)
     if (t.columns[j].source == ref.column || label_of(t.columns[j]) == ref.column) return j;
@@ -266,6 +380,19 @@ Table build_table(const CaseSpec& c, const TableSpec& t, const std::vector<RunRe
   std::vector<const RunRecord*> selected;
   for (const auto& r : runs)
     if (run_selected(r, c, t)) selected.push_back(&r);
+  // Derived metrics are computed on copies of the runs, then read like any metric.
+  std::vector<RunRecord> derived;
+  if (!t.derive.empty()) {
+    const report_detail::RunFormulas formulas(t, formula_names(c, selected));
+    derived.reserve(selected.size());
+    for (const RunRecord* r : selected) {
+      derived.push_back(*r);
+      formulas.apply(derived.back());
+    }
+    for (size_t i = 0; i < selected.size(); ++i) selected[i] = &derived[i];
+  }
+  std::vector<std::string> keys = t.rows;  // a pivot table is built long, then pivoted
+  if (!t.pivot.empty()) keys.push_back(t.pivot);
   std::stable_sort(selected.begin(), selected.end(), [](const RunRecord* a, const RunRecord* b) {
     return std::tie(a->repeat_index, a->attempt, a->id) <
            std::tie(b->repeat_index, b->attempt, b->id);
@@ -278,7 +405,7 @@ Table build_table(const CaseSpec& c, const TableSpec& t, const std::vector<RunRe
   };
   for (const RunRecord* r : selected) {
     std::vector<Value> key;
-    for (const auto& p : t.rows) {
+    for (const auto& p : keys) {
       const Value* v = find_param(r->params, p);
       key.push_back(v ? *v : Value());
     }
@@ -290,7 +417,7 @@ Table build_table(const CaseSpec& c, const TableSpec& t, const std::vector<RunRe
     it->runs.push_back(r);
   }
   for (const auto& ref : t.references) {
-    auto key = reference_key(ref, t.rows);
+    auto key = reference_key(ref, keys);
     if (key && find_row(*key) == rows.end()) rows.push_back({std::move(*key), {}});
   }
   std::stable_sort(rows.begin(), rows.end(),
@@ -302,12 +429,18 @@ Table build_table(const CaseSpec& c, const TableSpec& t, const std::vector<RunRe
   table.case_name = c.name;
   table.paper = c.paper;
   table.figure = c.figure;
-  table.row_params = t.rows;
+  table.row_params = keys;
   table.tolerance = t.tolerance;
   std::vector<SourceKind> kinds;
   for (const auto& col : t.columns) {
     table.columns.push_back(label_of(col));
-    kinds.push_back(source_kind(c, col.source, selected));
+    const bool is_derived = std::any_of(t.derive.begin(), t.derive.end(),
+                                        [&](const TableDerive& d) { return d.name == col.source; });
+    kinds.push_back(is_derived ? SourceKind::Metric : source_kind(c, col.source, selected));
+    std::string unit = col.unit;
+    for (const auto& d : t.derive)
+      if (unit.empty() && col.speedup_of.empty() && d.name == col.source) unit = d.unit;
+    table.units.push_back(unit);
   }
 
   for (const auto& acc : rows) {
@@ -315,15 +448,32 @@ Table build_table(const CaseSpec& c, const TableSpec& t, const std::vector<RunRe
     for (const auto& v : acc.key) row.key.push_back(v.text());
     for (size_t j = 0; j < t.columns.size(); ++j)
       row.cells.push_back(kinds[j] == SourceKind::Param
-                              ? param_cell(acc, t.rows, t.columns[j])
+                              ? param_cell(acc, keys, t.columns[j])
                               : measured_cell(acc.runs, kinds[j], t.columns[j]));
     table.rows.push_back(std::move(row));
+  }
+  // Speedup columns: the cells above hold this row's aggregate; compare with the other row's.
+  for (size_t j = 0; j < t.columns.size(); ++j) {
+    const ColumnSpec& col = t.columns[j];
+    if (col.speedup_of.empty()) continue;
+    std::vector<TableCell> base;
+    for (const auto& row : table.rows) base.push_back(row.cells[j]);
+    for (size_t i = 0; i < rows.size(); ++i) {
+      std::vector<Value> other_key = rows[i].key;
+      for (const auto& [name, value] : col.speedup_of)
+        other_key[std::find(keys.begin(), keys.end(), name) - keys.begin()] = value;
+      const auto other = find_row(other_key);
+      const TableCell* other_cell =
+          other == rows.end() ? nullptr : &base[static_cast<size_t>(other - rows.begin())];
+      table.rows[i].cells[j] =
+          speedup_cell(base[i], other_cell, key_equal(other_key, rows[i].key), col);
+    }
   }
 
   for (const auto& ref : t.references) {
     const size_t j = reference_column(t, ref);
     for (size_t i = 0; i < rows.size(); ++i) {
-      if (!reference_selects(ref, rows[i], t.rows)) continue;
+      if (!reference_selects(ref, rows[i], keys)) continue;
       TableCell& cell = table.rows[i].cells[j];
       cell.paper = ref.value;
       cell.ratio.reset();
@@ -334,7 +484,10 @@ Table build_table(const CaseSpec& c, const TableSpec& t, const std::vector<RunRe
       }
     }
   }
-  return table;
+  if (t.pivot.empty()) return table;
+  std::vector<std::vector<Value>> row_keys;
+  for (const auto& acc : rows) row_keys.push_back(acc.key);
+  return pivot_table(std::move(table), row_keys);
 }
 
 }  // namespace aerun

@@ -58,7 +58,7 @@ std::string render_markdown(const Table& t) {
   std::vector<std::string> header = t.row_params;
   std::vector<std::string> rule(t.row_params.size(), ":---");
   for (size_t j = 0; j < t.columns.size(); ++j) {
-    header.push_back(t.columns[j]);
+    header.push_back(header_text(t, j));
     rule.push_back("---:");
     if (referenced[j]) {
       header.insert(header.end(), {"paper", "ratio"});
@@ -76,7 +76,7 @@ std::string render_markdown(const Table& t) {
       const TableCell& cell = j < row.cells.size() ? row.cells[j] : empty;
       cells.push_back(measured_text(cell));
       if (!referenced[j]) continue;
-      cells.push_back(cell.paper ? format_cell_number(*cell.paper) : "");
+      cells.push_back(cell.paper ? fmt::format("{}", *cell.paper) : "");  // as written
       cells.push_back(ratio_text(cell));
       if (cell.pass) {
         ++compared;

@@ -38,14 +38,15 @@ std::vector<std::string> case_files_under(const fs::path& dir) {
   return files;
 }
 
-}  // namespace
-
-std::pair<CaseSpec, TableSpec> find_table(const std::string& name, const std::string& where) {
+// The cases at `where` (a file, or a directory searched recursively).
+std::vector<CaseSpec> load_cases_at(const std::string& where, const std::string& what,
+                                    const std::string& name) {
   std::error_code ec;
   const bool is_dir = fs::is_directory(where, ec);
   if (!is_dir && !fs::exists(where, ec))
-    throw InputError(SourceLoc{where, 0, 0}, "table",
-                     fmt::format("no such case file or directory (looking for table '{}')", name));
+    throw InputError(
+        SourceLoc{where, 0, 0}, what,
+        fmt::format("no such case file or directory (looking for {} '{}')", what, name));
 
   std::vector<CaseSpec> cases;
   if (is_dir) {
@@ -59,6 +60,13 @@ std::pair<CaseSpec, TableSpec> find_table(const std::string& name, const std::st
   } else {
     cases.push_back(load_case(where));  // one named file: its errors are the user's to see
   }
+  return cases;
+}
+
+}  // namespace
+
+std::pair<CaseSpec, TableSpec> find_table(const std::string& name, const std::string& where) {
+  std::vector<CaseSpec> cases = load_cases_at(where, "table", name);
 
   std::optional<std::pair<size_t, size_t>> found;  // (case, table)
   std::vector<std::string> existing;
@@ -90,6 +98,30 @@ std::pair<CaseSpec, TableSpec> find_table(const std::string& name, const std::st
   }
   const TableSpec table = cases[found->first].tables[found->second];
   return {std::move(cases[found->first]), table};
+}
+
+}  // namespace aerun
+
+namespace aerun {
+
+std::pair<CaseSpec, std::vector<PlotSpec>> find_plots(const std::string& name,
+                                                      const std::string& where) {
+  std::vector<CaseSpec> cases = load_cases_at(where, "plot", name);
+  std::vector<std::string> existing;
+  for (auto& c : cases)
+    for (const auto& p : c.plots)
+      if (p.name == name) return {c, {p}};
+  for (auto& c : cases) {
+    if (c.name == name && !c.plots.empty()) return {c, c.plots};
+    for (const auto& p : c.plots) existing.push_back(p.name);
+  }
+  std::sort(existing.begin(), existing.end());
+  throw InputError(
+      SourceLoc{where, 0, 0}, "plot",
+      existing.empty()
+          ? fmt::format("no plot or case with plots named '{}' (no case there has plots)", name)
+          : fmt::format("no plot or case with plots named '{}'; plots: {}", name,
+                        fmt::join(existing, ", ")));
 }
 
 }  // namespace aerun

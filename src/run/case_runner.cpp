@@ -206,6 +206,10 @@ RunSummary CaseRunner::run(const std::vector<PlannedRun>& planned) {
       r.status = "failed";
       const std::string line = last_line(a.tail);
       r.reason = fmt::format("exit code {}{}", *r.exit_code, line.empty() ? "" : ": " + line);
+    } else if (a.extractor && !a.extractor->progress_seen()) {
+      // Exited cleanly but logged no line of a `progress: true` metric (issue 5, presets).
+      r.status = "no_progress";
+      r.reason = "no iteration or step line in the log";
     } else {
       r.status = "ok";
       r.reason.clear();

@@ -5,6 +5,7 @@
 #include "aerun/case_loader.hpp"
 #include "aerun/command_template.hpp"
 #include "aerun/error.hpp"
+#include "aerun/launch_setup.hpp"
 #include "aerun/run_key.hpp"
 #include "aerun/sweep.hpp"
 
@@ -61,9 +62,15 @@ bool RunSelector::keeps(const ParamList& params, int repeat_index) const {
 std::vector<std::string> planned_param_names(const CaseSpec& spec) { return Sweep(spec).names(); }
 
 void plan_runs(const CaseSpec& spec, const RunSelector* selector,
-               const std::function<bool(const PlannedRun&)>& fn, bool with_keys) {
+               const std::function<bool(const PlannedRun&)>& fn, bool with_keys,
+               const LaunchSetup* launch) {
   Sweep sweep(spec);
-  CommandTemplate tmpl(spec.command, spec.command_loc, sweep.names());
+  LaunchSetup own;
+  if (!launch) {
+    own = prepare_launch(spec);
+    launch = &own;
+  }
+  CommandTemplate tmpl(launch->command_template, spec.command_loc, sweep.names());
   PlannedRun run;
   sweep.for_each([&](const ParamList& point) {
     for (int r = 0; r < spec.repeat; ++r) {

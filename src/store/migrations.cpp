@@ -77,11 +77,26 @@ CREATE TABLE series (
 );
 )sql";
 
+// Issue 4: runs made as batch jobs (docs/schedulers.md).
+constexpr std::string_view kBatchJobs = R"sql(
+ALTER TABLE runs ADD COLUMN scheduler TEXT NOT NULL DEFAULT '';
+ALTER TABLE runs ADD COLUMN job_id TEXT NOT NULL DEFAULT '';
+ALTER TABLE runs ADD COLUMN array_index INTEGER;
+ALTER TABLE runs ADD COLUMN submit_time REAL;
+ALTER TABLE runs ADD COLUMN job_start_time REAL;
+ALTER TABLE runs ADD COLUMN queue_wait_s REAL;
+ALTER TABLE runs ADD COLUMN scheduler_state TEXT NOT NULL DEFAULT '';
+ALTER TABLE runs ADD COLUMN scheduler_reason TEXT NOT NULL DEFAULT '';
+CREATE INDEX runs_job_id ON runs(job_id);
+)sql";
+
 }  // namespace
 
 const std::vector<Migration>& store_migrations() {
   static const std::vector<Migration> migrations = {
       {1, "runs, parameters, environment, metrics and series", kInitialSchema},
+      {2, "batch jobs: scheduler, job id, array index, submit/start times, queue wait, state",
+       kBatchJobs},
   };
   return migrations;
 }

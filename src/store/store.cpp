@@ -31,7 +31,8 @@ constexpr const char* kRunColumns =
     "id, key, case_name, case_file, repeat_index, attempt, status, reason, command, workdir, "
     "launch_time, first_output_time, startup_time, end_time, startup_s, wall_s, exit_code, signal, "
     "user_cpu_s, sys_cpu_s, max_rss_kb, host, aerun_version, git_commit, runner_pid, log_path, "
-    "log_size, log_sha256";
+    "log_size, log_sha256, scheduler, job_id, array_index, submit_time, job_start_time, "
+    "queue_wait_s, scheduler_state, scheduler_reason";
 
 RunRecord read_run(const Statement& s) {
   RunRecord r;
@@ -64,6 +65,14 @@ RunRecord read_run(const Statement& s) {
   r.log_path = s.text(c++);
   r.log_size = s.int64(c++);
   r.log_sha256 = s.text(c++);
+  r.scheduler = s.text(c++);
+  r.job_id = s.text(c++);
+  r.array_index = s.opt_int(c++);
+  r.submit_time = s.opt_real(c++);
+  r.job_start_time = s.opt_real(c++);
+  r.queue_wait_s = s.opt_real(c++);
+  r.scheduler_state = s.text(c++);
+  r.scheduler_reason = s.text(c++);
   return r;
 }
 
@@ -148,7 +157,26 @@ struct Store::Impl {
         .bind(15, now)
         .bind(16, now)
         .run();
-    return db.last_insert_rowid();
+    const long long id = db.last_insert_rowid();
+    write_job(id, r);
+    return id;
+  }
+
+  // The batch-job columns (issue 4), from r.
+  void write_job(long long id, const RunRecord& r) {
+    db.prepare(
+          "UPDATE runs SET scheduler=?, job_id=?, array_index=?, submit_time=?, "
+          "job_start_time=?, queue_wait_s=?, scheduler_state=?, scheduler_reason=? WHERE id=?")
+        ->bind(1, r.scheduler)
+        .bind(2, r.job_id)
+        .bind(3, r.array_index)
+        .bind(4, r.submit_time)
+        .bind(5, r.job_start_time)
+        .bind(6, r.queue_wait_s)
+        .bind(7, r.scheduler_state)
+        .bind(8, r.scheduler_reason)
+        .bind(9, id)
+        .run();
   }
 
   void write_params_and_env(long long id, const RunRecord& r) {
@@ -288,6 +316,7 @@ long long Store::begin_run(const RunRecord& r) {
         .bind(13, id)
         .run();
     impl_->clear_results(id);
+    impl_->write_job(id, r);
   } else {
     id = impl_->insert_run(r, "running", 1);
   }
@@ -327,7 +356,23 @@ void Store::finish_run(const RunRecord& r) {
       .bind(17, now_epoch())
       .bind(18, *id)
       .run();
+  impl_->write_job(*id, r);
   impl_->write_results(*id, r);
+  tx.commit();
+}
+
+void Store::update_job(const RunRecord& r) {
+  auto& db = impl_->db;
+  Transaction tx(db, Transaction::Mode::Immediate);
+  const auto id = impl_->id_of(r.key);
+  if (!id) throw SystemError("no run with key " + r.key + " to update");
+  db.prepare("UPDATE runs SET status=?, reason=?, updated_at=? WHERE id=?")
+      ->bind(1, r.status)
+      .bind(2, r.reason)
+      .bind(3, now_epoch())
+      .bind(4, *id)
+      .run();
+  impl_->write_job(*id, r);
   tx.commit();
 }
 
@@ -381,7 +426,7 @@ int Store::reap_orphans(const std::string& host) {
   Transaction tx(db, Transaction::Mode::Immediate);
   std::vector<std::pair<long long, int>> running;
   {
-    auto q = db.prepare("SELECT id, runner_pid FROM runs WHERE status='running' AND host=?");
+    auto q = db.prepare("SELECT id, runner_pid FROM runs WHERE status='running' AND host=? AND job_id=''");
     q->bind(1, host);
     while (q->step()) running.emplace_back(q->int64(0), static_cast<int>(q->int64(1)));
   }

@@ -290,10 +290,12 @@ TEST(CaseErrors, ColumnSourcesMustBeMetricsParametersOrBuiltIns) {
             "'iter_ms'?); a column shows a metric, a parameter, startup_s or wall_s");
 }
 
-TEST(CaseErrors, UnknownColumnSourcesAreAcceptedWhenPresetsMaySupplyThem) {
-  const CaseSpec s = parse_case(kTableHead + "  t:\n    columns: [tflops]\npresets: [megatron]\n",
-                                "ok.yaml", "/tmp");
-  EXPECT_EQ(s.tables[0].columns[0].source, "tflops");
+TEST(CaseErrors, ColumnSourcesAreCheckedAgainstTheMetricsPresetsBring) {
+  const CaseSpec s = parse_case(
+      kTableHead + "  t:\n    columns: [tflops_per_gpu]\npresets: [megatron]\n", "ok.yaml", "/tmp");
+  EXPECT_EQ(s.tables[0].columns[0].source, "tflops_per_gpu");
+  EXPECT_THAT(error_of(kTableHead + "  t:\n    columns: [tflops]\npresets: [megatron]\n"),
+              HasSubstr("unknown column source 'tflops'"));
 }
 
 TEST(CaseErrors, ColumnAggregateAndFormatAreChecked) {

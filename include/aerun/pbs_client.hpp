@@ -1,0 +1,28 @@
+// PBS Pro through its commands: qsub, `qstat -f -F json -x -t` (every job, finished ones and
+// array subjobs included, in one call), qdel.
+#pragma once
+
+#include "aerun/scheduler_client.hpp"
+
+namespace aerun {
+
+class PbsClient : public SchedulerClient {
+ public:
+  Scheduler kind() const override { return Scheduler::Pbs; }
+  std::string submit(const std::string& script, const std::string& dir) override;
+  QueryResult query(const std::vector<std::string>& job_ids) override;
+  void cancel(const std::vector<std::string>& job_ids) override;
+  // "123[].srv" + 4 -> "123[4].srv".
+  std::string task_id(const std::string& base, int index) const override;
+  // "123[4].srv" -> "123[].srv"; "123.srv" stays.
+  std::string base_id(const std::string& job_id) const override;
+};
+
+// Parses `qstat -f -F json` output: every job and subjob of its "Jobs" object. Throws
+// SchedulerError for text that is not that JSON.
+std::vector<JobReport> parse_qstat_json(const std::string& out);
+
+// PBS's ctime-style stamps ("Thu Nov 12 10:00:00 2020", local time); nullopt when unparsable.
+std::optional<double> parse_pbs_time(const std::string& text);
+
+}  // namespace aerun

@@ -1,0 +1,69 @@
+// The `megatron` preset: Megatron-LM / Megatron-DeepSpeed iteration lines, in every wording seen
+// (ms or s, timestamp or "[defaultN]:" prefixes, key=value logging).
+#include "case/preset_families.hpp"
+
+namespace aerun::detail {
+
+Preset megatron_v1() {
+  Preset p;
+  p.name = "megatron";
+  p.version = 1;
+  p.summary = "Megatron-LM iteration lines: time per iteration, throughput, loss, grad norm";
+  const std::string num = R"(([0-9.]+(?:[eE][+-]?[0-9]+)?))";
+  add_metrics(
+      p,
+      {
+          {"iteration",
+           R"(iteration\s+(\d+)/\s*\d+)",
+           Reduction::Last,
+           "",
+           1,
+           {{R"(iteration=\s*(\d+)/\s*\d+)", 1}},
+           true},
+          {"train_iters",
+           R"(iteration\s+\d+/\s*(\d+))",
+           Reduction::Last,
+           "",
+           1,
+           {{R"(iteration=\s*\d+/\s*(\d+))", 1}}},
+          {"iter_ms",
+           R"(elapsed time per iteration \(ms\): )" + num,
+           Reduction::Mean,
+           "ms",
+           1,
+           {{R"(elapsed time per iteration \(s\): )" + num, 1000},
+            {R"(elapsed_time_per_iteration_ms=)" + num, 1}},
+           true},
+          {"tflops_per_gpu",
+           R"(throughput per GPU \(TFLOP/s/GPU\): )" + num,
+           Reduction::Mean,
+           "TFLOP/s",
+           1,
+           {{R"(TFLOPs: )" + num, 1}, {R"(TFLOPs=)" + num, 1}}},
+          {"samples_per_s",
+           R"(samples per second: )" + num,
+           Reduction::Mean,
+           "samples/s",
+           1,
+           {{R"(samples_per_second=)" + num, 1}}},
+          {"tokens_per_gpu_s",
+           R"(tokens per gpu per second \(tgs\): )" + num,
+           Reduction::Mean,
+           "tokens/s/GPU",
+           1,
+           {{R"(tokens_per_gpu_per_second_tgs=)" + num, 1}}},
+          {"lm_loss", R"(lm loss: )" + num, Reduction::Last, "", 1, {{R"(lm loss=)" + num, 1}}},
+          {"grad_norm", R"(grad norm: )" + num, Reduction::Last, "", 1,
+           {{R"(grad_norm=)" + num, 1}}},
+          {"loss_scale", R"(loss scale: )" + num, Reduction::Last, "", 1,
+           {{R"(loss_scale=)" + num, 1}}},
+          {"skipped_iters", R"(number of skipped iterations:\s*(\d+))", Reduction::Sum, "", 1,
+           {{R"(number_of_skipped_iterations=\s*(\d+))", 1}}},
+          {"nan_iters", R"(number of nan iterations:\s*(\d+))", Reduction::Sum, "", 1,
+           {{R"(number_of_nan_iterations=\s*(\d+))", 1}}},
+      });
+  p.startup.first_step = R"(iteration\s+1/)";
+  return p;
+}
+
+}  // namespace aerun::detail

@@ -1,0 +1,124 @@
+// The preset registry and how a case's `presets:` list becomes metrics, status and startup.
+#include "aerun/presets.hpp"
+
+#include <algorithm>
+
+#include "aerun/case_loader.hpp"
+#include "case/preset_families.hpp"
+
+namespace aerun {
+
+const std::vector<Preset>& builtin_presets() {
+  static const std::vector<Preset> all = [] {
+    std::vector<Preset> v{detail::deepspeed_v1(), detail::ezpz_v1(),    detail::hf_trainer_v1(),
+                          detail::megatron_v1(),  detail::startup_v1(), detail::stronghold_v1()};
+    std::sort(v.begin(), v.end(), [](const Preset& a, const Preset& b) {
+      return a.name != b.name ? a.name < b.name : a.version < b.version;
+    });
+    return v;
+  }();
+  return all;
+}
+
+const std::vector<StatusPattern>& shared_status_patterns() {
+  static const std::vector<StatusPattern> s = detail::shared_status_v1();
+  return s;
+}
+
+const Preset* find_preset(const std::string& ref) {
+  const size_t at = ref.find('@');
+  const std::string name = ref.substr(0, at);
+  int version = 0;  // 0 = latest
+  if (at != std::string::npos) {
+    const std::string v = ref.substr(at + 1);
+    if (v.empty() || v.size() > 6 || !std::all_of(v.begin(), v.end(), ::isdigit)) return nullptr;
+    version = std::stoi(v);
+  }
+  const Preset* best = nullptr;
+  for (const auto& p : builtin_presets())
+    if (p.name == name && (version == 0 ? (!best || p.version > best->version)
+                                        : p.version == version))
+      best = &p;
+  return best;
+}
+
+std::vector<std::string> preset_names() {
+  std::vector<std::string> names;
+  for (const auto& p : builtin_presets()) {
+    const Preset* latest = find_preset(p.name);
+    if (latest == &p) names.push_back(p.name + "@" + std::to_string(p.version));
+  }
+  return names;
+}
+
+namespace {
+
+void take_if_empty(std::string& field, const std::string& from) {
+  if (field.empty()) field = from;
+}
+
+}  // namespace
+
+void apply_presets(CaseSpec& spec, const SourceLoc& loc) {
+  if (spec.presets.empty()) return;
+  std::vector<const Preset*> used;
+  for (const auto& ref : spec.presets) {
+    const Preset* p = find_preset(ref);
+    if (!p) {
+      std::vector<std::string> names;
+      for (const auto& q : builtin_presets()) names.push_back(q.name);
+      const std::string near = nearest_key(ref.substr(0, ref.find('@')), names);
+      std::string all;
+      for (const auto& n : preset_names()) all += (all.empty() ? "" : ", ") + n;
+      throw InputError(loc, "presets",
+                       "unknown preset '" + ref + "'" +
+                           (near.empty() ? "" : " (did you mean '" + near + "'?)") +
+                           "; presets: " + all);
+    }
+    if (std::find(used.begin(), used.end(), p) == used.end()) used.push_back(p);
+  }
+  // Metrics: presets' in order (first definition of a name wins), case ones replace in place.
+  std::vector<MetricSpec> metrics;
+  auto index_of = [&](const std::string& name) {
+    return std::find_if(metrics.begin(), metrics.end(),
+                        [&](const MetricSpec& m) { return m.name == name; });
+  };
+  for (const Preset* p : used)
+    for (const auto& m : p->metrics)
+      if (index_of(m.name) == metrics.end()) metrics.push_back(m);
+  for (const auto& m : spec.metrics) {
+    if (auto it = index_of(m.name); it != metrics.end())
+      *it = m;
+    else
+      metrics.push_back(m);
+  }
+  spec.metrics = std::move(metrics);
+  // Status: the case's first, then the presets' own, then the shared ones.
+  auto add_status = [&](const std::vector<StatusPattern>& from) {
+    for (const auto& sp : from)
+      if (std::none_of(spec.status.begin(), spec.status.end(), [&](const StatusPattern& s) {
+            return s.pattern == sp.pattern && s.status == sp.status;
+          }))
+        spec.status.push_back(sp);
+  };
+  for (const Preset* p : used) add_status(p->status);
+  add_status(shared_status_patterns());
+  // Startup: what the case sets wins, else the first preset that sets it.
+  StartupSpec& st = spec.startup;
+  for (const Preset* p : used) {
+    const StartupSpec& ps = p->startup;
+    if (st.loc.file.empty() && (!ps.first_step.empty() || !ps.job_start.empty()))
+      st.loc = SourceLoc{"preset " + p->name + "@" + std::to_string(p->version), 0, 0};
+    take_if_empty(st.first_step, ps.first_step);
+    if (st.job_start.empty() && !ps.job_start.empty()) {
+      st.job_start = ps.job_start;
+      st.job_start_format = ps.job_start_format;
+    }
+    if (st.step_time.empty() && !ps.step_time.empty()) {
+      st.step_time = ps.step_time;
+      st.step_time_format = ps.step_time_format;
+    }
+  }
+}
+
+}  // namespace aerun

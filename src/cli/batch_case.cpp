@@ -1,0 +1,143 @@
+// `aerun case --scheduler ...`: submission, following, dry-run scripts, allocation mode.
+#include "cli/batch_case.hpp"
+
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+
+#include "aerun/batch_runner.hpp"
+#include "aerun/case_runner.hpp"
+#include "aerun/shell_quote.hpp"
+#include "aerun/store.hpp"
+
+namespace aerun::cli {
+
+namespace {
+
+// The allocation this aerun runs in, if any: SLURM_JOB_ID under Slurm, PBS_JOBID under PBS.
+std::string allocation_id(Scheduler s) {
+  const char* v = std::getenv(s == Scheduler::Slurm ? "SLURM_JOB_ID" : "PBS_JOBID");
+  return v && *v ? v : "";
+}
+
+// Inside an allocation: the runs become job steps of it. Under Slurm a command with no launcher
+// of its own is started as a one-task step (`srun --exact`); a launcher (srun, mpiexec) already
+// starts steps. Runs are made by the local runner and tagged with the allocation's job id.
+int run_in_allocation(const Globals& g, const CaseSpec& spec, std::vector<PlannedRun> planned,
+                      Scheduler sched, const std::string& alloc, const BatchCaseArgs& a) {
+  std::cerr << fmt::format(
+      "[{}] inside {} job {}: runs start as its job steps, nothing is "
+      "submitted\n",
+      spec.name, to_string(sched), alloc);
+  if (sched == Scheduler::Slurm && !spec.launcher) {
+    const ResourcesSpec& r = spec.resources;
+    std::string step = "srun --exact --nodes=" + std::to_string(r.nodes.value_or(1)) +
+                       " --ntasks-per-node=" + std::to_string(r.tasks_per_node.value_or(1));
+    if (r.cpus_per_task) step += " --cpus-per-task=" + std::to_string(*r.cpus_per_task);
+    if (r.gpus_per_node) step += " --gpus-per-node=" + std::to_string(*r.gpus_per_node);
+    for (auto& p : planned)
+      p.command = step + " " + shell_quote(spec.shell) + " -c " + shell_quote(p.command);
+  }
+  Store store(g.resolved_db());
+  RunnerOptions opts;
+  opts.jobs = a.jobs;
+  opts.force = a.force;
+  opts.logs_dir = g.logs_dir();
+  opts.env = a.env;
+  CaseRunner runner(spec, store, opts, std::cerr);
+  const RunSummary s = runner.run(planned);
+  for (const auto& p : planned) {
+    auto r = store.find_by_key(p.key);
+    if (!r || r->runner_pid != getpid() || !r->job_id.empty()) continue;
+    r->scheduler = to_string(sched);
+    r->job_id = alloc;
+    store.update_job(*r);
+  }
+  if (s.stop_signal) return 128 + s.stop_signal;
+  return s.failed > 0 || s.interrupted > 0 || s.busy > 0 ? 1 : 0;
+}
+
+}  // namespace
+
+std::string self_binary() {
+  std::error_code ec;
+  const auto p = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? "aerun" : p.string();
+}
+
+LaunchSetup batch_launch_setup(const CaseSpec& spec) {
+  LaunchSetup l;
+  l.command_template = spec.command;
+  if (!spec.launcher) return l;
+  l.prefix = "$DIST_LAUNCH";
+  const size_t at = spec.command.find("{launch}");
+  if (at == std::string::npos)
+    l.command_template = l.prefix + " " + spec.command;
+  else
+    l.command_template.replace(at, 8, l.prefix);
+  return l;
+}
+
+int run_batch_case(const Globals& g, const CaseSpec& spec, const RunSelector& selector,
+                   const BatchCaseArgs& a) {
+  const Scheduler sched = parse_scheduler(a.scheduler, "--scheduler");
+  const bool in_allocation = !a.dry_run && sched != Scheduler::None &&
+                             !allocation_id(sched).empty() && !a.submit_in_allocation;
+  // Inside an allocation the local runner discovers the launch line itself; a job's is found
+  // inside the job.
+  const LaunchSetup batch_launch = batch_launch_setup(spec);
+  std::vector<PlannedRun> planned;
+  plan_runs(
+      spec, &selector,
+      [&](const PlannedRun& r) {
+        planned.push_back(r);
+        return true;
+      },
+      true, in_allocation ? nullptr : &batch_launch);
+  BatchOptions o;
+  o.wait = a.wait;
+  o.max_queued = a.max_queued;
+  o.force = a.force;
+  o.logs_dir = g.logs_dir();
+  o.env = a.env;
+  o.aerun_binary = self_binary();
+
+  if (a.dry_run) {
+    std::unique_ptr<Store> store;
+    std::error_code ec;
+    if (std::filesystem::exists(g.resolved_db(), ec))
+      store = std::make_unique<Store>(g.resolved_db());
+    BatchRunner runner(spec, store.get(), sched, o, std::cerr);
+    const auto scripts = runner.write_scripts(planned);
+    std::cout << fmt::format("# case {}: {} run{} in {} {} job script{} (nothing submitted)\n",
+                             spec.name, planned.size(), planned.size() == 1 ? "" : "s",
+                             scripts.size(), sched == Scheduler::None ? "local" : to_string(sched),
+                             scripts.size() == 1 ? "" : "s");
+    for (const auto& s : scripts) std::cout << s << "\n";
+    return 0;
+  }
+  if (sched == Scheduler::None) {
+    throw InputError(SourceLoc{}, "--scheduler",
+                     "'local' only writes scripts (with --dry-run); without --scheduler aerun runs "
+                     "the case itself");
+  }
+  if (in_allocation) return run_in_allocation(g, spec, planned, sched, allocation_id(sched), a);
+
+  Store store(g.resolved_db());
+  auto client = make_scheduler_client(sched);
+  BatchRunner runner(spec, &store, sched, o, std::cerr);
+  const BatchSummary s = runner.run(planned, *client);
+  if (s.stop_signal) return 128 + s.stop_signal;
+  if (s.submit_failed > 0) {
+    std::cerr << "aerun: error: " << s.last_error << "\n";
+    return 1;
+  }
+  if (s.failed > 0 || s.busy > 0 || (a.wait && s.outstanding > 0)) return 1;
+  return 0;
+}
+
+}  // namespace aerun::cli

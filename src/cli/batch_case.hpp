@@ -1,0 +1,40 @@
+// `aerun case FILE --scheduler slurm|pbs|local`: the case's runs as batch jobs (or, inside an
+// existing allocation, as job steps of it).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "aerun/case_spec.hpp"
+#include "aerun/launch_setup.hpp"
+#include "aerun/run_plan.hpp"
+#include "cli/app.hpp"
+
+namespace aerun::cli {
+
+struct BatchCaseArgs {
+  std::string scheduler;  // slurm | pbs | local
+  bool dry_run = false;
+  bool wait = true;
+  bool force = false;
+  int max_queued = 0;
+  int jobs = 1;                       // runs at once in allocation mode
+  bool submit_in_allocation = false;  // --submit: new jobs even inside an allocation
+  std::vector<std::string> env;       // "NAME=value" for every run
+};
+
+// Plans the selected runs and runs them through the chosen scheduler; returns the exit code (0
+// all ok or, with --no-wait, all submitted; 1 some failed or were not submitted; 128+signal when
+// stopped).
+int run_batch_case(const Globals& g, const CaseSpec& spec, const RunSelector& selector,
+                   const BatchCaseArgs& a);
+
+// The launch setup of a batch job's command: `{launch}` (or, without it, a prefix) becomes
+// `$DIST_LAUNCH`, which the job script sets inside the allocation from `aerun env` (the login
+// node's own hosts and GPUs are not the job's).
+LaunchSetup batch_launch_setup(const CaseSpec& spec);
+
+// The aerun binary running now (/proc/self/exe), written into job scripts.
+std::string self_binary();
+
+}  // namespace aerun::cli

@@ -1,0 +1,99 @@
+// `aerun ingest PATH... --case NAME|FILE`: logs of runs aerun did not launch, stored as runs.
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <iostream>
+
+#include "aerun/case_loader.hpp"
+#include "aerun/ingest.hpp"
+#include "aerun/presets.hpp"
+#include "cli/app.hpp"
+
+namespace aerun::cli {
+
+namespace {
+
+struct IngestArgs {
+  std::vector<std::string> paths;
+  std::string case_ref;
+  std::string pattern;
+  std::vector<std::string> presets;
+};
+
+// The case the logs belong to: a case file (its metrics, presets, status, startup and tables), or
+// a bare case name with the --preset metrics.
+CaseSpec ingest_case(const IngestArgs& a) {
+  namespace fs = std::filesystem;
+  CaseSpec spec;
+  const bool is_file = fs::is_regular_file(a.case_ref);
+  if (is_file) {
+    spec = load_case(a.case_ref);
+  } else {
+    const bool looks_like_path = a.case_ref.find('/') != std::string::npos ||
+                                 a.case_ref.ends_with(".yaml") || a.case_ref.ends_with(".yml");
+    if (looks_like_path)
+      throw InputError(SourceLoc{}, "--case", "no case file " + a.case_ref);
+    spec.name = a.case_ref;
+  }
+  if (!a.presets.empty()) {
+    spec.presets = a.presets;
+    apply_presets(spec, SourceLoc{"--preset", 0, 0});
+  }
+  if (spec.metrics.empty() && spec.status.empty())
+    throw InputError(SourceLoc{}, "--preset",
+                     "nothing to extract: give --preset (e.g. megatron) or a case file with "
+                     "metrics; presets: " +
+                         fmt::format("{}", fmt::join(preset_names(), ", ")));
+  return spec;
+}
+
+int ingest_command(const Globals& g, const IngestArgs& a) {
+  const CaseSpec spec = ingest_case(a);
+  Store store(g.resolved_db());
+  IngestOptions opts;
+  opts.name_template = a.pattern;
+  const auto files = ingest_paths(store, spec, a.paths, opts);
+  int added = 0, updated = 0, unchanged = 0, skipped = 0;
+  for (const auto& f : files) {
+    switch (f.action) {
+      case IngestedFile::Action::Added:
+        ++added;
+        std::cout << fmt::format("added     {}  {:<12} {}\n", f.key.substr(0, 12), f.status, f.path);
+        break;
+      case IngestedFile::Action::Updated:
+        ++updated;
+        std::cout << fmt::format("updated   {}  {:<12} {}\n", f.key.substr(0, 12), f.status, f.path);
+        break;
+      case IngestedFile::Action::Unchanged:
+        ++unchanged;
+        break;
+      case IngestedFile::Action::Skipped:
+        ++skipped;
+        std::cerr << fmt::format("aerun: warning: skipped {}: {}\n", f.path, f.why);
+        break;
+    }
+  }
+  std::cout << fmt::format(
+      "case {}: {} file{}: {} added, {} updated, {} unchanged, {} skipped (store {})\n", spec.name,
+      files.size(), files.size() == 1 ? "" : "s", added, updated, unchanged, skipped,
+      g.resolved_db());
+  return 0;
+}
+
+}  // namespace
+
+void add_ingest_command(CLI::App& app, Globals& g, Action& action) {
+  auto args = std::make_shared<IngestArgs>();
+  CLI::App* c = app.add_subcommand("ingest", "store existing logs as runs of a case");
+  c->add_option("paths", args->paths, "log files and folders (walked recursively)")->required();
+  c->add_option("--case", args->case_ref, "case name, or a case file (its metrics and tables)")
+      ->required();
+  c->add_option("--pattern", args->pattern,
+                "file-name template, e.g. 'log_{method}_l-{layers}_{date}.txt'");
+  c->add_option("--preset", args->presets, "presets to extract with, e.g. megatron,stronghold")
+      ->delimiter(',');
+  c->add_option("--db", g.db, "results store");
+  c->callback([&action, &g, args] { action = [&g, args] { return ingest_command(g, *args); }; });
+}
+
+}  // namespace aerun::cli

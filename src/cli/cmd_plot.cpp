@@ -1,0 +1,127 @@
+// `aerun plot NAME`: a case's figures drawn by gnuplot to SVG and PNG, script kept beside them.
+#include <fmt/format.h>
+#include <poll.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "aerun/child_process.hpp"
+#include "aerun/plot.hpp"
+#include "aerun/table_finder.hpp"
+#include "cli/app.hpp"
+#include "cli/open_store.hpp"
+#include "cli/table_runs.hpp"
+
+extern char** environ;
+
+namespace aerun::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct PlotArgs {
+  std::string name;
+  std::string cases;
+  std::string out;
+};
+
+// gnuplot's path in PATH, or "" when there is none.
+std::string find_gnuplot() {
+  const char* path = std::getenv("PATH");
+  std::string dirs = path ? path : "/usr/bin:/bin";
+  size_t start = 0;
+  while (start <= dirs.size()) {
+    const size_t end = std::min(dirs.find(':', start), dirs.size());
+    const fs::path p =
+        fs::path(dirs.substr(start, end - start).empty() ? "." : dirs.substr(start, end - start)) /
+        "gnuplot";
+    if (::access(p.c_str(), X_OK) == 0) return p.string();
+    start = end + 1;
+  }
+  return "";
+}
+
+// Runs gnuplot on the script in `dir`; its output is collected and shown when it fails.
+void run_gnuplot(const std::string& gnuplot, const std::string& dir, const std::string& script) {
+  ChildProcess::Options o;
+  o.argv = {gnuplot, script};
+  for (char** e = environ; e && *e; ++e) o.env.emplace_back(*e);
+  o.cwd = dir;
+  ChildProcess child(o);
+  std::string output;
+  char buf[4096];
+  while (child.output_fd() >= 0) {
+    pollfd pfd{child.output_fd(), POLLIN, 0};
+    if (::poll(&pfd, 1, 1000) < 0 && errno != EINTR) break;
+    const ssize_t n = ::read(child.output_fd(), buf, sizeof buf);
+    if (n > 0) {
+      output.append(buf, static_cast<size_t>(n));
+    } else if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
+      child.close_output();
+    }
+  }
+  child.wait();
+  const auto& x = child.exit();
+  if (!x.code || *x.code != 0)
+    throw SystemError(fmt::format("gnuplot failed on {}/{} ({}):\n{}", dir, script,
+                                  x.code ? fmt::format("exit code {}", *x.code)
+                                         : fmt::format("signal {}", x.signal.value_or(0)),
+                                  output));
+}
+
+std::string cases_location(const PlotArgs& a) {
+  if (!a.cases.empty()) return a.cases;
+  if (const char* e = std::getenv("AERUN_CASES"); e && *e) return e;
+  return "cases";
+}
+
+int plot_command(const Globals& g, const PlotArgs& a) {
+  const std::string where = cases_location(a);
+  if (!fs::exists(where))
+    throw InputError(SourceLoc{}, "--cases",
+                     "no case files at " + where + " (pass --cases DIR|FILE)");
+  auto [spec, plots] = find_plots(a.name, where);
+  const std::string gnuplot = find_gnuplot();
+  if (gnuplot.empty())
+    throw SystemError(
+        "gnuplot is not installed (not found in PATH); aerun plot needs it: apt-get install "
+        "gnuplot-nox");
+  Store store = open_existing_store(g.resolved_db());
+  const std::vector<RunRecord> runs = table_runs(store, spec, tables_runs_from(spec));
+  const fs::path out =
+      a.out.empty() ? fs::path(g.resolved_db()).parent_path() / "plots" : fs::path(a.out);
+  fs::create_directories(out);
+  for (const PlotSpec& p : plots) {
+    const PlotData d = plot_data(spec, p, runs);
+    const std::string script = p.name + ".gp";
+    std::ofstream(out / script) << gnuplot_script(d, p.name);
+    run_gnuplot(gnuplot, out.string(), script);
+    std::cout << fmt::format("{}: {} {} {}\n", p.name, (out / (p.name + ".svg")).string(),
+                             (out / (p.name + ".png")).string(), (out / script).string());
+    for (const auto& s : d.series)
+      if (s.fit)
+        std::cout << fmt::format("  {}linear fit: y = {:.6g} * x + {:.6g}, R² = {:.4f}\n",
+                                 s.name.empty() ? "" : s.name + " ", s.fit->slope, s.fit->intercept,
+                                 s.fit->r2);
+  }
+  return 0;
+}
+
+}  // namespace
+
+void add_plot_command(CLI::App& app, Globals& g, Action& action) {
+  auto args = std::make_shared<PlotArgs>();
+  CLI::App* c = app.add_subcommand("plot", "draw a case's figures (gnuplot: SVG and PNG)");
+  c->add_option("name", args->name, "plot name, or a case name for all its plots")->required();
+  c->add_option("--cases", args->cases, "case file or folder to find it in (default: cases/)");
+  c->add_option("--out", args->out, "output folder (default: plots/ beside the store)");
+  c->add_option("--db", g.db, "results store");
+  c->callback([&action, &g, args] { action = [&g, args] { return plot_command(g, *args); }; });
+}
+
+}  // namespace aerun::cli

@@ -1,0 +1,35 @@
+// A table's derived metrics (`derive:`), computed per run with muparserx.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "aerun/case_spec.hpp"
+#include "aerun/run_record.hpp"
+
+namespace aerun::report_detail {
+
+// The `derive:` formulas of one table, compiled once. Formula k sees the run's parameters
+// (numbers, or strings in double quotes), its metrics, startup_s, wall_s and derived metrics
+// 0..k-1. A run lacking a value a formula uses gets no value for it (its cell reads "missing").
+class RunFormulas {
+ public:
+  // known: every name a formula may use besides earlier derived metrics. Throws InputError
+  // (at the formula) on a syntax error or an unknown variable, naming the known ones.
+  RunFormulas(const TableSpec& t, std::vector<std::string> known);
+  ~RunFormulas();
+  RunFormulas(const RunFormulas&) = delete;
+  RunFormulas& operator=(const RunFormulas&) = delete;
+
+  // Appends the derived metrics the run has every input for (with the derive's unit).
+  // Throws InputError when a formula fails on this run (e.g. a string where a number goes).
+  void apply(RunRecord& run) const;
+
+ private:
+  struct Compiled;
+  std::vector<Compiled> formulas_;
+  std::string table_;
+};
+
+}  // namespace aerun::report_detail

@@ -1,0 +1,243 @@
+#include "aerun/batch_runner.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <ostream>
+
+#include "aerun/job_script.hpp"
+#include "aerun/job_stamps.hpp"
+#include "aerun/provenance.hpp"
+#include "aerun/sha256.hpp"
+#include "aerun/store.hpp"
+
+namespace aerun {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const char* script_ext(Scheduler s) {
+  return s == Scheduler::Slurm ? "sbatch" : s == Scheduler::Pbs ? "pbs" : "sh";
+}
+
+// PBS wants a job name starting with a letter.
+std::string job_name(Scheduler s, const std::string& name) {
+  if (s == Scheduler::Pbs && !name.empty() && !std::isalpha(static_cast<unsigned char>(name[0])))
+    return "j" + name;
+  return name;
+}
+
+}  // namespace
+
+BatchRunner::BatchRunner(const CaseSpec& spec, Store* store, Scheduler scheduler, BatchOptions opts,
+                         std::ostream& out)
+    : spec_(spec), store_(store), scheduler_(scheduler), opts_(std::move(opts)), out_(out) {}
+
+std::vector<BatchJob> BatchRunner::plan_jobs(const std::vector<const PlannedRun*>& todo) const {
+  const fs::path dir = fs::absolute(fs::path(opts_.logs_dir)) / spec_.name;
+  auto attempt_of = [this](const PlannedRun& p) {
+    if (!store_) return 1;
+    const auto prev = store_->find_by_key(p.key);
+    return prev ? prev->attempt + 1 : 1;
+  };
+  std::vector<BatchJob> jobs;
+  const bool array = scheduler_ != Scheduler::None && spec_.resources.array && todo.size() > 1;
+  if (array) {
+    BatchJob j;
+    std::string ids;
+    for (const PlannedRun* p : todo) {
+      j.runs.push_back(p);
+      j.attempts.push_back(attempt_of(*p));
+      ids += p->key + ":" + std::to_string(j.attempts.back()) + "\n";
+    }
+    j.name = job_name(scheduler_, spec_.name + "-" + sha256_hex(ids).substr(0, 8));
+    for (size_t i = 0; i < todo.size(); ++i)
+      j.log_paths.push_back((dir / fmt::format("{}_{}.log", j.name, i)).string());
+    j.output = (dir / (j.name + (scheduler_ == Scheduler::Pbs ? "_^array_index^.log" : "_%a.log")))
+                   .string();
+    j.script_path = (dir / "jobs" / (j.name + "." + script_ext(scheduler_))).string();
+    jobs.push_back(std::move(j));
+    return jobs;
+  }
+  for (const PlannedRun* p : todo) {
+    BatchJob j;
+    j.runs = {p};
+    j.attempts = {attempt_of(*p)};
+    j.name = job_name(scheduler_, spec_.name + "-" + p->key.substr(0, 8));
+    j.log_paths = {(dir / fmt::format("{}-a{}.log", p->key.substr(0, 16), j.attempts[0])).string()};
+    j.output = j.log_paths[0];
+    j.script_path =
+        (dir / "jobs" / fmt::format("{}-a{}.{}", j.name, j.attempts[0], script_ext(scheduler_)))
+            .string();
+    jobs.push_back(std::move(j));
+  }
+  return jobs;
+}
+
+std::string BatchRunner::write_script(const BatchJob& job) const {
+  JobScriptRequest req;
+  req.scheduler = scheduler_;
+  req.job_name = job.name;
+  req.output = job.output;
+  req.env = opts_.env;
+  req.aerun_binary = opts_.aerun_binary;
+  int cap = spec_.resources.array_cap;
+  if (opts_.max_queued > 0 && (cap == 0 || opts_.max_queued < cap)) cap = opts_.max_queued;
+  req.array_cap = cap;
+  for (size_t i = 0; i < job.runs.size(); ++i)
+    req.runs.push_back({job.runs[i]->key, job.runs[i]->repeat_index, job.runs[i]->command,
+                        job.log_paths[i], stamps_path(job.log_paths[i])});
+  const std::string text = render_job_script(spec_, req);
+  std::error_code ec;
+  fs::create_directories(fs::path(job.script_path).parent_path(), ec);
+  if (ec)
+    throw SystemError(fmt::format("cannot create {}: {}",
+                                  fs::path(job.script_path).parent_path().string(), ec.message()));
+  {
+    std::ofstream f(job.script_path, std::ios::trunc);
+    f << text;
+    if (!f.flush()) throw SystemError("cannot write job script " + job.script_path);
+  }
+  ::chmod(job.script_path.c_str(), 0755);
+  return text;
+}
+
+std::vector<std::string> BatchRunner::write_scripts(const std::vector<PlannedRun>& planned) {
+  std::vector<const PlannedRun*> todo;
+  for (const auto& p : planned) todo.push_back(&p);
+  std::vector<std::string> paths;
+  for (const auto& job : plan_jobs(todo)) {
+    write_script(job);
+    paths.push_back(job.script_path);
+  }
+  return paths;
+}
+
+bool BatchRunner::submit_job(const BatchJob& job, SchedulerClient& client, JobFollower& follower,
+                             BatchSummary& sum) {
+  const std::string host = host_name();
+  const std::string commit = git_commit(spec_.workdir);
+  std::vector<RunRecord> recs;
+  for (size_t i = 0; i < job.runs.size(); ++i) {
+    const PlannedRun& p = *job.runs[i];
+    RunRecord r;
+    r.key = p.key;
+    r.case_name = spec_.name;
+    r.case_file = spec_.file;
+    r.repeat_index = p.repeat_index;
+    r.command = p.command;
+    r.workdir = spec_.workdir;
+    r.params = p.params;
+    r.env = spec_.env;
+    r.host = host;
+    r.aerun_version = AERUN_VERSION;
+    r.git_commit = commit;
+    r.runner_pid = getpid();
+    r.log_path = job.log_paths[i];
+    r.scheduler = to_string(scheduler_);
+    r.id = store_->begin_run(r);
+    r.attempt = job.attempts[i];
+    // Leftovers of an earlier attempt with the same name must not be mistaken for this one's.
+    std::error_code ec;
+    fs::remove(r.log_path, ec);
+    fs::remove(stamps_path(r.log_path), ec);
+    recs.push_back(std::move(r));
+  }
+  write_script(job);
+  const double submitted = wall_now();
+  std::string id;
+  try {
+    id = client.submit(job.script_path, spec_.workdir);
+  } catch (const SchedulerError& e) {
+    out_ << fmt::format("[{}] submitting {} failed: {}\n", spec_.name, job.script_path, e.what());
+    sum.last_error = e.what();
+    for (auto& r : recs) {
+      r.status = "submit_failed";
+      r.reason = e.what();
+      r.end_time = wall_now();
+      store_->finish_run(r);
+      ++sum.submit_failed;
+    }
+    return false;
+  }
+  ++sum.jobs;
+  out_ << fmt::format("[{}] submitted job {} ({} run{}): {}\n", spec_.name, id, recs.size(),
+                      recs.size() == 1 ? "" : "s, an array", job.script_path);
+  for (size_t i = 0; i < recs.size(); ++i) {
+    RunRecord& r = recs[i];
+    r.status = "pending";
+    r.reason.clear();
+    r.submit_time = submitted;
+    r.job_id = job.runs.size() > 1 ? client.task_id(id, static_cast<int>(i)) : id;
+    if (job.runs.size() > 1) r.array_index = static_cast<int>(i);
+    r.scheduler_state = "SUBMITTED";
+    store_->update_job(r);
+    follower.add(r, &spec_);
+    ++sum.submitted;
+  }
+  return true;
+}
+
+BatchSummary BatchRunner::run(const std::vector<PlannedRun>& planned, SchedulerClient& client) {
+  if (!store_) throw SystemError("BatchRunner::run needs a store");
+  BatchSummary sum;
+  sum.planned = static_cast<int>(planned.size());
+  JobFollower follower(*store_, client, out_, opts_.follow);
+  std::vector<const PlannedRun*> todo;
+  for (const auto& p : planned) {
+    if (auto prev = store_->find_by_key(p.key)) {
+      if (prev->status == "ok" && !opts_.force) {
+        ++sum.reused;
+        continue;
+      }
+      if ((prev->status == "pending" || prev->status == "running") && !prev->job_id.empty()) {
+        out_ << fmt::format("[{}] run {} is already job {} ({}): following it\n", spec_.name,
+                            p.key.substr(0, 12), prev->job_id, prev->status);
+        follower.add(*prev, &spec_);
+        ++sum.followed;
+        continue;
+      }
+      if (prev->status == "running" && prev->runner_pid != getpid()) {
+        ++sum.busy;
+        continue;
+      }
+    }
+    todo.push_back(&p);
+  }
+  std::vector<BatchJob> jobs = plan_jobs(todo);
+  size_t next = 0;
+  auto submit_more = [&] {
+    while (next < jobs.size() && (opts_.max_queued <= 0 || jobs[next].runs.size() > 1 ||
+                                  static_cast<int>(follower.outstanding()) < opts_.max_queued)) {
+      submit_job(jobs[next], client, follower, sum);
+      ++next;
+    }
+  };
+  submit_more();
+  if (opts_.wait) {
+    sum.stop_signal = follower.follow(submit_more);
+  } else {
+    follower.poll_once();  // one look, so jobs that failed at once are reported now
+  }
+  for (size_t i = next; i < jobs.size(); ++i)
+    sum.not_submitted += static_cast<int>(jobs[i].runs.size());
+  sum.ok = follower.summary().ok;
+  sum.failed = follower.summary().failed;
+  sum.outstanding = static_cast<int>(follower.outstanding());
+  if (sum.last_error.empty()) sum.last_error = follower.summary().last_error;
+  out_ << fmt::format(
+      "[{}] {} planned: {} ok, {} failed, {} submit failed, {} still queued or running, {} reused"
+      "{}\n",
+      spec_.name, sum.planned, sum.ok, sum.failed, sum.submit_failed, sum.outstanding, sum.reused,
+      sum.not_submitted ? fmt::format(", {} not submitted yet (--max-queued)", sum.not_submitted)
+                        : "");
+  return sum;
+}
+
+}  // namespace aerun

@@ -1,0 +1,158 @@
+#include "aerun/captured_command.hpp"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <utility>
+
+#include "aerun/provenance.hpp"
+
+extern char** environ;
+
+namespace aerun {
+
+namespace {
+
+// A pipe end, closed on destruction.
+class PipeEnd {
+ public:
+  PipeEnd() = default;
+  explicit PipeEnd(int fd) : fd_(fd) {}
+  ~PipeEnd() { reset(); }
+  PipeEnd(PipeEnd&& o) noexcept : fd_(std::exchange(o.fd_, -1)) {}
+  PipeEnd& operator=(PipeEnd&& o) noexcept {
+    reset();
+    fd_ = std::exchange(o.fd_, -1);
+    return *this;
+  }
+  int get() const { return fd_; }
+  void reset() {
+    if (fd_ >= 0) close(fd_);
+    fd_ = -1;
+  }
+
+ private:
+  int fd_ = -1;
+};
+
+// posix_spawn file actions and attributes, destroyed with the object.
+struct SpawnSetup {
+  posix_spawn_file_actions_t actions;
+  posix_spawnattr_t attr;
+  SpawnSetup() {
+    posix_spawn_file_actions_init(&actions);
+    posix_spawnattr_init(&attr);
+  }
+  ~SpawnSetup() {
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attr);
+  }
+  SpawnSetup(const SpawnSetup&) = delete;
+  SpawnSetup& operator=(const SpawnSetup&) = delete;
+};
+
+std::string trimmed(const std::string& s) {
+  const size_t b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string::npos) return "";
+  const size_t e = s.find_last_not_of(" \t\r\n");
+  std::string t = s.substr(b, e - b + 1);
+  for (char& c : t)
+    if (c == '\n' || c == '\r') c = ' ';
+  return t;
+}
+
+}  // namespace
+
+std::string CommandResult::message() const {
+  if (!started) return error;
+  std::string text = trimmed(err);
+  if (text.empty()) text = trimmed(out);
+  if (timed_out) return "timed out" + (text.empty() ? "" : ": " + text);
+  if (!text.empty()) return text;
+  if (signal) return fmt::format("killed by signal {}", *signal);
+  return exit_code ? fmt::format("exit code {}", *exit_code) : "no exit status";
+}
+
+CommandResult run_captured(const std::vector<std::string>& argv, double timeout_s) {
+  CommandResult r;
+  if (argv.empty()) {
+    r.error = "no command";
+    return r;
+  }
+  int out_p[2], err_p[2];
+  if (pipe2(out_p, O_CLOEXEC) != 0) {
+    r.error = fmt::format("pipe: {}", strerror(errno));
+    return r;
+  }
+  PipeEnd out_r(out_p[0]), out_w(out_p[1]);
+  if (pipe2(err_p, O_CLOEXEC) != 0) {
+    r.error = fmt::format("pipe: {}", strerror(errno));
+    return r;
+  }
+  PipeEnd err_r(err_p[0]), err_w(err_p[1]);
+
+  SpawnSetup setup;
+  posix_spawn_file_actions_addopen(&setup.actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&setup.actions, out_w.get(), 1);
+  posix_spawn_file_actions_adddup2(&setup.actions, err_w.get(), 2);
+  posix_spawnattr_setflags(&setup.attr, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&setup.attr, 0);
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  pid_t pid = -1;
+  const int rc = posix_spawnp(&pid, args[0], &setup.actions, &setup.attr, args.data(), environ);
+  if (rc != 0) {
+    r.error = rc == ENOENT ? fmt::format("{}: not found in PATH", argv[0])
+                           : fmt::format("{}: cannot run: {}", argv[0], strerror(rc));
+    return r;
+  }
+  r.started = true;
+  out_w.reset();
+  err_w.reset();
+
+  const double deadline = mono_now() + timeout_s;
+  char buf[8192];
+  while (out_r.get() >= 0 || err_r.get() >= 0) {
+    pollfd fds[2];
+    nfds_t n = 0;
+    if (out_r.get() >= 0) fds[n++] = {out_r.get(), POLLIN, 0};
+    if (err_r.get() >= 0) fds[n++] = {err_r.get(), POLLIN, 0};
+    const double left = deadline - mono_now();
+    if (left <= 0) {
+      r.timed_out = true;
+      kill(-pid, SIGKILL);
+      break;
+    }
+    const int pr = poll(fds, n, static_cast<int>(std::ceil(left * 1000)));
+    if (pr < 0 && errno != EINTR) break;
+    for (nfds_t i = 0; i < n; ++i) {
+      if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      const ssize_t got = read(fds[i].fd, buf, sizeof buf);
+      if (got < 0 && errno == EINTR) continue;
+      PipeEnd& end = fds[i].fd == out_r.get() ? out_r : err_r;
+      std::string& dst = fds[i].fd == out_r.get() ? r.out : r.err;
+      if (got <= 0)
+        end.reset();
+      else
+        dst.append(buf, static_cast<size_t>(got));
+    }
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
+  return r;
+}
+
+}  // namespace aerun

@@ -1,0 +1,133 @@
+#include "aerun/job_follower.hpp"
+
+#include <poll.h>
+#include <signal.h>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <ostream>
+#include <set>
+
+#include "aerun/job_stamps.hpp"
+#include "aerun/provenance.hpp"
+#include "aerun/signal_watch.hpp"
+#include "aerun/store.hpp"
+
+namespace aerun {
+
+JobFollower::JobFollower(Store& store, SchedulerClient& client, std::ostream& out,
+                         FollowOptions opts)
+    : store_(store), client_(client), out_(out), opts_(opts) {}
+
+void JobFollower::add(const RunRecord& r, const CaseSpec* spec) {
+  runs_.push_back({r, spec, 0});
+}
+
+void JobFollower::finish(Followed& f, const RunState& state, const JobReport* report) {
+  RunRecord& r = f.rec;
+  collect_run(r, state, report, f.spec);
+  store_.finish_run(r);
+  if (r.status == "ok")
+    ++sum_.ok;
+  else
+    ++sum_.failed;
+  out_ << fmt::format("[{}] run {} {} (job {}{}){}\n", r.case_name, r.key.substr(0, 12), r.status,
+                      r.job_id, r.scheduler_state.empty() ? "" : ", " + r.scheduler_state,
+                      r.reason.empty() ? "" : ": " + r.reason);
+}
+
+bool JobFollower::poll_once() {
+  if (runs_.empty()) return true;
+  std::vector<std::string> ids;
+  std::set<std::string> seen;
+  for (const auto& f : runs_) {
+    const std::string base = client_.base_id(f.rec.job_id);
+    if (seen.insert(base).second) ids.push_back(base);
+  }
+  const QueryResult q = client_.query(ids);
+  if (!q.ok) {
+    ++sum_.query_failures;
+    sum_.last_error = q.error;
+    return false;
+  }
+  for (size_t i = 0; i < runs_.size();) {
+    Followed& f = runs_[i];
+    const JobReport* rep = q.find(f.rec.job_id);
+    bool done = false;
+    if (rep) {
+      f.missing = 0;
+      if (rep->run_state.finished) {
+        finish(f, rep->run_state, rep);
+        done = true;
+      } else if (rep->run_state.status != f.rec.status || rep->state != f.rec.scheduler_state ||
+                 rep->reason != f.rec.scheduler_reason) {
+        f.rec.status = rep->run_state.status;
+        f.rec.scheduler_state = rep->state;
+        f.rec.scheduler_reason = rep->reason;
+        if (f.rec.status == "running" && !f.rec.job_start_time) {
+          const JobStamps st = read_job_stamps(stamps_path(f.rec.log_path));
+          f.rec.job_start_time = st.start ? st.start : rep->start_time;
+          if (f.rec.job_start_time && f.rec.submit_time)
+            f.rec.queue_wait_s = *f.rec.job_start_time - *f.rec.submit_time;
+          f.rec.launch_time = f.rec.job_start_time;
+        }
+        store_.update_job(f.rec);
+      }
+    } else if (++f.missing >= opts_.missing_polls) {
+      // Gone from the scheduler: what its script wrote decides, else it is lost.
+      const JobStamps st = read_job_stamps(stamps_path(f.rec.log_path));
+      if (st.end && st.exit_code) {
+        finish(f, {*st.exit_code == 0 ? "ok" : "failed", true}, nullptr);
+      } else {
+        f.rec.reason = fmt::format("job {} left the scheduler's queue {}", f.rec.job_id,
+                                   st.start ? "before its script ended" : "without starting");
+        finish(f, {"lost", true}, nullptr);
+      }
+      done = true;
+    }
+    if (done)
+      runs_.erase(runs_.begin() + static_cast<long>(i));
+    else
+      ++i;
+  }
+  return true;
+}
+
+std::vector<RunRecord> JobFollower::outstanding_runs() const {
+  std::vector<RunRecord> out;
+  for (const auto& f : runs_) out.push_back(f.rec);
+  return out;
+}
+
+int JobFollower::follow(const std::function<void()>& between) {
+  SignalWatch signals;
+  double interval = opts_.poll_s;
+  const double give_up = opts_.max_wait_s > 0 ? mono_now() + opts_.max_wait_s : 0;
+  while (!runs_.empty()) {
+    const size_t before = runs_.size();
+    if (!poll_once()) {
+      out_ << fmt::format("scheduler query failed ({}); retrying in {:.0f} s\n", sum_.last_error,
+                          std::ceil(interval));
+      interval = std::min(opts_.max_poll_s, interval * 2);
+    } else {
+      interval = runs_.size() < before ? opts_.poll_s : std::min(opts_.max_poll_s, interval * 1.5);
+    }
+    if (between) between();
+    if (runs_.empty()) break;
+    if (give_up > 0 && mono_now() >= give_up) break;
+    pollfd p{signals.fd(), POLLIN, 0};
+    ::poll(&p, 1, static_cast<int>(interval * 1000));
+    if (signals.drain() != 0 || signals.stop_signal() != 0) {
+      out_ << fmt::format(
+          "{} received: {} job(s) keep running in the scheduler; `aerun collect` gathers them "
+          "later\n",
+          signals.stop_signal() == SIGINT ? "SIGINT" : "SIGTERM", runs_.size());
+      return signals.stop_signal();
+    }
+  }
+  return 0;
+}
+
+}  // namespace aerun

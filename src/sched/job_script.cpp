@@ -1,0 +1,166 @@
+// The placeholder values of a job script and its rendering from a template file.
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "aerun/job_script.hpp"
+#include "aerun/shell_quote.hpp"
+
+namespace aerun {
+
+namespace {
+
+std::string opt(const std::optional<int>& v) {
+  return v ? std::to_string(*v) : "";
+}
+
+// `case "$aerun_task" in ...`: the variables of the run this task makes.
+std::string runs_block(const JobScriptRequest& req) {
+  std::string out = "case \"$aerun_task\" in\n";
+  for (size_t i = 0; i < req.runs.size(); ++i) {
+    const ScriptRun& r = req.runs[i];
+    out += fmt::format(
+        "  {})\n    AERUN_RUN_KEY={}\n    AERUN_REPEAT={}\n    AERUN_LOG={}\n    AERUN_STAMPS={}\n"
+        "    AERUN_COMMAND={}\n    ;;\n",
+        i, shell_quote(r.key), r.repeat_index, shell_quote(r.log_path), shell_quote(r.stamps_path),
+        shell_quote(r.command));
+  }
+  out +=
+      "  *)\n    echo \"aerun: this job has no run for task $aerun_task\" >&2\n    exit 96\n    "
+      ";;\n";
+  out += "esac\nexport AERUN_RUN_KEY AERUN_REPEAT";
+  return out;
+}
+
+std::string env_block(const CaseSpec& spec, const JobScriptRequest& req) {
+  std::string out = "export AERUN_CASE=" + shell_quote(spec.name);
+  for (const auto& e : req.env) {
+    const size_t eq = e.find('=');
+    if (eq == std::string::npos) continue;
+    out += "\nexport " + e.substr(0, eq) + "=" + shell_quote(e.substr(eq + 1));
+  }
+  for (const auto& [name, value] : spec.env)
+    out += "\nexport " + name + "=" + shell_quote(value.text());
+  return out;
+}
+
+// Discovery inside the allocation: `aerun env` prints the launch line for the job's own hosts and
+// GPUs, defining `launch` (a function) and DIST_LAUNCH for the command.
+std::string launch_block(const CaseSpec& spec, const JobScriptRequest& req) {
+  if (!spec.launcher) return "";
+  const LauncherSpec& l = *spec.launcher;
+  std::vector<std::string> argv{
+      req.aerun_binary, "env",
+      "--scheduler",    req.scheduler == Scheduler::None ? "none" : to_string(req.scheduler),
+      "--launcher",     l.kind};
+  auto add = [&argv](const std::string& flag, const std::string& v) {
+    if (!v.empty()) argv.push_back(flag + "=" + v);
+  };
+  add("--ranks", opt(l.ranks));
+  add("--ranks-per-node", l.ranks_per_node ? std::to_string(*l.ranks_per_node) : "");
+  add("--nodes", opt(l.nodes));
+  add("--cpu-bind", l.cpu_bind);
+  add("--depth", opt(l.depth));
+  add("--gpu-bind", l.gpu_bind);
+  add("--gpus-per-host", opt(l.gpus_per_node ? l.gpus_per_node : spec.resources.gpus_per_node));
+  add("--hostfile", l.hostfile);
+  add("--mpi", l.mpi);
+  add("--program", l.program);
+  add("--master-port", std::to_string(l.master_port));
+  for (const auto& x : l.extra_args) add("--extra", x);
+  for (const auto& v : l.env) add("--env", v);
+  argv.push_back("--format=sh");
+  std::string cmd;
+  for (const auto& a : argv) cmd += (cmd.empty() ? "" : " ") + shell_quote(a);
+  return "if ! aerun_env=$(" + cmd +
+         "); then\n  printf 'end %s 98\\n' \"$(date +%s.%N)\" >>\"$AERUN_STAMPS\"\n  exit 98\nfi\n"
+         "eval \"$aerun_env\"";
+}
+
+// Runs the command; sets aerun_rc. With a first-step pattern the output goes through
+// `aerun stamp-output`, which stamps the first output line and the first training step.
+std::string run_block(const CaseSpec& spec, const JobScriptRequest& req) {
+  const std::string shell = shell_quote(spec.shell);
+  if (spec.startup.first_step.empty()) return shell + " -c \"$AERUN_COMMAND\" 2>&1\naerun_rc=$?";
+  return "{ " + shell + " -c \"$AERUN_COMMAND\" 2>&1; } | " + shell_quote(req.aerun_binary) +
+         " stamp-output \"$AERUN_STAMPS\" " + shell_quote(spec.startup.first_step) +
+         "\naerun_rc=${PIPESTATUS[0]}";
+}
+
+}  // namespace
+
+std::map<std::string, std::string> job_script_vars(const CaseSpec& spec,
+                                                   const JobScriptRequest& req) {
+  const ResourcesSpec& r = spec.resources;
+  std::map<std::string, std::string> v;
+  v["case"] = spec.name;
+  v["case_file"] = spec.file;
+  v["scheduler"] = req.scheduler == Scheduler::None ? "local" : to_string(req.scheduler);
+  v["job_name"] = req.job_name;
+  v["output"] = req.output;
+  v["directives"] = scheduler_directives(spec, req);
+  if (!v["directives"].empty() && v["directives"].back() == '\n') v["directives"].pop_back();
+  v["nodes"] = opt(r.nodes);
+  v["gpus_per_node"] = opt(r.gpus_per_node);
+  v["tasks_per_node"] = opt(r.tasks_per_node);
+  v["cpus_per_task"] = opt(r.cpus_per_task);
+  v["walltime"] = r.walltime_s > 0 ? format_walltime(r.walltime_s) : "";
+  v["queue"] = r.queue;
+  v["account"] = r.account;
+  v["constraint"] = r.constraint;
+  v["hint"] = r.hint;
+  v["filesystems"] = r.filesystems;
+  v["place"] = r.place;
+  v["runs_count"] = std::to_string(req.runs.size());
+  switch (req.scheduler) {
+    case Scheduler::Slurm:
+      v["task_index"] = "${SLURM_ARRAY_TASK_ID:-0}";
+      v["job_id"] = "\"${SLURM_JOB_ID:-}\"";
+      break;
+    case Scheduler::Pbs:
+      v["task_index"] = "${PBS_ARRAY_INDEX:-0}";
+      v["job_id"] = "\"${PBS_JOBID:-}\"";
+      break;
+    case Scheduler::None:
+      v["task_index"] = "${1:-0}";
+      v["job_id"] = "\"local-$$\"";
+      break;
+  }
+  v["runs"] = runs_block(req);
+  v["workdir"] = spec.workdir;
+  v["shell"] = spec.shell;
+  v["aerun"] = req.aerun_binary;
+  v["env"] = env_block(spec, req);
+  v["launch"] = launch_block(spec, req);
+  v["run"] = run_block(spec, req);
+  return v;
+}
+
+std::string job_template_path(const CaseSpec& spec, Scheduler scheduler) {
+  if (!spec.resources.template_path.empty()) return spec.resources.template_path;
+  std::string dir = AERUN_SOURCE_DIR "/templates";
+  if (const char* e = std::getenv("AERUN_TEMPLATES"); e && *e) dir = e;
+  const char* file = scheduler == Scheduler::Slurm ? "slurm.sbatch"
+                     : scheduler == Scheduler::Pbs ? "pbs.sh"
+                                                   : "local.sh";
+  return dir + "/" + file;
+}
+
+std::string render_job_script(const CaseSpec& spec, const JobScriptRequest& req) {
+  for (const std::string* p : {&req.output, &req.job_name})
+    if (p->find_first_of(" \t\r\n'\"\\") != std::string::npos)
+      throw InputError(SourceLoc{}, "resources",
+                       "job name and output path may hold no whitespace or quotes: '" + *p + "'");
+  const std::string path = job_template_path(spec, req.scheduler);
+  std::ifstream in(path);
+  if (!in)
+    throw InputError(spec.resources.template_path.empty() ? SourceLoc{} : spec.resources.loc,
+                     "resources.template", "cannot read job-script template " + path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return fill_template(text.str(), job_script_vars(spec, req), path);
+}
+
+}  // namespace aerun

@@ -1,0 +1,112 @@
+#include "aerun/slurm_client.hpp"
+
+#include <time.h>
+
+#include <sstream>
+
+#include "aerun/captured_command.hpp"
+
+namespace aerun {
+
+namespace {
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> parts;
+  std::string cur;
+  std::istringstream in(s);
+  while (std::getline(in, cur, sep)) parts.push_back(cur);
+  if (!s.empty() && s.back() == sep) parts.emplace_back();
+  return parts;
+}
+
+std::string join(const std::vector<std::string>& v, char sep) {
+  std::string out;
+  for (const auto& x : v) out += (out.empty() ? "" : std::string(1, sep)) + x;
+  return out;
+}
+
+}  // namespace
+
+std::optional<double> parse_slurm_time(const std::string& text) {
+  tm t{};
+  const char* end = strptime(text.c_str(), "%Y-%m-%dT%H:%M:%S", &t);
+  if (!end || *end) return std::nullopt;
+  t.tm_isdst = -1;
+  return static_cast<double>(mktime(&t));
+}
+
+std::vector<JobReport> parse_squeue(const std::string& out) {
+  std::vector<JobReport> jobs;
+  std::istringstream in(out);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    const auto f = split(line, '|');
+    if (f.size() < 6) continue;
+    JobReport j;
+    j.job_id = f[0];
+    j.state = f[1];
+    j.reason = f[2] == "None" ? "" : f[2];
+    try {
+      j.exit_code = std::stoi(f[3]);
+    } catch (const std::exception&) {
+    }
+    j.start_time = parse_slurm_time(f[4]);
+    j.end_time = parse_slurm_time(f[5]);
+    j.run_state = slurm_run_state(j.state);
+    if (!j.run_state.finished) j.exit_code.reset();
+    jobs.push_back(std::move(j));
+  }
+  return jobs;
+}
+
+std::string SlurmClient::submit(const std::string& script, const std::string& dir) {
+  const auto r = run_captured({"sbatch", "--parsable", "--chdir=" + dir, script});
+  if (!r.ok()) throw SchedulerError("sbatch rejected the job: " + r.message());
+  std::string id = r.out.substr(0, r.out.find_first_of(";\n"));
+  if (id.empty() || id.find_first_not_of("0123456789") != std::string::npos)
+    throw SchedulerError("sbatch printed no job id: " + r.message());
+  return id;
+}
+
+QueryResult SlurmClient::query(const std::vector<std::string>& job_ids) {
+  QueryResult q;
+  if (job_ids.empty()) {
+    q.ok = true;
+    return q;
+  }
+  const auto r = run_captured({"squeue", "--noheader", "--array", "--states=all",
+                               "--jobs=" + join(job_ids, ','),
+                               "--Format=JobArrayID:|,State:|,Reason:|,exit_code:|,"
+                               "StartTime:|,EndTime:|"});
+  if (!r.ok()) {
+    // Every id unknown (finished longer ago than MinJobAge): a valid answer, no job left.
+    if (r.started && r.err.find("Invalid job id specified") != std::string::npos) {
+      q.ok = true;
+      return q;
+    }
+    q.error = "squeue failed: " + r.message();
+    return q;
+  }
+  q.ok = true;
+  q.jobs = parse_squeue(r.out);
+  return q;
+}
+
+void SlurmClient::cancel(const std::vector<std::string>& job_ids) {
+  if (job_ids.empty()) return;
+  std::vector<std::string> argv{"scancel"};
+  argv.insert(argv.end(), job_ids.begin(), job_ids.end());
+  const auto r = run_captured(argv);
+  if (!r.ok()) throw SchedulerError("scancel failed: " + r.message());
+}
+
+std::string SlurmClient::task_id(const std::string& base, int index) const {
+  return base + "_" + std::to_string(index);
+}
+
+std::string SlurmClient::base_id(const std::string& job_id) const {
+  return job_id.substr(0, job_id.find('_'));
+}
+
+}  // namespace aerun

@@ -1,0 +1,103 @@
+// `aerun ingest`: the real binary on folders named like seeds 000 and 002, checked with SQL.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "harness.hpp"
+
+using namespace aerun::testing;
+using ::testing::HasSubstr;
+
+namespace {
+
+const std::string kLogs = std::string(AERUN_FIXTURES) + "/logs/";
+
+// Seed 000's first-step line for a stamp "YYYY-MM-DD HH:MM:SS,mmm".
+std::string step_line(const std::string& stamp) {
+  return "[" + stamp +
+         "] [INFO] [logging.py:96:log_dist] [Rank 0] step=0, skipped=0, lr=[0.0, 0.0], "
+         "mom=[(0.9, 0.999), (0.9, 0.999)]\n";
+}
+
+}  // namespace
+
+TEST(Ingest, Seed002FolderBecomesRunsOfACaseFileWithItsTable) {
+  TempDir d;
+  fs::create_directories(d / "results");
+  fs::copy_file(kLogs + "fixture_stronghold_offload.log",
+                d / "results/log_stronghold_l-32_hs-2048_bs-4_ws-2_2022-06-29.1656476815.txt");
+  fs::copy_file(kLogs + "fixture_megatron_stronghold.log",
+                d / "results/log_stronghold_l-32_hs-2048_bs-4_ws-10_2022-06-29.1656478517.txt");
+  fs::copy_file(kLogs + "fixture_status_no_progress.log",
+                d / "results/log_l2l_l-78_hs-2048_bs-4_ws-4_2022-06-29.1656464452.txt");
+  write_file(d / "fig9.yaml",
+             "case: fig9\nparams: {method: [stronghold], layers: [32], hidden: [2048], batch: [4],\n"
+             "  window: [2, 10], date: [x]}\ncommand: ./run.sh {method} {window} {date}\n"
+             "presets: [megatron, stronghold]\n"
+             "tables:\n  fig9:\n    rows: [method, window]\n"
+             "    columns: [{metric: sh_samples_per_s, format: .4f}]\n");
+  const std::vector<std::string> args = {
+      "ingest", "results", "--case", "fig9.yaml", "--db", "r.db", "--pattern",
+      "log_{method}_l-{layers}_hs-{hidden}_bs-{batch}_ws-{window}_{date}.txt"};
+  auto r = run_aerun(d, args);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("3 added, 0 updated, 0 unchanged, 0 skipped"));
+  const std::string db = d / "r.db";
+  EXPECT_EQ(sql1(db, "SELECT count(*) FROM runs WHERE case_name='fig9'"), "3");
+  EXPECT_EQ(sql1(db, "SELECT status FROM runs r JOIN run_params p ON p.run_id=r.id "
+                     "WHERE p.name='method' AND p.value='l2l'"),
+            "no_progress");
+  EXPECT_EQ(sql1(db, "SELECT num FROM run_params WHERE name='window' ORDER BY num DESC LIMIT 1"),
+            "10.0");
+
+  // Idempotent: nothing changes the second time.
+  const std::string before = sql1(db, "SELECT group_concat(updated_at) FROM runs");
+  r = run_aerun(d, args);
+  EXPECT_THAT(r.out, HasSubstr("0 added, 0 updated, 3 unchanged"));
+  EXPECT_EQ(sql1(db, "SELECT group_concat(updated_at) FROM runs"), before);
+
+  // The case's table works on ingested runs; ws-2 sorts before ws-10.
+  r = run_aerun(d, {"table", "fig9", "--cases", "fig9.yaml", "--db", "r.db", "--format", "csv"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_LT(r.out.find("stronghold,2,"), r.out.find("stronghold,10,")) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("0.5294"));  // (0.66096... + 0.39788...) / 2
+
+  // Every number traces to its file and line.
+  const std::string key = sql1(db, "SELECT key FROM runs r JOIN run_params p ON p.run_id=r.id "
+                                   "WHERE p.name='window' AND p.value='2'");
+  r = run_aerun(d, {"show", key.substr(0, 8), "--db", "r.db"});
+  EXPECT_THAT(r.out, HasSubstr("sh_samples_per_s"));
+  EXPECT_THAT(r.out, HasSubstr("log_stronghold_l-32_hs-2048_bs-4_ws-2_2022-06-29.1656476815.txt:7"));
+}
+
+TEST(Ingest, Seed000StartupTimesUseCalendarArithmetic) {
+  TempDir d;
+  write_file(d / "logs/foremans-login12-nhosts2-ngpu8-2023-10-15-185952.log",
+             "Job started at: 2023-10-15-185952 on login12\n" + step_line("2023-10-15 19:00:46,000"));
+  write_file(d / "logs/foremans-nid008192-nhosts128-ngpu512-2023-10-26-005401.log",
+             "Job started at: 2023-10-26-005401 on nid008192\n" + step_line("2023-10-26 00:58:11,000"));
+  write_file(d / "logs/notes.txt", "not a log\n");
+  auto r = run_aerun(d, {"ingest", "logs", "--case", "startup", "--preset", "startup,deepspeed",
+                         "--pattern", "{user}-{host}-nhosts{nhosts}-ngpu{ngpu}-{stamp}.log",
+                         "--db", "r.db"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("2 added, 0 updated, 0 unchanged, 1 skipped"));
+  EXPECT_THAT(r.err, HasSubstr("skipped"));
+  const std::string db = d / "r.db";
+  // 18:59:52 -> 19:00:46 is 54 s (seed 000's table: 4094); 00:54:01 -> 00:58:11 is 250 s (410)
+  EXPECT_EQ(sql1(db, "SELECT group_concat(startup_s, ' ') FROM (SELECT startup_s FROM runs "
+                     "ORDER BY startup_s)"),
+            "54.0 250.0");
+  EXPECT_EQ(sql1(db, "SELECT count(*) FROM metrics WHERE name='log_startup_s' AND source_line=2"),
+            "2");
+}
+
+TEST(Ingest, BadInputIsExitCode2) {
+  TempDir d;
+  write_file(d / "logs/a.log", "x\n");
+  auto r = run_aerun(d, {"ingest", "logs", "--case", "c", "--preset", "megatorn", "--db", "r.db"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("did you mean 'megatron'?"));
+  r = run_aerun(d, {"ingest", "nowhere", "--case", "c", "--preset", "megatron", "--db", "r.db"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("no such file or folder: nowhere"));
+}

@@ -1,0 +1,69 @@
+// `aerun case FILE --scheduler slurm|pbs|local --dry-run`: writes the job scripts, prints where,
+// submits nothing and stores nothing.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "harness.hpp"
+
+using namespace aerun::testing;
+using ::testing::HasSubstr;
+
+TEST(SchedulerDryRun, WritesSeed004StyleScriptsAndSubmitsNothing) {
+  TempDir d;
+  write_file(d / "c.yaml", R"(case: bloom
+params: {size: [1b3, 13b]}
+command: echo {size}
+resources:
+  nodes: 2
+  tasks_per_node: 1
+  cpus_per_task: 40
+  gpus_per_node: 4
+  walltime: 20h
+  partition: gpu_p13
+  account: six
+  constraint: v100-32g
+  hint: nomultithread
+  exclusive: true
+)");
+  const auto r = run_aerun(d, {"case", "c.yaml", "--scheduler", "slurm", "--dry-run"},
+                           "PATH=/nonexistent:/usr/bin:/bin");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("2 runs in 1 slurm job script (nothing submitted)"));
+  const std::string path =
+      r.out.substr(r.out.find('\n') + 1, r.out.find(".sbatch") + 7 - r.out.find('\n') - 1);
+  const std::string script = read_file(path);
+  EXPECT_THAT(script, HasSubstr("#SBATCH --job-name=bloom-"));
+  EXPECT_THAT(script, HasSubstr("#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=1\n"
+                                "#SBATCH --cpus-per-task=40\n#SBATCH --gpus-per-node=4\n"
+                                "#SBATCH --time=20:00:00\n#SBATCH --partition=gpu_p13\n"
+                                "#SBATCH --account=six\n#SBATCH --constraint=v100-32g\n"
+                                "#SBATCH --hint=nomultithread\n#SBATCH --exclusive\n"
+                                "#SBATCH --array=0-1\n"));
+  EXPECT_EQ(std::system(("bash -n " + aerun::shell_quote(path)).c_str()), 0);
+  EXPECT_FALSE(fs::exists(d / "results/aerun.db"));
+}
+
+TEST(SchedulerDryRun, PbsRefusesSlurmOnlyResources) {
+  TempDir d;
+  write_file(d / "c.yaml", "case: x\ncommand: echo\nresources: {constraint: v100-32g}\n");
+  const auto r = run_aerun(d, {"case", "c.yaml", "--scheduler", "pbs", "--dry-run"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("constraint is a Slurm option"));
+}
+
+TEST(SchedulerDryRun, AUsersOwnTemplateIsFilledAndUnknownPlaceholdersAreNamed) {
+  TempDir d;
+  write_file(d / "my.tmpl",
+             "#!/bin/bash\n#SBATCH -J {{job_name}}\n# wall {{walltime}}\n{{runs}}\n"
+             "cd {{workdir|q}} && {{run}}\n");
+  write_file(d / "c.yaml",
+             "case: own\ncommand: echo hi\nresources: {template: my.tmpl, walltime: 90m}\n");
+  const auto r = run_aerun(d, {"case", "c.yaml", "--scheduler", "slurm", "--dry-run"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string path = r.out.substr(r.out.find('\n') + 1, r.out.size() - r.out.find('\n') - 2);
+  EXPECT_THAT(read_file(path), HasSubstr("# wall 01:30:00\n"));
+  write_file(d / "my.tmpl", "#!/bin/bash\n{{nodez}}\n");
+  const auto bad = run_aerun(d, {"case", "c.yaml", "--scheduler", "slurm", "--dry-run"});
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_THAT(bad.err, HasSubstr("my.tmpl:2:1: template: unknown placeholder {{nodez}}"));
+}

@@ -1,0 +1,139 @@
+// A sweep submitted to a real Slurm (sbatch/squeue/scancel on a local test cluster): job arrays,
+// one job per run, --no-wait + collect, cancel, and the faults (rejected submission, sbatch
+// missing, controller unreachable). Checked through the store with SQL.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "slurm_cluster.hpp"
+
+using namespace aerun::testing;
+using ::testing::HasSubstr;
+
+namespace {
+
+const char* kSweep = R"(case: sweep
+params:
+  n: [1, 2, 3]
+command: echo "step 1 n={n}"; sleep 1; echo "loss 0.{n}"; test {n} != 3
+startup: {first_step: 'step 1'}
+metrics:
+  loss: {regex: 'loss ([0-9.]+)'}
+resources:
+  nodes: 1
+  tasks_per_node: 1
+  walltime: 5m
+  partition: debug
+)";
+
+class SlurmJobs : public SlurmTest {};
+
+}  // namespace
+
+TEST_F(SlurmJobs, ASweepRunsAsOneJobArrayAndEachTaskIsCollected) {
+  write_file(dir_ / "c.yaml", kSweep);
+  const auto r = aerun({"case", "c.yaml", "--scheduler", "slurm"});
+  EXPECT_EQ(r.code, 1) << r.err;  // n=3 exits 1
+  EXPECT_THAT(r.err, HasSubstr("(3 runs, an array)"));
+  const auto rows = sql(db(),
+                        "SELECT p.value, r.status, r.scheduler, r.array_index, r.scheduler_state, "
+                        "r.exit_code, m.value FROM runs r JOIN run_params p ON p.run_id=r.id "
+                        "LEFT JOIN metrics m ON m.run_id=r.id AND m.name='loss' ORDER BY p.value");
+  ASSERT_EQ(rows.size(), 3u);
+  const std::vector<std::vector<std::string>> want{
+      {"1", "ok", "slurm", "0", "COMPLETED", "0", "0.1"},
+      {"2", "ok", "slurm", "1", "COMPLETED", "0", "0.2"},
+      {"3", "failed", "slurm", "2", "FAILED", "1", "0.3"}};
+  EXPECT_EQ(rows, want);
+  // One array: every run's job id is <base>_<index> of the same base.
+  const auto ids = sql(db(), "SELECT job_id, array_index FROM runs ORDER BY array_index");
+  const std::string base = ids[0][0].substr(0, ids[0][0].find('_'));
+  for (const auto& row : ids) EXPECT_EQ(row[0], base + "_" + row[1]);
+  // Times from the job's own stamps: queued before starting, startup within the run, wall >= 1 s.
+  EXPECT_EQ(sql1(db(),
+                 "SELECT count(*) FROM runs WHERE submit_time <= job_start_time AND "
+                 "queue_wait_s >= 0 AND queue_wait_s < 60 AND startup_s >= 0 AND "
+                 "startup_s < wall_s AND wall_s >= 1 AND launch_time = job_start_time"),
+            "3");
+  EXPECT_THAT(sql1(db(), "SELECT reason FROM runs WHERE status='failed'"),
+              HasSubstr("exit code 1"));
+  // The script exists under the logs, named after the job.
+  EXPECT_EQ(sql1(db(), "SELECT count(*) FROM runs WHERE log_size > 0 AND log_sha256 != ''"), "3");
+}
+
+TEST_F(SlurmJobs, WithoutArraysEachRunIsItsOwnJobUnderTheQueueCap) {
+  std::string yaml = kSweep;
+  yaml += "  array: false\n";
+  write_file(dir_ / "c.yaml", yaml);
+  const auto r = aerun({"case", "c.yaml", "--scheduler", "slurm", "--max-queued", "2", "--only",
+                        "n=1", "--only", "n=2"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(
+      sql1(db(),
+           "SELECT count(DISTINCT job_id) FROM runs WHERE status='ok' AND array_index IS NULL"),
+      "2");
+  // Done runs are reused, not submitted again.
+  const auto again = aerun({"case", "c.yaml", "--scheduler", "slurm", "--only", "n=1"});
+  EXPECT_EQ(again.code, 0) << again.err;
+  EXPECT_THAT(again.err, ::testing::Not(HasSubstr("submitted job")));
+}
+
+TEST_F(SlurmJobs, NoWaitSubmitsAndReturnsThenCollectGathersTheFinishedJobs) {
+  write_file(dir_ / "c.yaml", kSweep);
+  const auto r = aerun({"case", "c.yaml", "--scheduler", "slurm", "--no-wait", "--only", "n=1"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(sql1(db(), "SELECT status FROM runs"), ::testing::AnyOf("pending", "running"));
+  EXPECT_NE(sql1(db(), "SELECT job_id FROM runs"), "");
+  const auto c = aerun({"collect", "sweep", "--wait", "--poll", "0.5"});
+  EXPECT_EQ(c.code, 0) << c.err;
+  EXPECT_EQ(sql1(db(), "SELECT status || ' ' || scheduler_state FROM runs"), "ok COMPLETED");
+  EXPECT_EQ(sql1(db(), "SELECT m.value FROM metrics m"), "0.1");
+}
+
+TEST_F(SlurmJobs, CancelStopsTheCasesJobsAndStoresThemCancelled) {
+  write_file(dir_ / "c.yaml",
+             "case: slow\nparams: {i: [1, 2]}\ncommand: echo started {i}; sleep 300\n"
+             "resources: {walltime: 10m}\n");
+  ASSERT_EQ(aerun({"case", "c.yaml", "--scheduler", "slurm", "--no-wait"}).code, 0);
+  ASSERT_TRUE(eventually(
+      [&] {
+        return aerun({"collect", "slow"}).code == 0 &&
+               sql1(db(), "SELECT count(*) FROM runs WHERE status='running'") == "2";
+      },
+      30));
+  const auto c = aerun({"cancel", "slow"});
+  EXPECT_EQ(c.code, 0) << c.err;
+  EXPECT_EQ(sql1(db(), "SELECT group_concat(status || '/' || scheduler_state) FROM runs"),
+            "cancelled/CANCELLED,cancelled/CANCELLED");
+  EXPECT_THAT(read_file(sql1(db(), "SELECT log_path FROM runs LIMIT 1")), HasSubstr("started"));
+}
+
+TEST_F(SlurmJobs, ARejectedSubmissionCarriesSlurmsMessageAndMarksTheRunsSubmitFailed) {
+  write_file(dir_ / "c.yaml", "case: big\ncommand: echo hi\nresources: {nodes: 3}\n");
+  const auto r = aerun({"case", "c.yaml", "--scheduler", "slurm"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_THAT(r.err, HasSubstr("Node count specification invalid"));
+  EXPECT_EQ(sql1(db(), "SELECT status FROM runs"), "submit_failed");
+  EXPECT_THAT(sql1(db(), "SELECT reason FROM runs"), HasSubstr("Node count specification invalid"));
+}
+
+TEST_F(SlurmJobs, MissingSbatchIsReportedAndNothingRuns) {
+  write_file(dir_ / "c.yaml", "case: nos\ncommand: echo hi\n");
+  const auto r = aerun({"case", "c.yaml", "--scheduler", "slurm"}, "PATH=/nonexistent");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_THAT(r.err, HasSubstr("sbatch: not found in PATH"));
+  EXPECT_EQ(sql1(db(), "SELECT status FROM runs"), "submit_failed");
+}
+
+TEST_F(SlurmJobs, AnUnreachableControllerNeverFinishesARunAndCollectRecoversLater) {
+  write_file(dir_ / "c.yaml", "case: ctl\ncommand: echo hi\n");
+  ASSERT_EQ(aerun({"case", "c.yaml", "--scheduler", "slurm", "--no-wait"}).code, 0);
+  SlurmCluster::stop_controller();
+  const auto down = aerun({"collect", "ctl"});
+  SlurmCluster::start_controller();
+  EXPECT_EQ(down.code, 2);
+  EXPECT_THAT(down.err, HasSubstr("squeue failed"));
+  EXPECT_THAT(sql1(db(), "SELECT status FROM runs"), ::testing::AnyOf("pending", "running"));
+  const auto up = aerun({"collect", "ctl", "--wait", "--poll", "0.5"});
+  EXPECT_EQ(up.code, 0) << up.err;
+  EXPECT_EQ(sql1(db(), "SELECT status FROM runs"), "ok");
+}

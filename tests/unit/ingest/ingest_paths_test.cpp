@@ -1,0 +1,126 @@
+// Ingesting a folder of logs named like seed 002's into a store: runs, idempotence, updates.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "aerun/ingest.hpp"
+#include "aerun/presets.hpp"
+#include "aerun/store.hpp"
+
+namespace fs = std::filesystem;
+using aerun::IngestedFile;
+
+namespace {
+
+// A temp folder with seed-002-style logs, and a store beside it.
+class IngestFolder : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string tmpl = (fs::temp_directory_path() / "aerun-ingest-XXXXXX").string();
+    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
+    dir_ = tmpl;
+    fs::create_directories(dir_ / "results");
+    spec_.name = "fig9";
+    spec_.presets = {"megatron", "stronghold"};
+    aerun::apply_presets(spec_, {});
+    const std::string stronghold = std::string(AERUN_FIXTURES) + "/logs/fixture_stronghold_offload.log";
+    fs::copy_file(stronghold, logs() + "/log_stronghold_l-32_hs-2048_bs-4_ws-2_2022-06-29.1656476815.txt");
+    fs::copy_file(stronghold, logs() + "/log_stronghold_l-32_hs-2048_bs-4_ws-10_2022-06-29.1656478517.txt");
+    fs::copy_file(std::string(AERUN_FIXTURES) + "/logs/fixture_status_oom.log",
+                  logs() + "/log_l2l_l-78_hs-2048_bs-4_ws-4_2022-06-29.1656464452.txt");
+    std::ofstream(logs() + "/README.md") << "not a log\n";
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string logs() const { return (dir_ / "results").string(); }
+  std::vector<IngestedFile> ingest(aerun::Store& store) {
+    aerun::IngestOptions o;
+    o.name_template = "log_{method}_l-{layers}_hs-{hidden}_bs-{batch}_ws-{window}_{date}.txt";
+    return aerun::ingest_paths(store, spec_, {logs()}, o);
+  }
+  static int count(const std::vector<IngestedFile>& f, IngestedFile::Action a) {
+    return static_cast<int>(std::count_if(f.begin(), f.end(), [&](auto& x) { return x.action == a; }));
+  }
+
+  fs::path dir_;
+  aerun::CaseSpec spec_;
+};
+
+}  // namespace
+
+TEST_F(IngestFolder, StoresEachMatchingLogAsARunWithTypedParameters) {
+  aerun::Store store((dir_ / "a.db").string());
+  const auto files = ingest(store);
+  EXPECT_EQ(count(files, IngestedFile::Action::Added), 3);
+  EXPECT_EQ(count(files, IngestedFile::Action::Skipped), 1);  // README.md
+  // Natural order: ws-2 before ws-10 (seed 002's sort put ws-10 first).
+  EXPECT_THAT(files[2].path, testing::HasSubstr("ws-2_"));
+  EXPECT_THAT(files[3].path, testing::HasSubstr("ws-10_"));
+  aerun::RunFilter f;
+  f.case_name = "fig9";
+  const auto runs = store.list(f);
+  ASSERT_EQ(runs.size(), 3u);
+  for (const auto& r : runs) {
+    EXPECT_EQ(r.key, aerun::ingest_key("fig9", r.log_path));
+    EXPECT_EQ(aerun::find_param(r.params, "layers")->kind(), aerun::Value::Kind::Int);
+    if (aerun::find_param(r.params, "method")->text() == "l2l") {
+      EXPECT_EQ(r.status, "oom");
+      EXPECT_THAT(r.reason, testing::StartsWith("line 9: torch.cuda.OutOfMemoryError"));
+    } else {
+      EXPECT_EQ(r.status, "ok");
+      const auto* sps = r.metric("sh_samples_per_s");
+      ASSERT_NE(sps, nullptr);
+      EXPECT_NEAR(sps->value, (0.6609623921101718 + 0.3978897491463718) / 2, 1e-12);
+      EXPECT_EQ(sps->source_line, 7);  // traceable: the last SamplesPerSecond line
+    }
+  }
+}
+
+TEST_F(IngestFolder, ReIngestingUnchangedFilesChangesNothing) {
+  aerun::Store store((dir_ / "a.db").string());
+  ingest(store);
+  const auto before = store.list({});
+  const auto again = ingest(store);
+  EXPECT_EQ(count(again, IngestedFile::Action::Unchanged), 3);
+  EXPECT_EQ(count(again, IngestedFile::Action::Added), 0);
+  const auto after = store.list({});
+  ASSERT_EQ(after.size(), before.size());
+  for (size_t i = 0; i < after.size(); ++i) {
+    EXPECT_EQ(after[i].id, before[i].id);
+    EXPECT_EQ(after[i].attempt, 1);
+  }
+}
+
+TEST_F(IngestFolder, AChangedFileUpdatesItsRun) {
+  aerun::Store store((dir_ / "a.db").string());
+  ingest(store);
+  const std::string oom = logs() + "/log_l2l_l-78_hs-2048_bs-4_ws-4_2022-06-29.1656464452.txt";
+  const std::string key = aerun::ingest_key("fig9", oom);
+  const long long id = store.find_by_key(key)->id;
+  // The run was resumed and now trains past the OOM point: a new log content.
+  fs::copy_file(std::string(AERUN_FIXTURES) + "/logs/fixture_stronghold_offload.log", oom,
+                fs::copy_options::overwrite_existing);
+  const auto files = ingest(store);
+  EXPECT_EQ(count(files, IngestedFile::Action::Updated), 1);
+  EXPECT_EQ(count(files, IngestedFile::Action::Unchanged), 2);
+  const auto r = store.find_by_key(key);
+  EXPECT_EQ(r->id, id);
+  EXPECT_EQ(r->attempt, 2);
+  EXPECT_EQ(r->status, "ok");
+  EXPECT_EQ(r->log_size, static_cast<long long>(fs::file_size(oom)));
+}
+
+TEST_F(IngestFolder, ALogWithoutIterationsIsNoProgress) {
+  const auto r = aerun::ingest_file(
+      spec_, std::string(AERUN_FIXTURES) + "/logs/fixture_status_no_progress.log", {});
+  EXPECT_EQ(r.status, "no_progress");
+  EXPECT_TRUE(r.metrics.empty());
+}
+
+TEST_F(IngestFolder, AMissingPathIsAnInputError) {
+  aerun::Store store((dir_ / "a.db").string());
+  EXPECT_THROW(aerun::ingest_paths(store, spec_, {logs() + "/nope"}, {}), aerun::InputError);
+}
