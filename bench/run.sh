@@ -40,7 +40,36 @@ read -r secs rss < "$work/time"
 echo "points: $(($(wc -l < "$work/big.out") - 2))   seconds: $secs (goal <= 2)   peak RSS: $((rss / 1024)) MB (goal <= 200)"
 
 echo "== sweep library =="
-build/bench/bench_sweep
-build/bench/bench_sweep --derive
+build/bench/bench/bench_sweep
+build/bench/bench/bench_sweep --derive
 echo "== extraction =="
-build/bench/bench_extract --generate 256
+build/bench/bench/bench_extract --generate 256
+
+echo "== extraction: megatron preset vs grep and the seed 004 perl averager (issue 5) =="
+# A Megatron-style log (AERUN_BENCH_EXTRACT_MB, default 512 MiB), page-cached, one core each.
+mb=${AERUN_BENCH_EXTRACT_MB:-512}
+log=$(AERUN_BENCH_KEEP=1 build/bench/bench/bench_extract --generate "$mb" --only-generate)
+trap 'rm -rf "$work" "$log"' EXIT
+cat "$log" > /dev/null
+cpu() { /usr/bin/time -f "%e %U %S %M" -o "$work/t" "$@" > "$work/out"; cat "$work/t"; }
+best() {  # best wall time of 3 runs (and that run's peak RSS in KiB)
+  local b=""; for _ in 1 2 3; do r=$(cpu "$@"); if [ -z "$b" ] || awk -v a="${r%% *}" -v c="${b%% *}" 'BEGIN{exit !(a<c)}'; then b=$r; fi; done; echo "$b"; }
+g=$(best grep -c 'elapsed time per iteration' "$log")
+p=$(best perl bench/seed004_averager.pl "$log")
+a=$(best taskset -c 0 build/bench/bench/bench_extract "$log")
+i=$(best taskset -c 0 "$aerun" ingest "$log" --case bench --preset megatron --db "$work/ingest-$RANDOM.db")
+bytes=$(stat -c %s "$log")
+awk -v g="$g" -v p="$p" -v a="$a" -v i="$i" -v n="$bytes" 'BEGIN {
+  split(g, G, " "); split(p, P, " "); split(a, A, " "); split(i, I, " ");
+  printf "file: %.0f MiB\n", n / 1048576;
+  printf "grep -c:              %6.3f s  %6.2f GB/s\n", G[1], n / G[1] / 1e9;
+  printf "seed 004 perl:        %6.3f s  %6.2f GB/s\n", P[1], n / P[1] / 1e9;
+  printf "aerun extract:        %6.3f s  %6.2f GB/s  peak RSS %d MB  (goal >= 1 GB/s)\n", A[1], n / A[1] / 1e9, A[4] / 1024;
+  printf "aerun ingest (+sha256, store): %6.3f s  %6.2f GB/s\n", I[1], n / I[1] / 1e9;
+  printf "ratios: extract/grep %.2fx (goal <= 2)   perl/extract %.2fx (goal >= 6)\n", A[1] / G[1], P[1] / A[1] }'
+rm -f "$log"
+if [ -n "${AERUN_BENCH_BIG_GB:-}" ]; then  # peak memory on a big log (disk permitting)
+  big=$(AERUN_BENCH_KEEP=1 build/bench/bench/bench_extract --generate $((AERUN_BENCH_BIG_GB * 1024)) --only-generate)
+  r=$(cpu build/bench/bench/bench_extract "$big"); rm -f "$big"
+  echo "$r" | awk -v gb="$AERUN_BENCH_BIG_GB" '{ printf "%s GiB log: %.1f s, peak RSS %d MB (goal <= 64)\n", gb, $1, $4 / 1024 }'
+fi

@@ -45,13 +45,25 @@ stop_pidfile() {  # SIGTERM, wait up to 15 s, then SIGKILL
   rm -f "$f"
 }
 
-stop_cluster() {
-  local f
+stop_cluster() {  # every daemon at once (SIGTERM), at most 10 s, then SIGKILL
+  local f pid i pids=() files=()
   [[ -d "$dir" ]] || return 0
-  stop_pidfile "$dir/watchdog.pid"
-  for f in "$dir"/run/slurmd-*.pid; do [[ -e "$f" ]] && stop_pidfile "$f"; done
-  stop_pidfile "$dir/run/slurmctld.pid"
-  stop_pidfile "$dir/munge/munged.pid"
+  for f in "$dir/watchdog.pid" "$dir"/run/slurmd-*.pid "$dir/run/slurmctld.pid" \
+           "$dir/munge/munged.pid"; do
+    [[ -s "$f" ]] || continue
+    pid=$(<"$f")
+    [[ "$pid" =~ ^[0-9]+$ ]] || continue
+    kill -TERM "$pid" 2>/dev/null && pids+=("$pid")
+    files+=("$f")
+  done
+  for ((i = 0; i < 100; i++)); do
+    local alive=0
+    for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null && alive=1; done
+    ((alive)) || break
+    sleep 0.1
+  done
+  for pid in "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null || true; done
+  rm -f "${files[@]}"
   if [[ -L "$dir/munge" ]]; then
     rm -rf -- "$(readlink "$dir/munge")"
     rm -f "$dir/munge"
@@ -156,7 +168,7 @@ EOF
     # The watchdog stops the cluster when the owner dies, however it dies (kill -9 included).
     (close_fds
      trap '' HUP
-     while kill -0 "$owner" 2>/dev/null; do sleep 1; done
+     while kill -0 "$owner" 2>/dev/null; do sleep 0.5; done
      rm -f "$dir/watchdog.pid"
      "$0" stop "$dir") </dev/null >/dev/null 2>&1 &
     echo $! >"$dir/watchdog.pid"

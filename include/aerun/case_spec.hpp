@@ -1,4 +1,5 @@
-// The parsed form of a case file: one figure or table of a paper, as runs to make and tables to show.
+// The parsed form of a case file: one figure or table of a paper, as runs to make and tables to
+// show.
 #pragma once
 
 #include <map>
@@ -19,12 +20,12 @@ enum class Reduction { First, Last, Mean, Median, Min, Max, Count, Sum };
 // One named extraction from a run's output: a regex with exactly one capture group.
 struct MetricSpec {
   std::string name;
-  std::string pattern;            // RE2 syntax, searched in each line (unanchored)
+  std::string pattern;  // RE2 syntax, searched in each line (unanchored)
   Reduction reduce = Reduction::Last;
-  int skip = 0;                   // warm-up matches dropped before reducing
-  std::string unit;               // free text, e.g. "ms", "samples/s"
-  double scale = 1.0;             // applied to every captured value (unit conversion)
-  bool series = false;            // keep every value with its index (loss curves)
+  int skip = 0;         // warm-up matches dropped before reducing
+  std::string unit;     // free text, e.g. "ms", "samples/s"
+  double scale = 1.0;   // applied to every captured value (unit conversion)
+  bool series = false;  // keep every value with its index (loss curves)
   SourceLoc loc;
   // Further patterns for the same quantity (e.g. "(ms):" and "(s):" wordings), each with its own
   // scale. A line gives a metric at most one value: the first pattern, in order (`pattern`, then
@@ -51,11 +52,11 @@ struct StatusPattern {
 struct StartupSpec {
   std::string first_step;  // RE2; empty = no startup measurement
   SourceLoc loc;
-  std::string job_start;          // RE2 with one capture group: the job-start timestamp
-  std::string job_start_format;   // e.g. "%Y-%m-%d-%H%M%S"
-  std::string step_time;          // RE2 with one capture group: the first step's timestamp
-  std::string step_time_format;   // e.g. "%Y-%m-%d %H:%M:%S%f"
-  std::string tz = "UTC";         // "UTC" or a fixed offset "+HH:MM" / "-HHMM"
+  std::string job_start;         // RE2 with one capture group: the job-start timestamp
+  std::string job_start_format;  // e.g. "%Y-%m-%d-%H%M%S"
+  std::string step_time;         // RE2 with one capture group: the first step's timestamp
+  std::string step_time_format;  // e.g. "%Y-%m-%d %H:%M:%S%f"
+  std::string tz = "UTC";        // "UTC" or a fixed offset "+HH:MM" / "-HHMM"
 };
 
 // A reference value of the paper for one row (matched by parameters) and one column.
@@ -68,14 +69,14 @@ struct Reference {
 
 // What a column of a table shows.
 struct ColumnSpec {
-  std::string source;  // a metric, a parameter, "startup_s" or "wall_s"
-  std::string label;   // header text (default: source)
+  std::string source;          // a metric, a parameter, "startup_s" or "wall_s"
+  std::string label;           // header text (default: source)
   std::string agg = "median";  // median | mean | min | max | first | last | n
-  std::string format;  // fmt spec for numbers, e.g. ".3f" (default: 4 significant digits)
+  std::string format;          // fmt spec for numbers, e.g. ".3f" (default: 4 significant digits)
   // Issue 6. agg may also be "largest_ok" (the largest value among the row's ok runs) or "sum".
-  std::string unit;          // shown in the header, e.g. "samples/s" (derived: the derive's unit)
-  ParamList speedup_of;      // non-empty: a speedup column, source(other row) / source(this row),
-                             // the other row being this one with these row parameters replaced
+  std::string unit;      // shown in the header, e.g. "samples/s" (derived: the derive's unit)
+  ParamList speedup_of;  // non-empty: a speedup column, source(other row) / source(this row),
+                         // the other row being this one with these row parameters replaced
   bool lower_is_better = false;  // speedup of a time: this / other instead
 };
 
@@ -94,9 +95,9 @@ struct TableSpec {
   std::string title;
   std::vector<std::string> rows;  // parameters that identify a row, in order
   std::vector<ColumnSpec> columns;
-  std::vector<ParamList> where;   // keep only runs matching one of these (empty = all)
+  std::vector<ParamList> where;  // keep only runs matching one of these (empty = all)
   std::vector<Reference> references;
-  double tolerance = 0.10;        // relative: |measured/paper - 1| <= tolerance passes
+  double tolerance = 0.10;  // relative: |measured/paper - 1| <= tolerance passes
   SourceLoc loc;
   // Issue 6.
   std::vector<TableDerive> derive;     // per-run formulas, usable as column sources, in order
@@ -108,13 +109,13 @@ struct TableSpec {
 struct PlotSpec {
   std::string name;
   std::string title;
-  std::string table;   // the table whose rows are plotted
+  std::string table;          // the table whose rows are plotted
   std::string kind = "line";  // line | bars
-  std::string x;       // a row parameter of the table
-  std::string y;       // a column (source or label) of the table
-  std::string series;  // a row parameter: one line/bar group per value (empty = one series)
-  bool fit_linear = false;  // least-squares line per series, with R² in the legend
-  bool paper = true;        // draw the table's reference values as points
+  std::string x;              // a row parameter of the table
+  std::string y;              // a column (source or label) of the table
+  std::string series;         // a row parameter: one line/bar group per value (empty = one series)
+  bool fit_linear = false;    // least-squares line per series, with R² in the legend
+  bool paper = true;          // draw the table's reference values as points
   std::string xlabel, ylabel;
   bool logy = false;
   SourceLoc loc;
@@ -155,13 +156,13 @@ struct DeriveSpec {
 };
 
 struct CaseSpec {
-  std::string file;      // absolute path of the case file
-  std::string name;      // `case`
+  std::string file;  // absolute path of the case file
+  std::string name;  // `case`
   std::string title;
   std::string paper;
   std::string figure;
-  std::string workdir;   // absolute; relative paths resolve against the case file's folder
-  ParamList env;         // exported to every run
+  std::string workdir;  // absolute; relative paths resolve against the case file's folder
+  ParamList env;        // exported to every run
   std::string shell = "/bin/bash";
 
   std::vector<ParamSpec> params;  // in file order
@@ -170,7 +171,7 @@ struct CaseSpec {
   std::vector<ExcludeSpec> excludes;
   std::vector<DeriveSpec> derive;
 
-  std::string command;   // template with {param} placeholders
+  std::string command;  // template with {param} placeholders
   SourceLoc command_loc;
   int repeat = 1;
   double timeout_s = 0;  // 0 = none

@@ -57,9 +57,10 @@ class Extractor {
   const std::optional<StatusHit>& status() const;
 
   // Reduced metrics in spec order, then kLogStartupMetric (step_time - job_start_time, in s, from
-  // the step line) when both timestamps were seen: only those with at least one value after skip (Count reduces to
-  // the number of matches and is reported even when 0), each with its count and the source line of
-  // the value chosen (first/last/min/max) or of the last value used (mean/median/sum/count).
+  // the step line) when both timestamps were seen: only those with at least one value after skip
+  // (Count reduces to the number of matches and is reported even when 0), each with its count and
+  // the source line of the value chosen (first/last/min/max) or of the last value used
+  // (mean/median/sum/count).
   std::vector<MetricValue> metrics() const;
   // For series:true metrics, every value after skip with its index.
   std::vector<MetricSeries> series() const;

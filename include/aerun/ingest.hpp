@@ -19,11 +19,12 @@ class RE2;
 
 namespace aerun {
 
-// A file-name template such as "log_{method}_l-{layers}_hs-{hidden}_bs-{batch}_ws-{window}_{date}.txt":
-// each {name} captures one or more characters (as few as the literal text after it allows), the
-// text between must match exactly ({{ and }} are literal braces), and the whole name must match.
-// Captured values are typed like case values ("32" -> 32). A template with '/' is matched against
-// as many trailing path components as it has; otherwise against the file name.
+// A file-name template such as
+// "log_{method}_l-{layers}_hs-{hidden}_bs-{batch}_ws-{window}_{date}.txt": each {name} captures one
+// or more characters (as few as the literal text after it allows), the text between must match
+// exactly ({{ and }} are literal braces), and the whole name must match. Captured values are typed
+// like case values ("32" -> 32). A template with '/' is matched against as many trailing path
+// components as it has; otherwise against the file name.
 class NameTemplate {
  public:
   // Throws InputError (key "--pattern") for an empty template, a bad or repeated {name}.

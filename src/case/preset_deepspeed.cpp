@@ -11,33 +11,32 @@ Preset deepspeed_v1() {
   p.summary = "DeepSpeed engine: steps, SamplesPerSec, memory usage, forward/backward/step times";
   const std::string num = R"(([0-9.]+(?:[eE][+-]?[0-9]+)?))";
   add_metrics(
-      p,
-      {
-          {"ds_step", R"(\[Rank 0\] step=(\d+), skipped=)", Reduction::Last, "", 1, {}, true},
-          {"ds_skipped", R"(\[Rank 0\] step=\d+, skipped=(\d+))", Reduction::Last, ""},
-          {"ds_samples_per_s",
-           R"(\d, SamplesPerSec=)" + num,
-           Reduction::Mean,
-           "samples/s",
-           1,
-           {{R"(CurrSamplesPerSec=)" + num, 1}}},
-          {"ds_running_avg_samples_per_s", R"(RunningAvgSamplesPerSec=)" + num, Reduction::Last,
-           "samples/s"},
-          {"ds_mem_allocated_gb", R"(, MemAllocated=)" + num + "GB", Reduction::Max, "GB"},
-          {"ds_max_mem_allocated_gb", R"(MaxMemAllocated=)" + num + "GB", Reduction::Max, "GB"},
-          {"ds_ma_gb", R"(see_memory_usage\] MA )" + num + " GB", Reduction::Max, "GB"},
-          {"ds_max_ma_gb", R"(see_memory_usage\] MA [0-9.]+ GB\s+Max_MA )" + num + " GB",
-           Reduction::Max, "GB"},
-          {"ds_ca_gb",
-           R"(see_memory_usage\] MA [0-9.]+ GB\s+Max_MA [0-9.]+ GB\s+CA )" + num + " GB",
-           Reduction::Max, "GB"},
-          {"ds_cpu_mem_used_gb", R"(CPU Virtual Memory:\s+used = )" + num + " GB",
-           Reduction::Max, "GB"},
-          {"ds_forward_ms", R"(time \(ms\) \| forward: )" + num, Reduction::Mean, "ms"},
-          {"ds_backward_ms", R"(\| backward: )" + num, Reduction::Mean, "ms"},
-          {"ds_step_ms", R"(\| step: )" + num, Reduction::Mean, "ms"},
-      });
-  p.startup.first_step = R"(\[Rank 0\] step=1,)";
+      p, {
+             {"ds_step", R"(\[Rank 0\] step=(\d+), skipped=)", Reduction::Last, "", 1, {}, true},
+             {"ds_skipped", R"(\[Rank 0\] step=\d+, skipped=(\d+))", Reduction::Last, ""},
+             {"ds_samples_per_s",
+              R"(\d, SamplesPerSec=)" + num,
+              Reduction::Mean,
+              "samples/s",
+              1,
+              {{R"(CurrSamplesPerSec=)" + num, 1}}},
+             {"ds_running_avg_samples_per_s", R"(RunningAvgSamplesPerSec=)" + num, Reduction::Last,
+              "samples/s"},
+             {"ds_mem_allocated_gb", R"(, MemAllocated=)" + num + "GB", Reduction::Max, "GB"},
+             {"ds_max_mem_allocated_gb", R"(MaxMemAllocated=)" + num + "GB", Reduction::Max, "GB"},
+             {"ds_ma_gb", R"(see_memory_usage\] MA )" + num + " GB", Reduction::Max, "GB"},
+             {"ds_max_ma_gb", R"(see_memory_usage\] MA [0-9.]+ GB\s+Max_MA )" + num + " GB",
+              Reduction::Max, "GB"},
+             {"ds_ca_gb",
+              R"(see_memory_usage\] MA [0-9.]+ GB\s+Max_MA [0-9.]+ GB\s+CA )" + num + " GB",
+              Reduction::Max, "GB"},
+             {"ds_cpu_mem_used_gb", R"(CPU Virtual Memory:\s+used = )" + num + " GB",
+              Reduction::Max, "GB"},
+             {"ds_forward_ms", R"(time \(ms\) \| forward: )" + num, Reduction::Mean, "ms"},
+             {"ds_backward_ms", R"(\| backward: )" + num, Reduction::Mean, "ms"},
+             {"ds_step_ms", R"(\| step: )" + num, Reduction::Mean, "ms"},
+         });
+  p.startup.first_step = R"(\[Rank 0\] step=\d+, skipped=)";  // the first step it logs
   return p;
 }
 

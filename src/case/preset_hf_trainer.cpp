@@ -9,33 +9,31 @@ Preset hf_trainer_v1() {
   p.version = 1;
   p.summary = "Hugging Face Trainer: loss dicts, train_runtime / train_samples_per_second";
   const std::string num = R"(([0-9.]+(?:[eE][+-]?[0-9]+)?))";
-  add_metrics(
-      p,
-      {
-          {"hf_loss", R"(\{'loss': )" + num, Reduction::Last, "", 1, {}, true},
-          {"hf_grad_norm", R"('grad_norm': )" + num, Reduction::Last, ""},
-          {"hf_learning_rate", R"('learning_rate': )" + num, Reduction::Last, ""},
-          {"hf_epoch", R"('epoch': )" + num, Reduction::Last, "epochs"},
-          {"train_runtime_s", R"('train_runtime': )" + num, Reduction::Last, "s"},
-          {"train_samples_per_s",
-           R"('train_samples_per_second': )" + num,
-           Reduction::Last,
-           "samples/s",
-           1,
-           {{R"(train_samples_per_second\s+=\s+)" + num, 1}}},
-          {"train_steps_per_s",
-           R"('train_steps_per_second': )" + num,
-           Reduction::Last,
-           "steps/s",
-           1,
-           {{R"(train_steps_per_second\s+=\s+)" + num, 1}}},
-          {"train_loss",
-           R"('train_loss': )" + num,
-           Reduction::Last,
-           "",
-           1,
-           {{R"(  train_loss\s+=\s+)" + num, 1}}},
-      });
+  add_metrics(p, {
+                     {"hf_loss", R"(\{'loss': )" + num, Reduction::Last, "", 1, {}, true},
+                     {"hf_grad_norm", R"('grad_norm': )" + num, Reduction::Last, ""},
+                     {"hf_learning_rate", R"('learning_rate': )" + num, Reduction::Last, ""},
+                     {"hf_epoch", R"('epoch': )" + num, Reduction::Last, "epochs"},
+                     {"train_runtime_s", R"('train_runtime': )" + num, Reduction::Last, "s"},
+                     {"train_samples_per_s",
+                      R"('train_samples_per_second': )" + num,
+                      Reduction::Last,
+                      "samples/s",
+                      1,
+                      {{R"(train_samples_per_second\s+=\s+)" + num, 1}}},
+                     {"train_steps_per_s",
+                      R"('train_steps_per_second': )" + num,
+                      Reduction::Last,
+                      "steps/s",
+                      1,
+                      {{R"(train_steps_per_second\s+=\s+)" + num, 1}}},
+                     {"train_loss",
+                      R"('train_loss': )" + num,
+                      Reduction::Last,
+                      "",
+                      1,
+                      {{R"(  train_loss\s+=\s+)" + num, 1}}},
+                 });
   return p;
 }
 

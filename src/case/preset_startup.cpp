@@ -12,8 +12,7 @@ Preset startup_v1() {
   p.startup.first_step = R"((?:\[Rank 0\] step=0,|iteration\s+1/))";
   p.startup.job_start = R"(Job started at: (\d{4}-\d\d-\d\d-\d{6}))";
   p.startup.job_start_format = "%Y-%m-%d-%H%M%S";
-  p.startup.step_time =
-      R"(^\[(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:[.,]\d+)?)\].*\[Rank 0\] step=0,)";
+  p.startup.step_time = R"(^\[(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:[.,]\d+)?)\].*\[Rank 0\] step=0,)";
   p.startup.step_time_format = "%Y-%m-%d %H:%M:%S%f";
   return p;
 }

@@ -12,11 +12,11 @@ std::vector<StatusPattern> shared_status_v1() {
     for (const char* p : patterns) s.push_back({p, status, loc});
   };
   // Scheduler verdicts first: the line that ends the job names why.
-  add("timeout", {R"(CANCELLED AT \S+ DUE TO TIME LIMIT)",   // Slurm
-                  R"(walltime \d+ exceeded limit \d+)"});    // PBS: "job killed: walltime ..."
+  add("timeout", {R"(CANCELLED AT \S+ DUE TO TIME LIMIT)",      // Slurm
+                  R"(walltime \d+ exceeded limit \d+)"});       // PBS: "job killed: walltime ..."
   add("node_failure", {R"(CANCELLED AT \S+ DUE TO NODE FAIL)",  // Slurm
                        R"(srun: error: Node failure on )"});
-  add("cancelled", {R"(CANCELLED AT \S+ \*\*\*)",                // Slurm scancel
+  add("cancelled", {R"(CANCELLED AT \S+ \*\*\*)",  // Slurm scancel
                     R"(CANCELLED AT \S+ DUE TO PREEMPTION)"});
   add("oom", {R"(CUDA out of memory)",  // torch: "CUDA out of memory. Tried to allocate ..."
               R"(CUDA error: out of memory)", R"(OutOfMemoryError)",  // torch.cuda.OutOfMemoryError

@@ -36,8 +36,8 @@ const Preset* find_preset(const std::string& ref) {
   }
   const Preset* best = nullptr;
   for (const auto& p : builtin_presets())
-    if (p.name == name && (version == 0 ? (!best || p.version > best->version)
-                                        : p.version == version))
+    if (p.name == name &&
+        (version == 0 ? (!best || p.version > best->version) : p.version == version))
       best = &p;
   return best;
 }

@@ -31,8 +31,7 @@ CaseSpec ingest_case(const IngestArgs& a) {
   } else {
     const bool looks_like_path = a.case_ref.find('/') != std::string::npos ||
                                  a.case_ref.ends_with(".yaml") || a.case_ref.ends_with(".yml");
-    if (looks_like_path)
-      throw InputError(SourceLoc{}, "--case", "no case file " + a.case_ref);
+    if (looks_like_path) throw InputError(SourceLoc{}, "--case", "no case file " + a.case_ref);
     spec.name = a.case_ref;
   }
   if (!a.presets.empty()) {
@@ -58,11 +57,13 @@ int ingest_command(const Globals& g, const IngestArgs& a) {
     switch (f.action) {
       case IngestedFile::Action::Added:
         ++added;
-        std::cout << fmt::format("added     {}  {:<12} {}\n", f.key.substr(0, 12), f.status, f.path);
+        std::cout << fmt::format("added     {}  {:<12} {}\n", f.key.substr(0, 12), f.status,
+                                 f.path);
         break;
       case IngestedFile::Action::Updated:
         ++updated;
-        std::cout << fmt::format("updated   {}  {:<12} {}\n", f.key.substr(0, 12), f.status, f.path);
+        std::cout << fmt::format("updated   {}  {:<12} {}\n", f.key.substr(0, 12), f.status,
+                                 f.path);
         break;
       case IngestedFile::Action::Unchanged:
         ++unchanged;

@@ -106,10 +106,10 @@ std::string truncate_utf8(std::string_view line, size_t n) {
 // The running reduction of one metric.
 struct MetricState {
   MetricSpec spec;
-  long long matched = 0;      // lines whose pattern matched (before skip and number checks)
-  long long taken_line = 0;   // the last line that gave this metric a value (one per line)
-  long long seen = 0;   // matches, skipped ones included
-  long long count = 0;  // matches used
+  long long matched = 0;     // lines whose pattern matched (before skip and number checks)
+  long long taken_line = 0;  // the last line that gave this metric a value (one per line)
+  long long seen = 0;        // matches, skipped ones included
+  long long count = 0;       // matches used
   double first = 0, last = 0, min = 0, max = 0;
   long long first_line = 0, last_line = 0, min_line = 0, max_line = 0;
   long double sum = 0;
@@ -208,8 +208,6 @@ struct Stamp {
 
 // Literals shorter than this are searched pattern by pattern instead of in the shared pass.
 constexpr size_t kSharedLiteralMin = 4;
-// Literals at least this long share the pass with the longest jumps.
-constexpr size_t kLongLiteral = 12;
 
 }  // namespace
 
@@ -362,8 +360,9 @@ struct Extractor::Impl {
         events.push_back({static_cast<uint64_t>(k) << 16 | p, off - line_start(k)});
     });
     for (const uint16_t p : own_scan_probes)
-      scan(probes[p].matcher, b, n,
-           [&](size_t line, size_t hit) { events.push_back({uint64_t{line} << 16 | p, hit}); });
+      scan(probes[p].matcher, b, n, [&](size_t line, size_t hit) {
+        events.push_back({uint64_t{line} << 16 | p, hit});
+      });
     std::sort(events.begin(), events.end());
     const long long base = lines;
     for (const Event& e : events) {
@@ -386,8 +385,8 @@ Extractor::Extractor(const std::vector<MetricSpec>& metrics,
   for (const auto& spec : metrics) {
     const size_t index = s.metrics.size();
     const std::string key = "metrics." + spec.name;
-    s.probes.push_back({compile(spec.pattern, spec.loc, key, 1), Probe::Kind::Metric, index,
-                        spec.scale});
+    s.probes.push_back(
+        {compile(spec.pattern, spec.loc, key, 1), Probe::Kind::Metric, index, spec.scale});
     for (const auto& alt : spec.alternatives)
       s.probes.push_back(
           {compile(alt.pattern, spec.loc, key, 1), Probe::Kind::Metric, index, alt.scale});
@@ -397,8 +396,8 @@ Extractor::Extractor(const std::vector<MetricSpec>& metrics,
     s.has_progress_metrics = s.has_progress_metrics || spec.progress;
   }
   for (const auto& sp : status) {
-    s.probes.push_back({compile(sp.pattern, sp.loc, "status." + sp.status, -1),
-                        Probe::Kind::Status, s.status_names.size(), 1});
+    s.probes.push_back({compile(sp.pattern, sp.loc, "status." + sp.status, -1), Probe::Kind::Status,
+                        s.status_names.size(), 1});
     s.status_names.push_back(sp.status);
   }
   if (!startup.first_step.empty())
@@ -407,8 +406,9 @@ Extractor::Extractor(const std::vector<MetricSpec>& metrics,
   if (!startup.job_start.empty() || !startup.step_time.empty()) {
     const auto offset = parse_utc_offset(startup.tz);
     if (!offset)
-      throw InputError(startup.loc, "startup.tz",
-                       "unknown time zone '" + startup.tz + "'; write UTC or an offset like +02:00");
+      throw InputError(
+          startup.loc, "startup.tz",
+          "unknown time zone '" + startup.tz + "'; write UTC or an offset like +02:00");
     s.offset_s = *offset;
   }
   if (!startup.job_start.empty()) {

@@ -53,11 +53,11 @@ class MultiLiteral {
     return ((static_cast<unsigned>(a) << 5) ^ b) & ((1u << kBits) - 1);
   }
   std::vector<std::string> literals_;
-  size_t m_ = 0;                       // length of the shortest literal
-  std::vector<uint8_t> shift_;         // by hash of a bigram: how far the window may jump
-  std::vector<uint32_t> bucket_begin_; // by hash: [begin, end) in bucket_ of candidate literals
-  std::vector<uint32_t> bucket_;       // literal indices whose m-prefix ends in that bigram
-  std::vector<uint32_t> heads_;        // the first 4 bytes of each literal
+  size_t m_ = 0;                        // length of the shortest literal
+  std::vector<uint8_t> shift_;          // by hash of a bigram: how far the window may jump
+  std::vector<uint32_t> bucket_begin_;  // by hash: [begin, end) in bucket_ of candidate literals
+  std::vector<uint32_t> bucket_;        // literal indices whose m-prefix ends in that bigram
+  std::vector<uint32_t> heads_;         // the first 4 bytes of each literal
 };
 
 }  // namespace aerun

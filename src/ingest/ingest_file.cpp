@@ -60,7 +60,7 @@ RunRecord ingest_file(const CaseSpec& spec, const std::string& path, const Param
     size += n;
   }
   ex.finish();
-  struct stat st{};
+  struct stat st {};
   ::fstat(fd.get(), &st);
 
   RunRecord r;

@@ -21,8 +21,8 @@ std::vector<std::string> collect_files(const std::vector<std::string>& paths) {
     if (ec || !fs::exists(st))
       throw InputError(SourceLoc{}, "PATH", "no such file or folder: " + p);
     if (fs::is_directory(st)) {
-      for (fs::recursive_directory_iterator it(p, fs::directory_options::skip_permission_denied,
-                                               ec),
+      for (fs::recursive_directory_iterator
+               it(p, fs::directory_options::skip_permission_denied, ec),
            end;
            !ec && it != end; it.increment(ec))
         if (it->is_regular_file(ec))

@@ -42,7 +42,8 @@ NameTemplate::NameTemplate(const std::string& text) : text_(text) {
   o.set_dot_nl(true);
   re_ = std::make_unique<RE2>(re, o);
   if (!re_->ok())
-    throw InputError(SourceLoc{}, "--pattern", "cannot use template '" + text + "': " + re_->error());
+    throw InputError(SourceLoc{}, "--pattern",
+                     "cannot use template '" + text + "': " + re_->error());
   components_ = 1 + static_cast<size_t>(std::count(text.begin(), text.end(), '/'));
 }
 

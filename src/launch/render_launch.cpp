@@ -11,7 +11,10 @@ std::vector<std::string> launch_argv(const LauncherSpec& spec, const ClusterInfo
 
 std::string render_launch(const LauncherSpec& spec, const ClusterInfo& cluster) {
   std::string out;
-  for (const auto& a : launch_argv(spec, cluster)) out += (out.empty() ? "" : " ") + shell_quote(a);
+  for (const auto& a : launch_argv(spec, cluster)) {
+    if (!out.empty()) out += ' ';
+    out += shell_quote(a);
+  }
   return out;
 }
 

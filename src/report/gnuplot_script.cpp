@@ -88,8 +88,14 @@ std::string bar_body(const PlotData& d) {
   for (size_t c = 0; c < d.categories.size(); ++c) {
     const std::string& cat = d.categories[c];
     out += "\"" + cat + "\"";
-    for (const auto& s : d.series) out += " " + num(at(s, cat, false));
-    for (const PlotSeries* s : papers) out += " " + num(at(*s, cat, true));
+    for (const auto& s : d.series) {
+      out += ' ';
+      out += num(at(s, cat, false));
+    }
+    for (const PlotSeries* s : papers) {
+      out += ' ';
+      out += num(at(*s, cat, true));
+    }
     out += "\n";
   }
   out += "EOD\n";

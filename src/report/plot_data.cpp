@@ -80,9 +80,8 @@ PlotData plot_data(const CaseSpec& c, const PlotSpec& p, const std::vector<RunRe
   if (y == t.columns.size())
     throw InputError(p.loc, "plots." + p.name + ".y", "'" + p.y + "' is not a column of the table");
   const size_t xi = index_of(t.row_params, p.x, p, "x");
-  const std::optional<size_t> si =
-      p.series.empty() ? std::nullopt
-                       : std::optional<size_t>(index_of(t.row_params, p.series, p, "series"));
+  std::optional<size_t> si;
+  if (!p.series.empty()) si = index_of(t.row_params, p.series, p, "series");
 
   PlotData d;
   d.spec = p;

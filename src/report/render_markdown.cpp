@@ -33,7 +33,11 @@ std::string ratio_text(const TableCell& cell) {
 
 std::string md_row(const std::vector<std::string>& cells) {
   std::string line = "|";
-  for (const auto& c : cells) line += " " + md_cell(c) + " |";
+  for (const auto& c : cells) {
+    line += ' ';
+    line += md_cell(c);
+    line += " |";
+  }
   return line + "\n";
 }
 

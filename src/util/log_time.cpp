@@ -26,15 +26,15 @@ std::optional<int> read_int(std::string_view text, size_t& pos, int min, int max
 // Whether the format continues with a digit directive right after position i (so a 1-2 digit
 // field must take exactly 2 digits, as in %H%M%S).
 bool next_is_digit_field(std::string_view fmt, size_t i) {
-  return i + 1 < fmt.size() && fmt[i] == '%' && std::string_view("YmdHMS").find(fmt[i + 1]) !=
-                                                     std::string_view::npos;
+  return i + 1 < fmt.size() && fmt[i] == '%' &&
+         std::string_view("YmdHMS").find(fmt[i + 1]) != std::string_view::npos;
 }
 
 }  // namespace
 
 std::optional<double> parse_log_time(std::string_view text, std::string_view fmt, long offset_s) {
-  static constexpr std::array<std::string_view, 12> months{"Jan", "Feb", "Mar", "Apr", "May", "Jun",
-                                                           "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+  static constexpr std::array<std::string_view, 12> months{
+      "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
   int year = 1970, month = 1, day = 1, hour = 0, minute = 0, second = 0;
   double fraction = 0;
   size_t pos = 0;
@@ -46,7 +46,8 @@ std::optional<double> parse_log_time(std::string_view text, std::string_view fmt
     }
     const char d = fmt[++i];
     // Fields written back to back ("%H%M%S") take exactly 2 digits each.
-    const bool packed = next_is_digit_field(fmt, i + 1) || (i >= 3 && next_is_digit_field(fmt, i - 3));
+    const bool packed =
+        next_is_digit_field(fmt, i + 1) || (i >= 3 && next_is_digit_field(fmt, i - 3));
     const int width_min = packed ? 2 : 1;
     std::optional<int> v;
     switch (d) {
@@ -94,7 +95,8 @@ std::optional<double> parse_log_time(std::string_view text, std::string_view fmt
   }
   if (pos != text.size()) return std::nullopt;
   using namespace std::chrono;
-  const year_month_day ymd{std::chrono::year{year}, std::chrono::month{static_cast<unsigned>(month)},
+  const year_month_day ymd{std::chrono::year{year},
+                           std::chrono::month{static_cast<unsigned>(month)},
                            std::chrono::day{static_cast<unsigned>(day)}};
   if (!ymd.ok() || hour > 23 || minute > 59 || second > 60) return std::nullopt;
   const auto days = sys_days(ymd).time_since_epoch().count();

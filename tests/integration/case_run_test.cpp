@@ -173,3 +173,23 @@ command: echo "$GREETING/$N/$(basename "$PWD")/$AERUN_CASE/${AERUN_RUN_KEY:0:8}"
                                    row[1].substr(0, 8) + "\n");
   EXPECT_EQ(fs::path(row[2]), fs::canonical(d.path()));
 }
+
+TEST(CaseRun, TheGitCommitOfTheWorkdirIsRecordedWithEveryRun) {
+  TempDir d;
+  const std::string repo = d / "repo";
+  fs::create_directories(repo);
+  write_file(repo + "/train.sh", "echo trained\n");
+  const std::string git = "cd " + aerun::shell_quote(repo) +
+                          " && git init -q && git add train.sh && git -c user.name=t -c "
+                          "user.email=t@t commit -qm init && git rev-parse HEAD > ../head";
+  ASSERT_EQ(std::system(git.c_str()), 0);
+  write_file(d / "g.yaml", "case: g\nworkdir: repo\ncommand: sh train.sh\n");
+  ASSERT_EQ(run_aerun(d, {"case", "g.yaml"}).code, 0);
+  std::string head = read_file(d / "head");
+  head.erase(head.find_last_not_of('\n') + 1);
+  EXPECT_EQ(sql1(d / "results/aerun.db", "SELECT git_commit FROM runs"), head);
+  // A local change shows as -dirty.
+  write_file(repo + "/train.sh", "echo changed\n");
+  ASSERT_EQ(run_aerun(d, {"case", "g.yaml", "--force"}).code, 0);
+  EXPECT_EQ(sql1(d / "results/aerun.db", "SELECT git_commit FROM runs"), head + "-dirty");
+}

@@ -29,22 +29,26 @@ TEST(Ingest, Seed002FolderBecomesRunsOfACaseFileWithItsTable) {
                 d / "results/log_stronghold_l-32_hs-2048_bs-4_ws-10_2022-06-29.1656478517.txt");
   fs::copy_file(kLogs + "fixture_status_no_progress.log",
                 d / "results/log_l2l_l-78_hs-2048_bs-4_ws-4_2022-06-29.1656464452.txt");
-  write_file(d / "fig9.yaml",
-             "case: fig9\nparams: {method: [stronghold], layers: [32], hidden: [2048], batch: [4],\n"
-             "  window: [2, 10], date: [x]}\ncommand: ./run.sh {method} {window} {date}\n"
-             "presets: [megatron, stronghold]\n"
-             "tables:\n  fig9:\n    rows: [method, window]\n"
-             "    columns: [{metric: sh_samples_per_s, format: .4f}]\n");
+  write_file(
+      d / "fig9.yaml",
+      "case: fig9\nparams: {method: [stronghold], layers: [32], hidden: [2048], batch: [4],\n"
+      "  window: [2, 10], date: [x]}\ncommand: ./run.sh {method} {window} {date}\n"
+      "presets: [megatron, stronghold]\n"
+      "tables:\n  fig9:\n    rows: [method, window]\n"
+      "    columns: [{metric: sh_samples_per_s, format: .4f}]\n");
   const std::vector<std::string> args = {
-      "ingest", "results", "--case", "fig9.yaml", "--db", "r.db", "--pattern",
-      "log_{method}_l-{layers}_hs-{hidden}_bs-{batch}_ws-{window}_{date}.txt"};
+      "ingest",    "results",
+      "--case",    "fig9.yaml",
+      "--db",      "r.db",
+      "--pattern", "log_{method}_l-{layers}_hs-{hidden}_bs-{batch}_ws-{window}_{date}.txt"};
   auto r = run_aerun(d, args);
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("3 added, 0 updated, 0 unchanged, 0 skipped"));
   const std::string db = d / "r.db";
   EXPECT_EQ(sql1(db, "SELECT count(*) FROM runs WHERE case_name='fig9'"), "3");
-  EXPECT_EQ(sql1(db, "SELECT status FROM runs r JOIN run_params p ON p.run_id=r.id "
-                     "WHERE p.name='method' AND p.value='l2l'"),
+  EXPECT_EQ(sql1(db,
+                 "SELECT status FROM runs r JOIN run_params p ON p.run_id=r.id "
+                 "WHERE p.name='method' AND p.value='l2l'"),
             "no_progress");
   EXPECT_EQ(sql1(db, "SELECT num FROM run_params WHERE name='window' ORDER BY num DESC LIMIT 1"),
             "10.0");
@@ -62,30 +66,35 @@ TEST(Ingest, Seed002FolderBecomesRunsOfACaseFileWithItsTable) {
   EXPECT_THAT(r.out, HasSubstr("0.5294"));  // (0.66096... + 0.39788...) / 2
 
   // Every number traces to its file and line.
-  const std::string key = sql1(db, "SELECT key FROM runs r JOIN run_params p ON p.run_id=r.id "
-                                   "WHERE p.name='window' AND p.value='2'");
+  const std::string key = sql1(db,
+                               "SELECT key FROM runs r JOIN run_params p ON p.run_id=r.id "
+                               "WHERE p.name='window' AND p.value='2'");
   r = run_aerun(d, {"show", key.substr(0, 8), "--db", "r.db"});
   EXPECT_THAT(r.out, HasSubstr("sh_samples_per_s"));
-  EXPECT_THAT(r.out, HasSubstr("log_stronghold_l-32_hs-2048_bs-4_ws-2_2022-06-29.1656476815.txt:7"));
+  EXPECT_THAT(r.out,
+              HasSubstr("log_stronghold_l-32_hs-2048_bs-4_ws-2_2022-06-29.1656476815.txt:7"));
 }
 
 TEST(Ingest, Seed000StartupTimesUseCalendarArithmetic) {
   TempDir d;
-  write_file(d / "logs/foremans-login12-nhosts2-ngpu8-2023-10-15-185952.log",
-             "Job started at: 2023-10-15-185952 on login12\n" + step_line("2023-10-15 19:00:46,000"));
-  write_file(d / "logs/foremans-nid008192-nhosts128-ngpu512-2023-10-26-005401.log",
-             "Job started at: 2023-10-26-005401 on nid008192\n" + step_line("2023-10-26 00:58:11,000"));
+  write_file(
+      d / "logs/foremans-login12-nhosts2-ngpu8-2023-10-15-185952.log",
+      "Job started at: 2023-10-15-185952 on login12\n" + step_line("2023-10-15 19:00:46,000"));
+  write_file(
+      d / "logs/foremans-nid008192-nhosts128-ngpu512-2023-10-26-005401.log",
+      "Job started at: 2023-10-26-005401 on nid008192\n" + step_line("2023-10-26 00:58:11,000"));
   write_file(d / "logs/notes.txt", "not a log\n");
-  auto r = run_aerun(d, {"ingest", "logs", "--case", "startup", "--preset", "startup,deepspeed",
-                         "--pattern", "{user}-{host}-nhosts{nhosts}-ngpu{ngpu}-{stamp}.log",
-                         "--db", "r.db"});
+  auto r = run_aerun(
+      d, {"ingest", "logs", "--case", "startup", "--preset", "startup,deepspeed", "--pattern",
+          "{user}-{host}-nhosts{nhosts}-ngpu{ngpu}-{stamp}.log", "--db", "r.db"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("2 added, 0 updated, 0 unchanged, 1 skipped"));
   EXPECT_THAT(r.err, HasSubstr("skipped"));
   const std::string db = d / "r.db";
   // 18:59:52 -> 19:00:46 is 54 s (seed 000's table: 4094); 00:54:01 -> 00:58:11 is 250 s (410)
-  EXPECT_EQ(sql1(db, "SELECT group_concat(startup_s, ' ') FROM (SELECT startup_s FROM runs "
-                     "ORDER BY startup_s)"),
+  EXPECT_EQ(sql1(db,
+                 "SELECT group_concat(startup_s, ' ') FROM (SELECT startup_s FROM runs "
+                 "ORDER BY startup_s)"),
             "54.0 250.0");
   EXPECT_EQ(sql1(db, "SELECT count(*) FROM metrics WHERE name='log_startup_s' AND source_line=2"),
             "2");

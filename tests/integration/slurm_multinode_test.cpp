@@ -41,3 +41,38 @@ TEST_F(SlurmMultiNode, AJobPastItsWalltimeIsStoppedBySlurmAndStoredAsTimeout) {
   EXPECT_THAT(sql1(db(), "SELECT reason FROM runs"), HasSubstr("DUE TO TIME LIMIT"));
   EXPECT_GE(std::stod(sql1(db(), "SELECT wall_s FROM runs")), 60.0);
 }
+
+TEST_F(SlurmMultiNode, TheLaunchLineIsDiscoveredInsideTheJobFromItsOwnNodes) {
+  write_file(dir_ / "c.yaml", R"(case: launch
+command: "{launch} bash -c 'echo rank=$SLURM_PROCID of=$SLURM_NTASKS host=$SLURMD_NODENAME master=$MASTER_ADDR'"
+launcher: {kind: srun, ranks_per_node: 2}
+resources: {nodes: 2, tasks_per_node: 2, walltime: 2m}
+)");
+  const auto r = aerun({"case", "c.yaml", "--scheduler", "slurm"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string log = read_file(sql1(db(), "SELECT log_path FROM runs"));
+  for (const char* line : {"rank=0 of=4 host=n1 master=n1", "rank=1 of=4 host=n1 master=n1",
+                           "rank=2 of=4 host=n2 master=n1", "rank=3 of=4 host=n2 master=n1"})
+    EXPECT_THAT(log, HasSubstr(line));
+}
+
+TEST_F(SlurmMultiNode, InsideAnAllocationRunsAreJobStepsAndNothingIsSubmitted) {
+  write_file(dir_ / "c.yaml",
+             "case: alloc\nparams: {i: [1, 2]}\n"
+             "command: echo \"i={i} step=$SLURM_STEP_ID job=$SLURM_JOB_ID\"\n");
+  const auto r =
+      run_aerun(dir_, {"case", "c.yaml", "--scheduler", "slurm"},
+                SlurmCluster::env() + " PATH=" + aerun::shell_quote(std::getenv("PATH")) +
+                    " timeout 60 salloc -N1");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("nothing is submitted"));
+  const auto rows = sql(db(), "SELECT status, scheduler, job_id FROM runs");
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0], rows[1]);  // one allocation for both runs
+  EXPECT_EQ(rows[0][0] + " " + rows[0][1], "ok slurm");
+  const std::string job = rows[0][2];
+  EXPECT_THAT(read_file(sql1(db(), "SELECT log_path FROM runs WHERE command LIKE '%i=1%'")),
+              HasSubstr("i=1 step=0 job=" + job));
+  EXPECT_THAT(read_file(sql1(db(), "SELECT log_path FROM runs WHERE command LIKE '%i=2%'")),
+              HasSubstr("i=2 step=1 job=" + job));
+}

@@ -39,7 +39,8 @@ std::string error_of(const std::string& yaml) {
 }  // namespace
 
 TEST(Presets, EveryDocumentedPresetExistsAtVersion1) {
-  for (const char* name : {"megatron", "deepspeed", "stronghold", "ezpz", "hf-trainer", "startup"}) {
+  for (const char* name :
+       {"megatron", "deepspeed", "stronghold", "ezpz", "hf-trainer", "startup"}) {
     const auto* p = aerun::find_preset(name);
     ASSERT_NE(p, nullptr) << name;
     EXPECT_EQ(p->version, 1);
@@ -139,6 +140,7 @@ TEST(Presets, StartupFromLogTimestampsIsReadFromTheCaseFile) {
   EXPECT_THAT(error_of("case: c\ncommand: run\nstartup: {job_start: 'a(b)', job_start_format: "
                        "'%Y', step_time: 'c(d)', step_time_format: '%Y', tz: Europe/Paris}\n"),
               HasSubstr("unknown time zone 'Europe/Paris'"));
-  EXPECT_THAT(error_of("case: c\ncommand: run\nstartup: {job_start: 'a(b)', job_start_format: '%Y'}\n"),
-              HasSubstr("'job_start' and 'step_time' go together"));
+  EXPECT_THAT(
+      error_of("case: c\ncommand: run\nstartup: {job_start: 'a(b)', job_start_format: '%Y'}\n"),
+      HasSubstr("'job_start' and 'step_time' go together"));
 }

@@ -16,8 +16,8 @@ double startup_of(const std::string& job_started, const std::string& step_stamp,
   aerun::apply_presets(spec, {});
   spec.startup.tz = tz;
   aerun::Extractor ex(spec.metrics, spec.status, spec.startup);
-  ex.feed("Job started at: " + job_started + " on nid008217\n> initializing torch distributed ...\n[" +
-          step_stamp +
+  ex.feed("Job started at: " + job_started +
+          " on nid008217\n> initializing torch distributed ...\n[" + step_stamp +
           "] [INFO] [logging.py:96:log_dist] [Rank 0] step=0, skipped=0, lr=[0.0, 0.0], "
           "mom=[(0.9, 0.999), (0.9, 0.999)]\n");
   ex.finish();
@@ -42,11 +42,11 @@ TEST(LogStartup, AcrossMinutesTheTableWasWrong) {
 }
 
 TEST(LogStartup, AcrossTheHourTheTableWasFarOff) {
-  EXPECT_NEAR(startup_of("2023-10-15-185952", "2023-10-15 19:00:46,000"), 54, 1e-9);    // 4094
-  EXPECT_NEAR(startup_of("2023-10-17-215938", "2023-10-17 22:00:44,000"), 66, 1e-9);    // 4106
-  EXPECT_NEAR(startup_of("2023-10-16-104819", "2023-10-16 11:00:02,000"), 703, 1e-9);   // 5183
-  EXPECT_NEAR(startup_of("2023-10-18-115808", "2023-10-18 12:01:46,000"), 218, 1e-9);   // 4338
-  EXPECT_NEAR(startup_of("2023-10-17-065806", "2023-10-17 07:00:03,000"), 117, 1e-9);   // 4197
+  EXPECT_NEAR(startup_of("2023-10-15-185952", "2023-10-15 19:00:46,000"), 54, 1e-9);   // 4094
+  EXPECT_NEAR(startup_of("2023-10-17-215938", "2023-10-17 22:00:44,000"), 66, 1e-9);   // 4106
+  EXPECT_NEAR(startup_of("2023-10-16-104819", "2023-10-16 11:00:02,000"), 703, 1e-9);  // 5183
+  EXPECT_NEAR(startup_of("2023-10-18-115808", "2023-10-18 12:01:46,000"), 218, 1e-9);  // 4338
+  EXPECT_NEAR(startup_of("2023-10-17-065806", "2023-10-17 07:00:03,000"), 117, 1e-9);  // 4197
 }
 
 TEST(LogStartup, MillisecondsOfTheStepStampCount) {
@@ -71,8 +71,7 @@ TEST(LogTime, ParsesFormatsIntoEpochSeconds) {
               1698950003.25, 1e-6);
   EXPECT_EQ(aerun::parse_log_time("2023-11-02 18:33:23", "%Y-%m-%d %H:%M:%S%f"), 1698950003.0);
   EXPECT_EQ(aerun::parse_log_time("02 Nov 2023 18:33:23", "%d %b %Y %H:%M:%S"), 1698950003.0);
-  EXPECT_EQ(aerun::parse_log_time("2023-11-02 20:33:23", "%Y-%m-%d %H:%M:%S", 7200),
-            1698950003.0);
+  EXPECT_EQ(aerun::parse_log_time("2023-11-02 20:33:23", "%Y-%m-%d %H:%M:%S", 7200), 1698950003.0);
 }
 
 TEST(LogTime, RejectsTextThatIsNotARealTime) {

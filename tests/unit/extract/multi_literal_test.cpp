@@ -7,18 +7,18 @@
 #include <random>
 
 TEST(MultiLiteral, ReportsEveryOccurrenceInOrderOfStart) {
-  const aerun::MultiLiteral ml({"lm loss: ", "loss scale: ", "ss"});
-  const std::string text = "x lm loss: 1 | loss scale: 2 | ss";
+  const aerun::MultiLiteral ml({"lm loss: ", "loss scale: ", "oss "});
+  const std::string text = "x lm loss: 1 | loss scale: 2 | oss ";
   std::vector<std::pair<size_t, size_t>> hits;
   ml.scan(text.data(), text.size(), [&](size_t lit, size_t off) { hits.emplace_back(lit, off); });
-  // "ss" inside "loss" (twice) and at the end
-  const std::vector<std::pair<size_t, size_t>> want{{0, 2}, {2, 7}, {1, 15}, {2, 17}, {2, 31}};
+  // "oss " inside "loss scale" and at the end (not in "loss:")
+  const std::vector<std::pair<size_t, size_t>> want{{0, 2}, {1, 15}, {2, 16}, {2, 31}};
   EXPECT_EQ(hits, want);
 }
 
 TEST(MultiLiteral, AgreesWithMemmemOnRandomText) {
   std::mt19937 rng(7);
-  const std::vector<std::string> lits{"abca", "bcab", "cc", "abcabcabca", "aaab"};
+  const std::vector<std::string> lits{"abca", "bcab", "ccab", "abcabcabca", "aaab"};
   const aerun::MultiLiteral ml(lits);
   for (int round = 0; round < 200; ++round) {
     std::string text(static_cast<size_t>(rng() % 300), 'a');

@@ -62,7 +62,7 @@ TEST(MegatronPreset, FieldsAreOptionalOnSkippedIterations) {
   EXPECT_DOUBLE_EQ(loss->value, 9.9);
   EXPECT_EQ(get(ex, "grad_norm")->count, 4);  // lines 1, 6, 7, 8
   EXPECT_DOUBLE_EQ(get(ex, "grad_norm")->value, 2.5);
-  EXPECT_EQ(get(ex, "loss_scale")->count, 6);  // lines 1, 4, 5, 6, 7, 8
+  EXPECT_EQ(get(ex, "loss_scale")->count, 6);     // lines 1, 4, 5, 6, 7, 8
   EXPECT_EQ(get(ex, "skipped_iters")->value, 1);  // line 5
   EXPECT_EQ(get(ex, "nan_iters")->value, 1);      // line 6
   EXPECT_EQ(ex.status(), std::nullopt);
@@ -122,8 +122,8 @@ TEST(EzpzPreset, ReadsTrainerStepLines) {
   EXPECT_EQ(get(ex, "step")->count, 10);
   EXPECT_DOUBLE_EQ(get(ex, "loss")->value, 2.445556);
   EXPECT_NEAR(get(ex, "mfu")->value,
-              (46.288281 + 45.934162 + 45.966490 + 45.963461 + 45.984530 + 45.985675 +
-               45.998106 + 45.983282 + 45.737774 + 45.743655) /
+              (46.288281 + 45.934162 + 45.966490 + 45.963461 + 45.984530 + 45.985675 + 45.998106 +
+               45.983282 + 45.737774 + 45.743655) /
                   10,
               1e-9);
   EXPECT_EQ(get(ex, "tps")->count, 10);

@@ -32,8 +32,8 @@ Extractor on_text(const std::string& text) {
 }
 
 std::string status_of(const std::string& line) {
-  const auto ex = on_text(" iteration       10/      50 | elapsed time per iteration (ms): 6051.8 |\n" +
-                          line + "\n");
+  const auto ex = on_text(
+      " iteration       10/      50 | elapsed time per iteration (ms): 6051.8 |\n" + line + "\n");
   return ex.status() ? ex.status()->status : "";
 }
 
@@ -52,7 +52,8 @@ TEST(StatusPresets, GpuOutOfMemoryInItsOtherWordings) {
                       "15.78 GiB total capacity; 14.56 GiB already allocated)"),
             "oom");
   EXPECT_EQ(status_of("RuntimeError: CUDA error: out of memory"), "oom");
-  EXPECT_EQ(status_of("torch.OutOfMemoryError: HIP out of memory. Tried to allocate 2.00 GiB"), "oom");
+  EXPECT_EQ(status_of("torch.OutOfMemoryError: HIP out of memory. Tried to allocate 2.00 GiB"),
+            "oom");
   EXPECT_EQ(status_of("RuntimeError: CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling "
                       "`cublasCreate(handle)`"),
             "oom");

@@ -26,9 +26,12 @@ class IngestFolder : public ::testing::Test {
     spec_.name = "fig9";
     spec_.presets = {"megatron", "stronghold"};
     aerun::apply_presets(spec_, {});
-    const std::string stronghold = std::string(AERUN_FIXTURES) + "/logs/fixture_stronghold_offload.log";
-    fs::copy_file(stronghold, logs() + "/log_stronghold_l-32_hs-2048_bs-4_ws-2_2022-06-29.1656476815.txt");
-    fs::copy_file(stronghold, logs() + "/log_stronghold_l-32_hs-2048_bs-4_ws-10_2022-06-29.1656478517.txt");
+    const std::string stronghold =
+        std::string(AERUN_FIXTURES) + "/logs/fixture_stronghold_offload.log";
+    fs::copy_file(stronghold,
+                  logs() + "/log_stronghold_l-32_hs-2048_bs-4_ws-2_2022-06-29.1656476815.txt");
+    fs::copy_file(stronghold,
+                  logs() + "/log_stronghold_l-32_hs-2048_bs-4_ws-10_2022-06-29.1656478517.txt");
     fs::copy_file(std::string(AERUN_FIXTURES) + "/logs/fixture_status_oom.log",
                   logs() + "/log_l2l_l-78_hs-2048_bs-4_ws-4_2022-06-29.1656464452.txt");
     std::ofstream(logs() + "/README.md") << "not a log\n";
@@ -42,7 +45,8 @@ class IngestFolder : public ::testing::Test {
     return aerun::ingest_paths(store, spec_, {logs()}, o);
   }
   static int count(const std::vector<IngestedFile>& f, IngestedFile::Action a) {
-    return static_cast<int>(std::count_if(f.begin(), f.end(), [&](auto& x) { return x.action == a; }));
+    return static_cast<int>(
+        std::count_if(f.begin(), f.end(), [&](auto& x) { return x.action == a; }));
   }
 
   fs::path dir_;

@@ -19,14 +19,16 @@ std::string text_of(const aerun::ParamList& p, const std::string& name) {
 
 TEST(NameTemplate, Seed002StrongholdLogNames) {
   const NameTemplate t("log_{method}_l-{layers}_hs-{hidden}_bs-{batch}_ws-{window}_{date}.txt");
-  const auto p = t.match("/x/results/log_zero-offload_l-48_hs-2048_bs-4_ws-10_2022-06-29.1656465726.txt");
+  const auto p =
+      t.match("/x/results/log_zero-offload_l-48_hs-2048_bs-4_ws-10_2022-06-29.1656465726.txt");
   ASSERT_TRUE(p);
   EXPECT_EQ(text_of(*p, "method"), "zero-offload");
   EXPECT_EQ(aerun::find_param(*p, "layers")->kind(), Value::Kind::Int);  // l-48 -> 48
   EXPECT_EQ(aerun::find_param(*p, "layers")->number(), 48);
   EXPECT_EQ(aerun::find_param(*p, "window")->number(), 10);
   EXPECT_EQ(text_of(*p, "date"), "2022-06-29.1656465726");
-  EXPECT_THAT(t.names(), testing::ElementsAre("method", "layers", "hidden", "batch", "window", "date"));
+  EXPECT_THAT(t.names(),
+              testing::ElementsAre("method", "layers", "hidden", "batch", "window", "date"));
 }
 
 TEST(NameTemplate, Seed004BigScienceNamesWithDashesInsideAValue) {
