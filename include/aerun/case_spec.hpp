@@ -155,6 +155,18 @@ struct DeriveSpec {
   SourceLoc loc;
 };
 
+// Issue 6: a parameter searched rather than enumerated (`search:`), e.g. the largest `layers`
+// between 16 and 128 whose run does not fail, found by bisection for every point of the rest of
+// the sweep (run/search_runner.cpp).
+struct SearchSpec {
+  std::string param;  // the searched parameter (not in params, zip or derive)
+  long long min = 0;  // candidates are min, min+step, ... up to max
+  long long max = 0;
+  long long step = 1;
+  std::string goal = "largest_ok";  // largest_ok | smallest_ok
+  SourceLoc loc;
+};
+
 struct CaseSpec {
   std::string file;  // absolute path of the case file
   std::string name;  // `case`
@@ -188,6 +200,10 @@ struct CaseSpec {
   // Issue 4: batch schedulers.
   std::string scheduler;    // `scheduler:` default for --scheduler: "", "slurm", "pbs" or "local"
   ResourcesSpec resources;  // `resources:` of each job
+  // Issue 6: search sweeps. The loader also appends the searched parameter to `params` as the
+  // list of every candidate value, so that placeholders, derive, exclude and tables see it as a
+  // parameter; `aerun case` then bisects over it instead of enumerating it.
+  std::optional<SearchSpec> search;
 };
 
 }  // namespace aerun

@@ -22,10 +22,10 @@ namespace {
 
 const std::vector<std::string>& top_level_keys() {
   static const std::vector<std::string> keys{
-      "case",      "title",   "paper",   "figure", "workdir", "shell",  "env",     "params",
-      "zip",       "include", "exclude", "derive", "command", "repeat", "timeout", "retries",
-      "exclusive", "presets", "metrics", "status", "startup", "tables",  "plots",   "launcher",
-      "scheduler", "resources"};
+      "case",    "title",   "paper",     "figure",    "workdir",   "shell",   "env",
+      "params",  "zip",     "include",   "exclude",   "derive",    "command", "repeat",
+      "timeout", "retries", "exclusive", "presets",   "metrics",   "status",  "startup",
+      "tables",  "plots",   "launcher",  "scheduler", "resources", "search"};
   return keys;
 }
 
@@ -128,12 +128,15 @@ CaseSpec parse_case(const std::string& yaml_text, const std::string& file,
   bool has_case = false, has_command = false;
   std::vector<Item> tables;  // read last: they refer to parameters and metrics
   std::vector<Item> plots;   // after the tables they draw
-  SourceLoc presets_loc;  // presets resolve once metrics, status and startup are read
+  std::vector<Item> search;  // issue 6: after the sweep sections, before the checks
+  SourceLoc presets_loc;     // presets resolve once metrics, status and startup are read
   for (const Item& e : r.entries(r.root(), top_level_keys())) {
     if (e.name == "tables")
       tables.push_back(e);
     else if (e.name == "plots")
       plots.push_back(e);
+    else if (e.name == "search")
+      search.push_back(e);
     else
       read_top_level(r, e, spec, base);
     if (e.name == "presets") presets_loc = e.loc;
@@ -145,6 +148,7 @@ CaseSpec parse_case(const std::string& yaml_text, const std::string& file,
   if (!has_command)
     throw InputError(SourceLoc{file, 1, 1}, "command",
                      "missing required key 'command' (the command template)");
+  for (const Item& s : search) detail::read_search(r, s, spec);
   apply_presets(spec, presets_loc);
   detail::check_case(r, spec);
   for (const Item& t : tables) detail::read_tables(r, t, spec);

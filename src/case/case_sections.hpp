@@ -17,6 +17,10 @@ void read_include(const YamlReader& r, const Item& it, CaseSpec& spec);
 void read_exclude(const YamlReader& r, const Item& it, CaseSpec& spec);
 void read_derive(const YamlReader& r, const Item& it, CaseSpec& spec);
 
+// `search:` (search_section.cpp), read once the sweep sections are: checks the searched parameter
+// and appends it to spec.params as the list of its candidate values.
+void read_search(const YamlReader& r, const Item& it, CaseSpec& spec);
+
 // Extraction: metrics, status, startup (extraction_sections.cpp).
 void read_metrics(const YamlReader& r, const Item& it, CaseSpec& spec);
 void read_status(const YamlReader& r, const Item& it, CaseSpec& spec);

@@ -12,6 +12,7 @@
 #include "aerun/case_runner.hpp"
 #include "aerun/extractor.hpp"
 #include "aerun/run_plan.hpp"
+#include "aerun/search_runner.hpp"
 #include "aerun/store.hpp"
 #include "cli/app.hpp"
 #include "cli/batch_case.hpp"
@@ -47,12 +48,38 @@ std::vector<std::string> helper_env() {
   return env;
 }
 
+// Issue 6: a case with `search:` bisects its searched parameter instead of enumerating it
+// (run/search_runner.cpp); local runs only.
+int run_search_case(const Globals& g, const CaseArgs& a, const CaseSpec& spec,
+                    const RunSelector& selector) {
+  if (!a.scheduler.empty() && !(a.scheduler == "local" && !a.dry_run))
+    throw InputError(
+        SourceLoc{}, "--scheduler",
+        "a search case runs its probes here, one round after another; drop --scheduler");
+  const LaunchSetup launch = prepare_launch(spec);
+  if (a.dry_run) {
+    print_search_plan(spec, &selector, launch, std::cout);
+    return 0;
+  }
+  Store store(g.resolved_db());
+  RunnerOptions opts;
+  opts.jobs = a.jobs;
+  opts.force = a.force;
+  opts.logs_dir = g.logs_dir();
+  opts.tty = !a.quiet_progress && isatty(STDERR_FILENO);
+  opts.env = helper_env();
+  opts.env.insert(opts.env.end(), launch.env.begin(), launch.env.end());
+  SearchRunner runner(spec, store, opts, std::cerr);
+  return runner.run(&selector, launch).exit_code();
+}
+
 int run_case_command(const Globals& g, const CaseArgs& a) {
   const CaseSpec spec = load_case(a.file);
   const auto names = planned_param_names(spec);
   const RunSelector selector(a.only, names);
   // Patterns are checked before anything starts.
   Extractor check(spec.metrics, spec.status, spec.startup);
+  if (spec.search) return run_search_case(g, a, spec, selector);
 
   // Issue 4: with a scheduler the runs become batch jobs (or steps of the current allocation).
   if (const std::string sched = a.scheduler.empty() ? spec.scheduler : a.scheduler;

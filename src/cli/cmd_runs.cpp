@@ -21,7 +21,9 @@ void add_unique(std::vector<std::string>& names, const std::string& n) {
   if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
 }
 
-std::string opt_num(const std::optional<double>& v) { return v ? format_number(*v) : ""; }
+std::string opt_num(const std::optional<double>& v) {
+  return v ? format_number(*v) : "";
+}
 
 int runs_command(const Globals& g, const RunsArgs& a) {
   Store store = open_existing_store(g.resolved_db());
@@ -49,16 +51,21 @@ int runs_command(const Globals& g, const RunsArgs& a) {
       const auto& r = runs[i];
       out += i ? ",\n " : "\n ";
       out += fmt::format(
-          "{{\"id\": {}, \"key\": {}, \"case\": {}, \"repeat\": {}, \"attempt\": {}, \"status\": {}, "
-          "\"reason\": {}, \"startup_s\": {}, \"wall_s\": {}, \"log\": {}, \"params\": {{",
+          "{{\"id\": {}, \"key\": {}, \"case\": {}, \"repeat\": {}, \"attempt\": {}, \"status\": "
+          "{}, "
+          "\"reason\": {}, \"startup_s\": {}, \"wall_s\": {}, \"queue_wait_s\": {}, \"job_id\": "
+          "{}, "
+          "\"log\": {}, \"params\": {{",
           r.id, json_string(r.key), json_string(r.case_name), r.repeat_index, r.attempt,
           json_string(r.status), json_string(r.reason), json_number(r.startup_s),
-          json_number(r.wall_s), json_string(r.log_path));
+          json_number(r.wall_s), json_number(r.queue_wait_s), json_string(r.job_id),
+          json_string(r.log_path));
       for (size_t j = 0; j < r.params.size(); ++j)
-        out += fmt::format("{}{}: {}", j ? ", " : "", json_string(r.params[j].first),
-                           r.params[j].second.is_number() && r.params[j].second.kind() != Value::Kind::Bool
-                               ? r.params[j].second.text()
-                               : json_string(r.params[j].second.text()));
+        out += fmt::format(
+            "{}{}: {}", j ? ", " : "", json_string(r.params[j].first),
+            r.params[j].second.is_number() && r.params[j].second.kind() != Value::Kind::Bool
+                ? r.params[j].second.text()
+                : json_string(r.params[j].second.text()));
       out += "}, \"metrics\": {";
       for (size_t j = 0; j < r.metrics.size(); ++j)
         out += fmt::format("{}{}: {}", j ? ", " : "", json_string(r.metrics[j].name),
@@ -70,12 +77,17 @@ int runs_command(const Globals& g, const RunsArgs& a) {
     std::vector<std::string> head = {"key", "case", "repeat", "attempt", "status", "reason"};
     head.insert(head.end(), params.begin(), params.end());
     head.insert(head.end(), metrics.begin(), metrics.end());
-    for (const char* h : {"startup_s", "wall_s", "log"}) head.push_back(h);
-    for (size_t i = 0; i < head.size(); ++i) out += (i ? "," : "") + csv_field(head[i]);
+    for (const char* h : {"startup_s", "wall_s", "queue_wait_s", "job_id", "log"})
+      head.push_back(h);
+    for (size_t i = 0; i < head.size(); ++i) {
+      if (i) out += ',';
+      out += csv_field(head[i]);
+    }
     out += "\n";
     for (const auto& r : runs) {
-      std::vector<std::string> row = {r.key, r.case_name, std::to_string(r.repeat_index),
-                                      std::to_string(r.attempt), r.status, r.reason};
+      std::vector<std::string> row = {
+          r.key,    r.case_name, std::to_string(r.repeat_index), std::to_string(r.attempt),
+          r.status, r.reason};
       for (const auto& p : params) row.push_back(param_text(r, p));
       for (const auto& m : metrics) {
         const auto v = metric_value(r, m);
@@ -83,8 +95,13 @@ int runs_command(const Globals& g, const RunsArgs& a) {
       }
       row.push_back(r.startup_s ? fmt::format("{}", *r.startup_s) : "");
       row.push_back(r.wall_s ? fmt::format("{}", *r.wall_s) : "");
+      row.push_back(r.queue_wait_s ? fmt::format("{}", *r.queue_wait_s) : "");
+      row.push_back(r.job_id);
       row.push_back(r.log_path);
-      for (size_t i = 0; i < row.size(); ++i) out += (i ? "," : "") + csv_field(row[i]);
+      for (size_t i = 0; i < row.size(); ++i) {
+        if (i) out += ',';
+        out += csv_field(row[i]);
+      }
       out += "\n";
     }
   } else {

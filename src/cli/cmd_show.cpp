@@ -28,7 +28,8 @@ std::string when(const std::optional<double>& t) {
 int show_command(const Globals& g, const std::string& ref) {
   Store store = open_existing_store(g.resolved_db());
   const auto r = store.find(ref);
-  if (!r) throw InputError(SourceLoc{}, "RUN", fmt::format("no run '{}' in {}", ref, g.resolved_db()));
+  if (!r)
+    throw InputError(SourceLoc{}, "RUN", fmt::format("no run '{}' in {}", ref, g.resolved_db()));
   std::string o;
   o += fmt::format("run {}  (id {})\n", r->key, r->id);
   o += fmt::format("case        {}  ({})\n", r->case_name, r->case_file);
@@ -47,19 +48,35 @@ int show_command(const Globals& g, const std::string& ref) {
   o += fmt::format("  first output      {}\n", when(r->first_output_time));
   o += fmt::format("  first step        {}\n", when(r->startup_time));
   o += fmt::format("  end               {}\n", when(r->end_time));
-  o += fmt::format("  startup           {}\n", r->startup_s ? fmt::format("{:.3f} s", *r->startup_s) : "-");
-  o += fmt::format("  wall              {}\n", r->wall_s ? fmt::format("{:.3f} s", *r->wall_s) : "-");
+  o += fmt::format("  startup           {}\n",
+                   r->startup_s ? fmt::format("{:.3f} s", *r->startup_s) : "-");
+  o += fmt::format("  wall              {}\n",
+                   r->wall_s ? fmt::format("{:.3f} s", *r->wall_s) : "-");
+  if (!r->scheduler.empty()) {
+    o += "scheduler\n";
+    o += fmt::format("  {:<17} {}\n", r->scheduler, r->job_id.empty() ? "-" : r->job_id);
+    if (r->array_index) o += fmt::format("  array index       {}\n", *r->array_index);
+    o += fmt::format("  submitted         {}\n", when(r->submit_time));
+    o += fmt::format("  job start         {}\n", when(r->job_start_time));
+    o += fmt::format("  queue wait        {}\n",
+                     r->queue_wait_s ? fmt::format("{:.3f} s", *r->queue_wait_s) : "-");
+    o += fmt::format("  state             {}{}\n",
+                     r->scheduler_state.empty() ? "-" : r->scheduler_state,
+                     r->scheduler_reason.empty() ? "" : "  (" + r->scheduler_reason + ")");
+  }
   o += "process\n";
-  o += fmt::format("  exit              {}\n",
-                   r->exit_code ? fmt::format("code {}", *r->exit_code)
-                                : r->signal ? fmt::format("signal {}", *r->signal) : "-");
-  o += fmt::format("  cpu               user {:.3f} s, system {:.3f} s\n", r->user_cpu_s, r->sys_cpu_s);
+  o += fmt::format("  exit              {}\n", r->exit_code ? fmt::format("code {}", *r->exit_code)
+                                               : r->signal  ? fmt::format("signal {}", *r->signal)
+                                                            : "-");
+  o += fmt::format("  cpu               user {:.3f} s, system {:.3f} s\n", r->user_cpu_s,
+                   r->sys_cpu_s);
   o += fmt::format("  max rss           {} KiB\n", r->max_rss_kb);
   o += "provenance\n";
   o += fmt::format("  host              {}\n", r->host);
   o += fmt::format("  aerun             {}\n", r->aerun_version);
   o += fmt::format("  git commit        {}\n", r->git_commit.empty() ? "-" : r->git_commit);
-  o += fmt::format("log         {}  ({} bytes, sha256 {})\n", r->log_path, r->log_size, r->log_sha256);
+  o += fmt::format("log         {}  ({} bytes, sha256 {})\n", r->log_path, r->log_size,
+                   r->log_sha256);
   if (!r->metrics.empty()) {
     o += "metrics (value ← log line)\n";
     for (const auto& m : r->metrics)

@@ -18,6 +18,8 @@
 
 #include "aerun/error.hpp"
 #include "aerun/log_time.hpp"
+#include "extract/count_newlines.hpp"
+#include "extract/linear_pattern.hpp"
 #include "extract/multi_literal.hpp"
 #include "extract/required_literal.hpp"
 
@@ -27,15 +29,18 @@ namespace {
 
 constexpr size_t kMaxLineBytes = 64u << 20;  // a longer unterminated line is truncated
 constexpr size_t kStatusLineBytes = 500;
+constexpr size_t kMaxBlockBytes = 1u << 30;  // blocks are scanned with 32-bit offsets
 
 // One compiled pattern with the literal every matching line contains. When the pattern starts with
 // that literal, every match starts at one of its occurrences, so the regex runs anchored there
-// (cheap) instead of searching the whole line.
+// (cheap) instead of searching the whole line — and without RE2 at all when the pattern has a
+// simple shape (LinearPattern, which gives the same match).
 struct Matcher {
   static constexpr size_t npos = std::string_view::npos;
   std::unique_ptr<RE2> re;
   std::string literal;
   bool anchored = false;
+  std::optional<LinearPattern> fast;  // only when anchored
 
   // Offset of the literal's first occurrence in the line (0 without a literal), npos when absent:
   // the line cannot match.
@@ -50,6 +55,18 @@ struct Matcher {
     const re2::StringPiece text(line.data(), line.size());
     re2::StringPiece sub[2];
     const int n = cap ? 2 : 0;
+    if (fast) {
+      std::string_view got;
+      while (!fast->match_at(line, hit, &got)) {
+        const size_t from = hit + 1;
+        const void* p =
+            ::memmem(line.data() + from, line.size() - from, literal.data(), literal.size());
+        if (!p) return false;
+        hit = static_cast<size_t>(static_cast<const char*>(p) - line.data());
+      }
+      if (cap) *cap = re2::StringPiece(got.data(), got.size());
+      return true;
+    }
     if (!anchored) {
       if (!re->Match(text, 0, line.size(), RE2::UNANCHORED, sub, n)) return false;
     } else {
@@ -81,6 +98,10 @@ Matcher compile(const std::string& pattern, const SourceLoc& loc, const std::str
   m.literal = prefix_literal(pattern);
   m.anchored = m.literal.size() >= kMinPrefix;
   if (!m.anchored) m.literal = required_literal(pattern);
+  if (m.anchored) {
+    m.fast = LinearPattern::recognise(pattern);
+    if (m.fast && m.fast->groups() != m.re->NumberOfCapturingGroups()) m.fast.reset();
+  }
   return m;
 }
 
@@ -222,8 +243,7 @@ struct Extractor::Impl {
   std::string job_start_format, step_time_format;
   Stamp job_start, step_time;
   long long lines = 0;
-  std::string partial;            // bytes of an unterminated line
-  std::vector<size_t> line_ends;  // offsets of '\n' in the block being scanned
+  std::string partial;  // bytes of an unterminated line
 
   // The shared literal pass: every distinct literal of at least kSharedLiteralMin bytes, and for
   // each the probes that need it; the other probes are scanned one by one.
@@ -231,13 +251,16 @@ struct Extractor::Impl {
   std::vector<std::vector<uint16_t>> literal_probes;
   std::vector<size_t> literal_last_line;  // per block: the last line a literal was reported on
   std::vector<uint16_t> own_scan_probes;
-  // Candidate (line in block << 16 | probe, literal offset in line), sorted before handling.
+  // Candidate (line in block << 16 | probe; the line's start and length in the block; the
+  // literal's offset in the line), sorted before handling.
   struct Event {
     uint64_t key;
-    size_t hit;
+    uint32_t start, len, hit;
     bool operator<(const Event& o) const { return key < o.key; }
   };
-  std::vector<Event> events;
+  std::vector<Event> events, own_events, merged;
+  size_t event_line = SIZE_MAX;                // the line whose bounds event_bounds holds
+  std::pair<uint32_t, uint32_t> event_bounds;  // [start, end) of that line in the block
 
   void build_scan_plan() {
     std::vector<std::string> lits;
@@ -307,70 +330,92 @@ struct Extractor::Impl {
         handle(p, line, hit, no);
   }
 
-  size_t line_start(size_t k) const { return k == 0 ? 0 : line_ends[k - 1] + 1; }
-
-  // Line k of the current block, without its '\n' and trailing '\r'.
-  std::string_view block_line(const char* b, size_t k) const {
-    const size_t start = line_start(k);
-    size_t end = line_ends[k];
-    if (end > start && b[end - 1] == '\r') --end;
-    return {b + start, end - start};
-  }
-
-  // Calls fn(k, hit) for each line k of the block that may match, with the offset of the
-  // literal's first occurrence in it. With a literal, jumps from occurrence to occurrence.
+  // Calls fn(k, off) for each line k of the block (the number of '\n' before it) that may match,
+  // with the offset off of the literal's first occurrence in it (the line's start without a
+  // literal). With a literal, jumps from occurrence to occurrence.
   template <class Fn>
   void scan(const Matcher& m, const char* b, size_t n, Fn&& fn) {
     if (m.literal.empty()) {
-      for (size_t k = 0; k < line_ends.size(); ++k) fn(k, size_t{0});
+      size_t k = 0;
+      for (const char* p = b; p < b + n; ++k) {
+        fn(k, static_cast<size_t>(p - b));
+        p = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(b + n - p))) + 1;
+      }
       return;
     }
-    size_t pos = 0;
-    auto from = line_ends.begin();
+    size_t pos = 0, k = 0;  // k: newlines in b[0, pos)
     while (pos < n) {
       const void* hit = ::memmem(b + pos, n - pos, m.literal.data(), m.literal.size());
       if (!hit) return;
       const size_t off = static_cast<size_t>(static_cast<const char*>(hit) - b);
-      from = std::lower_bound(from, line_ends.end(), off);
-      const auto k = static_cast<size_t>(from - line_ends.begin());
-      fn(k, off - line_start(k));
-      pos = *from + 1;
+      k += count_newlines(b + pos, off - pos);
+      fn(k, off);
+      pos = static_cast<size_t>(static_cast<const char*>(std::memchr(b + off, '\n', n - off)) - b);
     }
   }
 
-  // A run of complete lines: b[n-1] == '\n'. Candidate lines come from one shared pass over the
-  // literals (plus one pass per probe without a usable literal), and are handled in line order,
-  // then probe order — exactly as process_line would, line by line.
-  void process_block(const char* b, size_t n) {
-    line_ends.clear();
-    for (const char* p = b; p < b + n;) {
-      const char* nl =
-          static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(b + n - p)));
-      line_ends.push_back(static_cast<size_t>(nl - b));
-      p = nl + 1;
+  // The line of the block around offset off: [start, end) without its '\n' and trailing '\r'.
+  static std::pair<uint32_t, uint32_t> line_around(const char* b, size_t n, size_t off) {
+    const void* prev = off ? ::memrchr(b, '\n', off) : nullptr;
+    const size_t start = prev ? static_cast<size_t>(static_cast<const char*>(prev) - b) + 1 : 0;
+    size_t end =
+        static_cast<size_t>(static_cast<const char*>(std::memchr(b + off, '\n', n - off)) - b);
+    if (end > start && b[end - 1] == '\r') --end;
+    return {static_cast<uint32_t>(start), static_cast<uint32_t>(end)};
+  }
+
+  // Adds an event for each probe of the list on line k (at offset off of the block).
+  void add_events(const uint16_t* probes_begin, const uint16_t* probes_end, const char* b, size_t n,
+                  size_t k, size_t off) {
+    if (k != event_line) {
+      event_line = k;
+      event_bounds = line_around(b, n, off);
     }
+    for (const uint16_t* p = probes_begin; p != probes_end; ++p)
+      events.push_back({static_cast<uint64_t>(k) << 16 | *p, event_bounds.first,
+                        event_bounds.second - event_bounds.first,
+                        static_cast<uint32_t>(off - event_bounds.first)});
+  }
+
+  // A run of complete lines: b[n-1] == '\n' (n < 4 GiB). Candidate lines come from one shared
+  // pass over the literals, which also counts the lines (plus one pass per probe without a usable
+  // literal), and are handled in line order, then probe order — exactly as process_line would,
+  // line by line.
+  void process_block(const char* b, size_t n) {
     events.clear();
+    event_line = SIZE_MAX;
     std::fill(literal_last_line.begin(), literal_last_line.end(), SIZE_MAX);
-    size_t k = 0;
-    shared.scan(b, n, [&](size_t lit, size_t off) {
-      while (line_ends[k] < off) ++k;
+    const size_t newlines = shared.scan(b, n, [&](size_t lit, size_t off, size_t k) {
       if (literal_last_line[lit] == k) return;  // only its first occurrence in a line counts
       literal_last_line[lit] = k;
-      for (const uint16_t p : literal_probes[lit])
-        events.push_back({static_cast<uint64_t>(k) << 16 | p, off - line_start(k)});
+      const auto& ps = literal_probes[lit];
+      add_events(ps.data(), ps.data() + ps.size(), b, n, k, off);
     });
-    for (const uint16_t p : own_scan_probes)
-      scan(probes[p].matcher, b, n, [&](size_t line, size_t hit) {
-        events.push_back({uint64_t{line} << 16 | p, hit});
-      });
-    std::sort(events.begin(), events.end());
+    // The shared events come in line order; sort each line's few by probe.
+    for (size_t i = 1; i < events.size(); ++i)
+      for (size_t j = i; j > 0 && events[j] < events[j - 1]; --j)
+        std::swap(events[j], events[j - 1]);
+    if (!own_scan_probes.empty()) {
+      own_events.clear();
+      std::swap(events, own_events);
+      for (const uint16_t p : own_scan_probes) {
+        event_line = SIZE_MAX;
+        scan(probes[p].matcher, b, n,
+             [&](size_t k, size_t off) { add_events(&p, &p + 1, b, n, k, off); });
+      }
+      std::sort(events.begin(), events.end());
+      merged.clear();
+      std::merge(own_events.begin(), own_events.end(), events.begin(), events.end(),
+                 std::back_inserter(merged));
+      std::swap(events, merged);
+    }
     const long long base = lines;
     for (const Event& e : events) {
       const size_t line = static_cast<size_t>(e.key >> 16);
-      handle(probes[e.key & 0xFFFF], block_line(b, line), e.hit,
+      handle(probes[e.key & 0xFFFF], std::string_view(b + e.start, e.len), e.hit,
              base + static_cast<long long>(line) + 1);
     }
-    lines += static_cast<long long>(line_ends.size());
+    lines += static_cast<long long>(newlines);
   }
 
   void append_partial(const char* p, size_t n) {
@@ -448,9 +493,22 @@ void Extractor::feed(std::string_view chunk) {
   }
   if (p == end) return;
   const char* last_nl = static_cast<const char*>(::memrchr(p, '\n', static_cast<size_t>(end - p)));
-  if (last_nl) {
-    s.process_block(p, static_cast<size_t>(last_nl + 1 - p));
-    p = last_nl + 1;
+  const char* const stop = last_nl ? last_nl + 1 : p;
+  while (p < stop) {  // in blocks of at most kMaxBlockBytes, cut at line ends
+    size_t len = static_cast<size_t>(stop - p);
+    if (len > kMaxBlockBytes) {
+      const auto* cut = static_cast<const char*>(::memrchr(p, '\n', kMaxBlockBytes));
+      if (!cut) {  // a line longer than a block, on its own
+        cut = static_cast<const char*>(
+            std::memchr(p + kMaxBlockBytes, '\n', static_cast<size_t>(stop - p) - kMaxBlockBytes));
+        s.process_line(std::string_view(p, static_cast<size_t>(cut - p)));
+        p = cut + 1;
+        continue;
+      }
+      len = static_cast<size_t>(cut + 1 - p);
+    }
+    s.process_block(p, len);
+    p += len;
   }
   s.append_partial(p, static_cast<size_t>(end - p));
 }

@@ -99,7 +99,11 @@ TEST_F(PbsJobs, AnUnknownQueueIsRejectedWithQsubsMessage) {
 }
 
 TEST_F(PbsJobs, AnUnreachableServerLeavesRunsQueuedUntilItAnswers) {
-  write_file(dir_ / "c.yaml", "case: down\ncommand: echo hi\n");
+  // The job waits for a file, so it cannot finish (and be collected) before the server goes down.
+  const std::string release = dir_ / "release";
+  write_file(dir_ / "c.yaml", "case: down\ncommand: for i in $(seq 600); do [ -e " +
+                                  aerun::shell_quote(release) +
+                                  " ] && break; sleep 0.1; done; echo hi\n");
   ASSERT_EQ(aerun({"case", "c.yaml", "--scheduler", "pbs", "--no-wait"}).code, 0);
   write_file(dir_ / "pbs/down", "");
   const auto down = aerun({"collect", "down"});
@@ -107,6 +111,7 @@ TEST_F(PbsJobs, AnUnreachableServerLeavesRunsQueuedUntilItAnswers) {
   EXPECT_THAT(down.err, HasSubstr("cannot connect to server"));
   EXPECT_THAT(sql1(db(), "SELECT status FROM runs"), ::testing::AnyOf("pending", "running"));
   fs::remove(dir_ / "pbs/down");
+  write_file(release, "");
   EXPECT_EQ(aerun({"collect", "down", "--wait", "--poll", "0.3"}).code, 0);
   EXPECT_EQ(sql1(db(), "SELECT status FROM runs"), "ok");
 }

@@ -58,6 +58,13 @@ TEST_F(SlurmJobs, ASweepRunsAsOneJobArrayAndEachTaskIsCollected) {
               HasSubstr("exit code 1"));
   // The script exists under the logs, named after the job.
   EXPECT_EQ(sql1(db(), "SELECT count(*) FROM runs WHERE log_size > 0 AND log_sha256 != ''"), "3");
+  // `aerun show` and `aerun runs` tell the job behind each run.
+  const auto shown =
+      aerun({"show", sql1(db(), "SELECT key FROM runs ORDER BY array_index LIMIT 1")});
+  EXPECT_THAT(shown.out, HasSubstr("slurm"));
+  EXPECT_THAT(shown.out, HasSubstr(base + "_"));
+  EXPECT_THAT(shown.out, HasSubstr("queue wait"));
+  EXPECT_THAT(aerun({"runs", "--format", "csv"}).out, HasSubstr("," + base + "_0,"));
 }
 
 TEST_F(SlurmJobs, WithoutArraysEachRunIsItsOwnJobUnderTheQueueCap) {

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 #include <re2/re2.h>
 
+#include <charconv>
+#include <cmath>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -409,6 +411,68 @@ TEST(Extractor, LiteralPrefilterNeverChangesResults) {
     EXPECT_EQ(only(ex).source_line, last_line) << p;
     EXPECT_EQ(ex.startup_line(), first_line) << p;
     EXPECT_EQ(ex.status().has_value() ? ex.status()->line_no : 0, first_line) << p;
+  }
+}
+
+// The megatron preset's patterns go through the RE2-free matcher: on random lines, every metric
+// takes exactly the lines and values a plain RE2::PartialMatch on every line gives.
+TEST(Extractor, FastPathNeverChangesResults) {
+  const std::vector<std::string> patterns = {
+      R"(iteration\s+(\d+)/\s*\d+)",
+      R"(lm loss: ([0-9.]+(?:[eE][+-]?[0-9]+)?))",
+      R"(number of skipped iterations:\s*(\d+))",
+      R"(elapsed time per iteration \(s\): ([0-9.]+(?:[eE][+-]?[0-9]+)?))",
+  };
+  const std::vector<std::string> pieces = {
+      "iteration", " iteration ",
+      "lm loss: ", "number of skipped iterations:",
+      "(s): ",     "elapsed time per iteration",
+      "1",         "42",
+      "/",         "/ ",
+      " 100",      "1.5e-3",
+      "2E+",       ".5",
+      "1.2.3",     "nan",
+      "-3",        " ",
+      "\t",        "\r",
+      "|",         "e",
+      "x",         "subiteration",
+  };
+  std::mt19937 rng(5);
+  std::string log;
+  std::vector<std::string> lines;
+  for (int i = 0; i < 4000; ++i) {
+    std::string line;
+    for (size_t k = 1 + rng() % 8; k > 0; --k) line += pieces[rng() % pieces.size()];
+    lines.push_back(line);
+    log += line;
+    log += '\n';
+  }
+  for (const auto& p : patterns) {
+    MetricSpec m = metric("m", p, Reduction::Count);
+    m.series = true;
+    const auto ex = run_on(log, {m});
+    std::vector<aerun::SeriesPoint> want;
+    long long count = 0;
+    const RE2 re(p);
+    for (size_t i = 0; i < lines.size(); ++i) {
+      std::string cap;
+      std::string_view line = lines[i];
+      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+      if (!RE2::PartialMatch(line, re, &cap)) continue;
+      ++count;
+      double v = 0;  // a finite number, all of the capture (out of range: no value)
+      const auto [end, ec] = std::from_chars(cap.data(), cap.data() + cap.size(), v);
+      if (!cap.empty() && ec == std::errc() && end == cap.data() + cap.size() && std::isfinite(v))
+        want.push_back({count - 1, v, static_cast<long long>(i) + 1});
+    }
+    EXPECT_EQ(only(ex).count, count) << p;
+    const auto series = ex.series().at(0).points;
+    ASSERT_EQ(series.size(), want.size()) << p;
+    for (size_t k = 0; k < want.size(); ++k) {
+      EXPECT_EQ(series[k].index, want[k].index) << p;
+      EXPECT_EQ(series[k].value, want[k].value) << p;
+      EXPECT_EQ(series[k].source_line, want[k].source_line) << p;
+    }
   }
 }
 

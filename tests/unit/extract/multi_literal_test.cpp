@@ -1,34 +1,160 @@
-// The shared literal pass finds exactly what memmem would, for every literal, in order.
+// The shared literal pass finds exactly what memmem would, for every literal, in order, with each
+// occurrence's line and the block's line count — with the SIMD (Teddy) engine where the CPU has
+// it and with the portable (Wu-Manber) engine.
 #include "extract/multi_literal.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <random>
+#include <tuple>
 
-TEST(MultiLiteral, ReportsEveryOccurrenceInOrderOfStart) {
-  const aerun::MultiLiteral ml({"lm loss: ", "loss scale: ", "oss "});
-  const std::string text = "x lm loss: 1 | loss scale: 2 | oss ";
-  std::vector<std::pair<size_t, size_t>> hits;
-  ml.scan(text.data(), text.size(), [&](size_t lit, size_t off) { hits.emplace_back(lit, off); });
-  // "oss " inside "loss scale" and at the end (not in "loss:")
-  const std::vector<std::pair<size_t, size_t>> want{{0, 2}, {1, 15}, {2, 16}, {2, 31}};
-  EXPECT_EQ(hits, want);
+#include "extract/count_newlines.hpp"
+
+using aerun::MultiLiteral;
+using Engine = MultiLiteral::Engine;
+
+namespace {
+
+using Hit = std::tuple<size_t, size_t, size_t>;  // start, literal, line
+
+struct Scanned {
+  std::vector<Hit> hits;  // in the order reported
+  size_t lines = 0;
+};
+
+Scanned scan(MultiLiteral& ml, const std::string& text) {
+  Scanned s;
+  s.lines = ml.scan(text.data(), text.size(), [&](size_t lit, size_t off, size_t line) {
+    s.hits.emplace_back(off, lit, line);
+  });
+  return s;
 }
 
-TEST(MultiLiteral, AgreesWithMemmemOnRandomText) {
+Scanned brute_force(const std::vector<std::string>& lits, const std::string& text) {
+  Scanned s;
+  for (size_t off = 0; off < text.size(); ++off)
+    for (size_t k = 0; k < lits.size(); ++k)
+      if (text.compare(off, lits[k].size(), lits[k]) == 0)
+        s.hits.emplace_back(off, k, std::count(text.begin(), text.begin() + off, '\n'));
+  s.lines = static_cast<size_t>(std::count(text.begin(), text.end(), '\n'));
+  return s;
+}
+
+// Random text over a small alphabet (so literals occur often), newlines included.
+std::string random_text(std::mt19937& rng, const std::string& alphabet, size_t max_len) {
+  std::string text(static_cast<size_t>(rng() % max_len), ' ');
+  for (auto& c : text) c = alphabet[rng() % alphabet.size()];
+  return text;
+}
+
+class MultiLiteralEngines : public testing::TestWithParam<Engine> {};
+
+}  // namespace
+
+TEST_P(MultiLiteralEngines, ReportsEveryOccurrenceInOrderOfStartWithItsLine) {
+  MultiLiteral ml({"lm loss: ", "loss scale: ", "oss "}, GetParam());
+  const std::string text = "x lm loss: 1\n| loss scale: 2 | oss \n\n";
+  const auto s = scan(ml, text);
+  // "oss " inside "loss scale" and at the end (not in "loss:")
+  const std::vector<Hit> want{{2, 0, 0}, {15, 1, 1}, {16, 2, 1}, {31, 2, 1}};
+  EXPECT_EQ(s.hits, want);
+  EXPECT_EQ(s.lines, 3u);
+}
+
+TEST_P(MultiLiteralEngines, AgreesWithMemmemOnRandomText) {
   std::mt19937 rng(7);
   const std::vector<std::string> lits{"abca", "bcab", "ccab", "abcabcabca", "aaab"};
-  const aerun::MultiLiteral ml(lits);
+  MultiLiteral ml(lits, GetParam());
+  for (int round = 0; round < 400; ++round) {
+    const std::string text = random_text(rng, "abc\n", 300);
+    auto got = scan(ml, text);
+    std::sort(got.hits.begin(), got.hits.end());
+    const auto want = brute_force(lits, text);
+    EXPECT_EQ(got.hits, want.hits) << text;
+    EXPECT_EQ(got.lines, want.lines) << text;
+  }
+}
+
+TEST_P(MultiLiteralEngines, ManyLiteralsInMoreThanEightBucketsOnLongText) {
+  // More distinct 3-byte prefixes than Teddy has buckets, on text long enough for the 32-byte
+  // blocks and the tail; every length of tail.
+  std::mt19937 rng(11);
+  const std::vector<std::string> lits{"lm loss",   "loss scale", "iteration",  "CUDA out",
+                                      "Killed",    "NCCL error", "ncclSystem", "TFLOPs",
+                                      "grad norm", "samples",    "tokens per", "oom-kill",
+                                      ": Out Of",  "number of",  "elapsed",    "walltime "};
+  MultiLiteral ml(lits, GetParam());
+  for (int round = 0; round < 300; ++round) {
+    std::string text;
+    const size_t len = static_cast<size_t>(rng() % 400);
+    while (text.size() < len) {
+      if (rng() % 3 == 0)
+        text += lits[rng() % lits.size()].substr(0, 1 + rng() % 10);
+      else
+        text += random_text(rng, "lmosaiCUDKNnc: \nOTFgr", 8);
+    }
+    auto got = scan(ml, text);
+    std::sort(got.hits.begin(), got.hits.end());
+    const auto want = brute_force(lits, text);
+    EXPECT_EQ(got.hits, want.hits) << text;
+    EXPECT_EQ(got.lines, want.lines) << text;
+  }
+}
+
+TEST_P(MultiLiteralEngines, LiteralsAtTheVeryEndAndStartOfTheText) {
+  MultiLiteral ml({"abcd", "wxyz"}, GetParam());
+  for (size_t pad = 0; pad < 70; ++pad) {
+    std::string text = "abcd";
+    text.append(pad, '\n');
+    text += "wxyz";
+    const auto s = scan(ml, text);
+    const std::vector<Hit> want{{0, 0, 0}, {4 + pad, 1, pad}};
+    EXPECT_EQ(s.hits, want) << pad;
+    EXPECT_EQ(s.lines, pad);
+  }
+}
+
+TEST_P(MultiLiteralEngines, LiteralsAcrossTheSimdSlicesOfALongText) {
+  // The SIMD engine goes through the text in slices of 64 KiB: occurrences on and around every
+  // slice boundary, and their lines, are found like anywhere else.
+  const std::vector<std::string> lits{"abcd", "xyzw"};
+  MultiLiteral ml(lits, GetParam());
+  std::string text(300000, '.');
+  for (size_t i = 0; i < text.size(); i += 97) text[i] = '\n';
+  for (const size_t slice : {size_t{65536}, size_t{131072}, size_t{262144}})
+    for (size_t back = 0; back <= 5; ++back)
+      text.replace(slice - back, 4, back % 2 ? "abcd" : "xyzw");
+  auto got = scan(ml, text);
+  std::sort(got.hits.begin(), got.hits.end());
+  const auto want = brute_force(lits, text);
+  EXPECT_EQ(got.hits, want.hits);
+  EXPECT_EQ(got.lines, want.lines);
+}
+
+TEST_P(MultiLiteralEngines, WithoutLiteralsStillCountsLines) {
+  MultiLiteral ml({}, GetParam());
+  const auto s = scan(ml, "a\nb\n\nc");
+  EXPECT_TRUE(s.hits.empty());
+  EXPECT_EQ(s.lines, 3u);
+}
+
+INSTANTIATE_TEST_SUITE_P(BestAndPortable, MultiLiteralEngines,
+                         testing::Values(Engine::Best, Engine::Portable));
+
+TEST(MultiLiteral, UsesSimdOnlyWhenAskedForTheBestAndTheCpuHasIt) {
+  EXPECT_EQ(MultiLiteral({"abcd"}).uses_simd(), aerun::Teddy::available());
+  EXPECT_FALSE(MultiLiteral({"abcd"}, Engine::Portable).uses_simd());
+}
+
+TEST(CountNewlines, CountsEveryNewlineAtAnyLengthAndAlignment) {
+  std::mt19937 rng(3);
   for (int round = 0; round < 200; ++round) {
-    std::string text(static_cast<size_t>(rng() % 300), 'a');
-    for (auto& c : text) c = static_cast<char>('a' + rng() % 3);
-    std::vector<std::pair<size_t, size_t>> got, want;
-    ml.scan(text.data(), text.size(), [&](size_t lit, size_t off) { got.emplace_back(off, lit); });
-    for (size_t off = 0; off < text.size(); ++off)
-      for (size_t k = 0; k < lits.size(); ++k)
-        if (text.compare(off, lits[k].size(), lits[k]) == 0) want.emplace_back(off, k);
-    std::sort(got.begin(), got.end());
-    EXPECT_EQ(got, want) << text;
+    const std::string text = random_text(rng, "a\n", 9000);
+    const size_t from = text.empty() ? 0 : rng() % text.size();
+    EXPECT_EQ(aerun::count_newlines(text.data() + from, text.size() - from),
+              static_cast<size_t>(
+                  std::count(text.begin() + static_cast<std::ptrdiff_t>(from), text.end(), '\n')));
   }
 }
