@@ -24,7 +24,7 @@ struct RunnerOptions {
 
 struct RunSummary {
   int planned = 0;
-  int reused = 0;       // already succeeded: not run again
+  int reused = 0;  // already succeeded: not run again
   int ok = 0;
   int failed = 0;       // every status other than ok and interrupted
   int interrupted = 0;  // stopped by Ctrl-C / SIGTERM, or never started because of it

@@ -1,4 +1,5 @@
-// A launched command: its own process group, stdout and stderr merged into one pipe, reaped with rusage.
+// A launched command: its own process group, stdout and stderr merged into one pipe, reaped with
+// rusage.
 #pragma once
 
 #include <sys/resource.h>

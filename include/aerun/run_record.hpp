@@ -21,7 +21,7 @@ struct MetricValue {
 
 // One point of a metric series (e.g. the loss curve).
 struct SeriesPoint {
-  long long index = 0;        // 0-based index of the match
+  long long index = 0;  // 0-based index of the match
   double value = 0;
   long long source_line = 0;
 };
@@ -35,14 +35,14 @@ struct MetricSeries {
 // name ("oom", ...); batch jobs add "pending", "submit_failed", "cancelled", "node_fail", "lost".
 struct RunRecord {
   long long id = 0;
-  std::string key;         // stable hash of case, resolved command, parameters, env, repeat
+  std::string key;  // stable hash of case, resolved command, parameters, env, repeat
   std::string case_name;
   std::string case_file;
   int repeat_index = 0;
   int attempt = 1;
   std::string status;
-  std::string reason;      // why: the matching line, the signal, "exit code 3", ...
-  std::string command;     // fully expanded, shell-ready
+  std::string reason;   // why: the matching line, the signal, "exit code 3", ...
+  std::string command;  // fully expanded, shell-ready
   std::string workdir;
   ParamList params;
   ParamList env;
@@ -52,8 +52,8 @@ struct RunRecord {
   std::optional<double> first_output_time;
   std::optional<double> startup_time;  // when the startup pattern was seen
   std::optional<double> end_time;
-  std::optional<double> startup_s;     // startup_time - launch_time
-  std::optional<double> wall_s;        // end_time - launch_time
+  std::optional<double> startup_s;  // startup_time - launch_time
+  std::optional<double> wall_s;     // end_time - launch_time
 
   std::optional<int> exit_code;
   std::optional<int> signal;
@@ -74,14 +74,14 @@ struct RunRecord {
   std::vector<MetricSeries> series;
 
   // Issue 4: runs made as batch jobs ("" / nullopt for runs aerun ran itself).
-  std::string scheduler;              // "slurm" | "pbs"
-  std::string job_id;                 // the run's job: "123", array task "123_4", "123[4].srv"
-  std::optional<int> array_index;     // its index in the job array
-  std::optional<double> submit_time;  // when aerun submitted it (epoch s)
+  std::string scheduler;                 // "slurm" | "pbs"
+  std::string job_id;                    // the run's job: "123", array task "123_4", "123[4].srv"
+  std::optional<int> array_index;        // its index in the job array
+  std::optional<double> submit_time;     // when aerun submitted it (epoch s)
   std::optional<double> job_start_time;  // when the job script started (its stamp)
   std::optional<double> queue_wait_s;    // job_start_time - submit_time
-  std::string scheduler_state;        // the scheduler's own word: PENDING, COMPLETED, TIMEOUT, F
-  std::string scheduler_reason;       // the scheduler's reason or exit status, as it gave it
+  std::string scheduler_state;           // the scheduler's own word: PENDING, COMPLETED, TIMEOUT, F
+  std::string scheduler_reason;          // the scheduler's reason or exit status, as it gave it
 
   const MetricValue* metric(const std::string& n) const {
     for (const auto& m : metrics)

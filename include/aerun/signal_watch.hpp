@@ -20,7 +20,8 @@ class SignalWatch {
   int stop_signal() const { return stop_; }
 
  private:
-  struct sigaction old_int_{}, old_term_{}, old_chld_{};
+  struct sigaction old_int_ {
+  }, old_term_{}, old_chld_{};
   int stop_ = 0;
 };
 

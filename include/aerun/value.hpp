@@ -23,7 +23,9 @@ class Value {
 
   Kind kind() const { return kind_; }
   const std::string& text() const { return text_; }
-  bool is_number() const { return kind_ == Kind::Int || kind_ == Kind::Float || kind_ == Kind::Bool; }
+  bool is_number() const {
+    return kind_ == Kind::Int || kind_ == Kind::Float || kind_ == Kind::Bool;
+  }
   // The number (Bool: 1/0); nullopt for strings.
   std::optional<double> number() const;
 

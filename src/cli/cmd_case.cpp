@@ -101,16 +101,19 @@ int run_case_command(const Globals& g, const CaseArgs& a) {
     out.reserve(1 << 20);
     out += fmt::format("# case {} ({}): workdir {}\n", spec.name, spec.file, spec.workdir);
     size_t n = 0;
-    plan_runs(spec, &selector, [&](const PlannedRun& r) {
-      out += r.command;
-      out += '\n';
-      ++n;
-      if (out.size() > (1 << 20)) {
-        std::fwrite(out.data(), 1, out.size(), stdout);
-        out.clear();
-      }
-      return true;
-    }, /*with_keys=*/false);
+    plan_runs(
+        spec, &selector,
+        [&](const PlannedRun& r) {
+          out += r.command;
+          out += '\n';
+          ++n;
+          if (out.size() > (1 << 20)) {
+            std::fwrite(out.data(), 1, out.size(), stdout);
+            out.clear();
+          }
+          return true;
+        },
+        /*with_keys=*/false);
     out += fmt::format("# {} run{}\n", n, n == 1 ? "" : "s");
     std::fwrite(out.data(), 1, out.size(), stdout);
     std::fflush(stdout);
@@ -144,11 +147,14 @@ int run_case_command(const Globals& g, const CaseArgs& a) {
 
 void add_case_command(CLI::App& app, Globals& g, Action& action) {
   auto args = std::make_shared<CaseArgs>();
-  CLI::App* c = app.add_subcommand("case", "expand a case file into runs, launch them, store the results");
+  CLI::App* c =
+      app.add_subcommand("case", "expand a case file into runs, launch them, store the results");
   c->add_option("file", args->file, "the case file (YAML)")->required();
-  c->add_flag("--dry-run,-n", args->dry_run, "print every run's shell-ready command and the count; launch nothing");
+  c->add_flag("--dry-run,-n", args->dry_run,
+              "print every run's shell-ready command and the count; launch nothing");
   c->add_flag("--force", args->force, "re-run runs that already succeeded");
-  c->add_flag("--resume", args->resume, "continue an interrupted case (the default: done runs are reused)");
+  c->add_flag("--resume", args->resume,
+              "continue an interrupted case (the default: done runs are reused)");
   c->add_option("--only", args->only, "KEY=VALUE: run only matching runs (repeatable)");
   c->add_option("-j,--jobs", args->jobs, "runs at once")->check(CLI::Range(1, 4096));
   c->add_flag("--no-progress", args->quiet_progress, "plain event lines even on a terminal");
@@ -156,10 +162,13 @@ void add_case_command(CLI::App& app, Globals& g, Action& action) {
                 "slurm | pbs: submit the runs as batch jobs; local: with --dry-run, write local "
                 "scripts (default: the case's `scheduler:`, else run here)")
       ->check(CLI::IsMember({"slurm", "pbs", "local"}));
-  c->add_flag("--no-wait", args->no_wait, "submit and return; `aerun collect` gathers the jobs later");
-  c->add_option("--max-queued", args->max_queued, "jobs in the queue at once (caps array tasks too)")
+  c->add_flag("--no-wait", args->no_wait,
+              "submit and return; `aerun collect` gathers the jobs later");
+  c->add_option("--max-queued", args->max_queued,
+                "jobs in the queue at once (caps array tasks too)")
       ->check(CLI::Range(1, 1000000));
-  c->add_flag("--submit", args->submit, "submit new jobs even inside an allocation (salloc, qsub -I)");
+  c->add_flag("--submit", args->submit,
+              "submit new jobs even inside an allocation (salloc, qsub -I)");
   c->add_option("--db", g.db, "results store (default: $AERUN_DB or results/aerun.db)");
   c->callback([&action, &g, args] { action = [&g, args] { return run_case_command(g, *args); }; });
 }

@@ -187,7 +187,8 @@ RunSummary CaseRunner::run(const std::vector<PlannedRun>& planned) {
     const auto* hit = a.extractor ? &a.extractor->status() : nullptr;
     if (a.interrupted) {
       r.status = "interrupted";
-      r.reason = fmt::format("stopped by {}", signal_name(signals.stop_signal() ? signals.stop_signal() : SIGINT));
+      r.reason = fmt::format("stopped by {}",
+                             signal_name(signals.stop_signal() ? signals.stop_signal() : SIGINT));
     } else if (a.timed_out) {
       r.status = "timeout";
       r.reason = fmt::format("timeout after {:g} s", spec_.timeout_s);
@@ -264,7 +265,8 @@ RunSummary CaseRunner::run(const std::vector<PlannedRun>& planned) {
     if (spec_.timeout_s > 0) a->deadline_mono = a->start_mono + spec_.timeout_s;
     try {
       a->extractor = std::make_unique<Extractor>(spec_.metrics, spec_.status, spec_.startup);
-      if (a->log.get() < 0) throw SystemError(fmt::format("cannot write log {}: {}", r.log_path, strerror(errno)));
+      if (a->log.get() < 0)
+        throw SystemError(fmt::format("cannot write log {}: {}", r.log_path, strerror(errno)));
       ChildProcess::Options o;
       o.argv = {spec_.shell, "-c", p.command};
       o.env = child_environment(spec_, p, opts_);
@@ -353,7 +355,8 @@ RunSummary CaseRunner::run(const std::vector<PlannedRun>& planned) {
               const ssize_t w = write(a->log.get(), chunk.data() + off, chunk.size() - off);
               if (w < 0) {
                 if (errno == EINTR) continue;
-                a->write_error = fmt::format("cannot write log {}: {}", a->rec.log_path, strerror(errno));
+                a->write_error =
+                    fmt::format("cannot write log {}: {}", a->rec.log_path, strerror(errno));
                 break;
               }
               off += static_cast<size_t>(w);

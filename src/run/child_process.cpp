@@ -38,7 +38,9 @@ std::vector<char*> c_array(const std::vector<std::string>& v) {
   return out;
 }
 
-double seconds(const timeval& tv) { return tv.tv_sec + tv.tv_usec / 1e6; }
+double seconds(const timeval& tv) {
+  return tv.tv_sec + tv.tv_usec / 1e6;
+}
 
 }  // namespace
 
@@ -92,7 +94,9 @@ void ChildProcess::signal_group(int sig) const {
   if (pid_ > 0) kill(-pid_, sig);
 }
 
-bool ChildProcess::try_wait() { return exit_ || reap(WNOHANG); }
+bool ChildProcess::try_wait() {
+  return exit_ || reap(WNOHANG);
+}
 
 void ChildProcess::wait() {
   if (!exit_) reap(0);

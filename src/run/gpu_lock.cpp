@@ -7,8 +7,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <cstdlib>
 #include <fmt/format.h>
+#include <cstdlib>
 
 #include "aerun/error.hpp"
 

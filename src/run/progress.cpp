@@ -18,7 +18,11 @@ std::string describe_params(const ParamList& params) {
 }
 
 Progress::Progress(std::ostream& out, bool tty, std::string case_name, int planned)
-    : out_(out), tty_(tty), case_(std::move(case_name)), planned_(planned), started_at_(mono_now()) {}
+    : out_(out),
+      tty_(tty),
+      case_(std::move(case_name)),
+      planned_(planned),
+      started_at_(mono_now()) {}
 
 void Progress::clear_line() {
   if (tty_ && line_shown_) out_ << "\r\033[K";

@@ -59,7 +59,9 @@ bool RunSelector::keeps(const ParamList& params, int repeat_index) const {
   return true;
 }
 
-std::vector<std::string> planned_param_names(const CaseSpec& spec) { return Sweep(spec).names(); }
+std::vector<std::string> planned_param_names(const CaseSpec& spec) {
+  return Sweep(spec).names();
+}
 
 void plan_runs(const CaseSpec& spec, const RunSelector* selector,
                const std::function<bool(const PlannedRun&)>& fn, bool with_keys,
@@ -75,8 +77,10 @@ void plan_runs(const CaseSpec& spec, const RunSelector* selector,
   sweep.for_each([&](const ParamList& point) {
     for (int r = 0; r < spec.repeat; ++r) {
       if (selector && !selector->keeps(point, r)) continue;
-      if (selector && !selector->empty()) run.params = point;
-      else if (with_keys) run.params = point;
+      if (selector && !selector->empty())
+        run.params = point;
+      else if (with_keys)
+        run.params = point;
       run.repeat_index = r;
       run.command = tmpl.render(point, spec.name, r);
       if (with_keys) run.key = run_key(spec.name, run.command, point, spec.env, r);

@@ -40,7 +40,9 @@ SignalWatch::~SignalWatch() {
   g_pipe[0] = g_pipe[1] = -1;
 }
 
-int SignalWatch::fd() const { return g_pipe[0]; }
+int SignalWatch::fd() const {
+  return g_pipe[0];
+}
 
 int SignalWatch::drain() {
   unsigned char buf[64];

@@ -426,7 +426,8 @@ int Store::reap_orphans(const std::string& host) {
   Transaction tx(db, Transaction::Mode::Immediate);
   std::vector<std::pair<long long, int>> running;
   {
-    auto q = db.prepare("SELECT id, runner_pid FROM runs WHERE status='running' AND host=? AND job_id=''");
+    auto q = db.prepare(
+        "SELECT id, runner_pid FROM runs WHERE status='running' AND host=? AND job_id=''");
     q->bind(1, host);
     while (q->step()) running.emplace_back(q->int64(0), static_cast<int>(q->int64(1)));
   }

@@ -21,7 +21,9 @@ Sha256::Sha256() : ctx_(std::make_unique<Ctx>()) {
 
 Sha256::~Sha256() = default;
 
-void Sha256::update(const void* data, size_t n) { EVP_DigestUpdate(ctx_->md, data, n); }
+void Sha256::update(const void* data, size_t n) {
+  EVP_DigestUpdate(ctx_->md, data, n);
+}
 
 std::string Sha256::hex() {
   unsigned char md[EVP_MAX_MD_SIZE];

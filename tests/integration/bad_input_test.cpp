@@ -54,7 +54,8 @@ TEST(BadInput, PlaceholderWithoutParameterNamesBoth) {
 
 TEST(BadInput, InvalidRegexNamesTheMetric) {
   TempDir d;
-  const auto r = run_bad(d, "case: x\ncommand: echo\nmetrics:\n  iter_ms: {regex: 'time: ([0-9.]+'}\n");
+  const auto r =
+      run_bad(d, "case: x\ncommand: echo\nmetrics:\n  iter_ms: {regex: 'time: ([0-9.]+'}\n");
   EXPECT_EQ(r.code, 2);
   EXPECT_THAT(r.err, HasSubstr("bad.yaml:4"));
   EXPECT_THAT(r.err, HasSubstr("iter_ms"));

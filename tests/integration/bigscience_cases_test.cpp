@@ -28,15 +28,15 @@ void expect_golden(const std::string& text, const std::string& name) {
   const std::string path = kFixtures + "/golden/" + name;
   if (const char* u = std::getenv("AERUN_UPDATE_GOLDEN"); u && std::string(u) == "1")
     write_file(path, text);
-  EXPECT_EQ(text, read_file(path)) << "golden file " << path
-                                   << " differs (AERUN_UPDATE_GOLDEN=1 rewrites it; review the diff)";
+  EXPECT_EQ(text, read_file(path))
+      << "golden file " << path << " differs (AERUN_UPDATE_GOLDEN=1 rewrites it; review the diff)";
 }
 
 // `aerun case FILE --scheduler S --dry-run`: the job script paths it prints.
 std::vector<std::string> dry_run_scripts(const TempDir& dir, const std::string& file,
                                          const std::string& scheduler) {
-  const Result r = run_aerun(dir, {"case", file, "--scheduler", scheduler, "--dry-run", "--db",
-                                   dir / "a.db"});
+  const Result r =
+      run_aerun(dir, {"case", file, "--scheduler", scheduler, "--dry-run", "--db", dir / "a.db"});
   EXPECT_EQ(r.code, 0) << r.err;
   std::vector<std::string> paths;
   std::istringstream in(r.out);
@@ -74,13 +74,13 @@ TEST(BigscienceCases, EachPerfCaseIsOneSlurmArrayAskingForTheSeedsAllocation) {
         dry_run_scripts(dir, fmt::format("{}/meg-gpt2-perf-n{}.yaml", kCases, nodes), "slurm");
     ASSERT_EQ(scripts.size(), 1u) << nodes;
     const std::string script = read_file(scripts[0]);
-    EXPECT_THAT(script, HasSubstr(fmt::format(
-                            "#SBATCH --nodes={}\n#SBATCH --ntasks-per-node=1\n"
-                            "#SBATCH --cpus-per-task=40\n#SBATCH --time=00:20:00\n"
-                            "#SBATCH --account=six@gpu\n#SBATCH --constraint=v100-32g\n"
-                            "#SBATCH --hint=nomultithread\n#SBATCH --array=0-{}\n"
-                            "#SBATCH --gres=gpu:4\n",
-                            nodes, rows.size() - 1)));
+    EXPECT_THAT(script,
+                HasSubstr(fmt::format("#SBATCH --nodes={}\n#SBATCH --ntasks-per-node=1\n"
+                                      "#SBATCH --cpus-per-task=40\n#SBATCH --time=00:20:00\n"
+                                      "#SBATCH --account=six@gpu\n#SBATCH --constraint=v100-32g\n"
+                                      "#SBATCH --hint=nomultithread\n#SBATCH --array=0-{}\n"
+                                      "#SBATCH --gres=gpu:4\n",
+                                      nodes, rows.size() - 1)));
     EXPECT_EQ(std::system(("bash -n " + shell_quote(scripts[0])).c_str()), 0);
     EXPECT_FALSE(fs::exists(dir / "a.db"));  // a dry-run stores nothing
   }
@@ -212,7 +212,8 @@ TEST(BigscienceCases, IngestingTheSeedsLogNamesGivesTheAveragersTableWithFailsAs
   expect_golden(r.out, "gpt2-meg-ds-64gpu.md");
   // 61B megatron MBS 2 PP 16: iterations 144.2, 144.5, 144.8 s -> 144.5 s (the seed's int(): 144);
   // 61*4*2*1024*(2*1*512) / (144.5*64*1e3) = 511705088 / 9248000 = 55.33 (seed: 55.5 at 144 s).
-  EXPECT_THAT(r.out, HasSubstr("| 61 | megatron | 2 | 16 | 1 | 512 | 144.5 | 144 | 1.00 ✓ | 55.3 |"));
+  EXPECT_THAT(r.out,
+              HasSubstr("| 61 | megatron | 2 | 16 | 1 | 512 | 144.5 | 144 | 1.00 ✓ | 55.3 |"));
 }
 
 }  // namespace

@@ -44,7 +44,8 @@ command: printf '%s\n' {name} "$HOME" >> out.txt
   // Running the very same commands through a shell prints the values back, and runs no code.
   ASSERT_EQ(run_aerun(d, {"case", "c.yaml"}).code, 0);
   const std::string out = read_file(d / "out.txt");
-  for (const char* v : {"plain\n", "two words\n", "$(touch pwned)\n", "x; touch pwned2\n", "it's\n"})
+  for (const char* v :
+       {"plain\n", "two words\n", "$(touch pwned)\n", "x; touch pwned2\n", "it's\n"})
     EXPECT_THAT(out, HasSubstr(v));
   EXPECT_FALSE(fs::exists(d / "pwned"));
   EXPECT_FALSE(fs::exists(d / "pwned2"));
@@ -52,9 +53,10 @@ command: printf '%s\n' {name} "$HOME" >> out.txt
 
 TEST(DryRun, RepeatsMultiplyTheRunsAndOnlyFilters) {
   TempDir d;
-  write_file(d / "c.yaml", "case: r\nparams: {a: [1, 2, 3]}\nrepeat: 3\ncommand: echo {a} {repeat}\n");
+  write_file(d / "c.yaml",
+             "case: r\nparams: {a: [1, 2, 3]}\nrepeat: 3\ncommand: echo {a} {repeat}\n");
   EXPECT_THAT(run_aerun(d, {"case", "c.yaml", "-n"}).out, HasSubstr("# 9 runs"));
-  const auto r = run_aerun(d, {"case", "c.yaml", "-n", "--only", "a=2", "--only", "a=3",
-                               "--only", "repeat=0"});
+  const auto r = run_aerun(
+      d, {"case", "c.yaml", "-n", "--only", "a=2", "--only", "a=3", "--only", "repeat=0"});
   EXPECT_THAT(r.out, HasSubstr("echo 2 0\necho 3 0\n# 2 runs\n"));
 }

@@ -49,8 +49,9 @@ TEST(CaseRun, StoresEveryRunWithTimestampsMetricsAndLogs) {
   EXPECT_EQ(sql1(db, "SELECT CAST(min(value) AS INTEGER) FROM metrics WHERE name='iters'"), "4");
   EXPECT_EQ(sql1(db, "SELECT count(*) FROM series WHERE metric='loss'"), "16");
   // Startup: the first step came after the 0.3 s sleep, before the end of the run.
-  for (const auto& row : sql(db, "SELECT startup_s, wall_s, launch_time, first_output_time, "
-                                 "startup_time, end_time FROM runs")) {
+  for (const auto& row : sql(db,
+                             "SELECT startup_s, wall_s, launch_time, first_output_time, "
+                             "startup_time, end_time FROM runs")) {
     const double startup = std::stod(row[0]), wall = std::stod(row[1]);
     EXPECT_GE(startup, 0.25);
     EXPECT_LE(startup, wall);
@@ -66,8 +67,9 @@ TEST(CaseRun, StoresEveryRunWithTimestampsMetricsAndLogs) {
     EXPECT_EQ(aerun::sha256_file(row[0]), row[2]);
   }
   // Provenance and process accounting.
-  EXPECT_EQ(sql1(db, "SELECT count(*) FROM runs WHERE host<>'' AND aerun_version<>'' "
-                     "AND exit_code=0 AND max_rss_kb>0"),
+  EXPECT_EQ(sql1(db,
+                 "SELECT count(*) FROM runs WHERE host<>'' AND aerun_version<>'' "
+                 "AND exit_code=0 AND max_rss_kb>0"),
             "4");
   EXPECT_EQ(sql1(db, "SELECT group_concat(DISTINCT repeat_index) FROM runs"), "0,1");
 }
@@ -85,8 +87,9 @@ TEST(CaseRun, RunningTheCaseAgainReusesEveryRunThatSucceeded) {
   // --force runs them again: same keys, new attempts.
   ASSERT_EQ(run_aerun(d, {"case", "tiny.yaml", "--force", "--only", "size=1"}).code, 0);
   EXPECT_EQ(sql1(db, "SELECT count(*) FROM runs"), "4");
-  EXPECT_EQ(sql1(db, "SELECT group_concat(attempt) FROM runs r JOIN run_params p ON p.run_id=r.id "
-                     "AND p.name='size' AND p.value='1'"),
+  EXPECT_EQ(sql1(db,
+                 "SELECT group_concat(attempt) FROM runs r JOIN run_params p ON p.run_id=r.id "
+                 "AND p.name='size' AND p.value='1'"),
             "2,2");
 }
 
@@ -108,8 +111,10 @@ status:
   EXPECT_EQ(r.code, 1);
   const std::string db = d / "results/aerun.db";
   auto status_of = [&](const std::string& mode) {
-    return sql(db, "SELECT status, reason FROM runs r JOIN run_params p ON p.run_id=r.id AND "
-                   "p.name='mode' WHERE p.value='" + mode + "'")[0];
+    return sql(db,
+               "SELECT status, reason FROM runs r JOIN run_params p ON p.run_id=r.id AND "
+               "p.name='mode' WHERE p.value='" +
+                   mode + "'")[0];
   };
   EXPECT_EQ(status_of("ok")[0], "ok");
   EXPECT_EQ(status_of("exit3")[0], "failed");
@@ -134,8 +139,8 @@ retries: 1
   const std::string db = d / "results/aerun.db";
   EXPECT_EQ(sql1(db, "SELECT status || ' ' || attempt FROM runs"), "ok 2");
   // The first attempt's log is kept beside the second's.
-  EXPECT_EQ(std::distance(fs::directory_iterator(d / "results/logs/slow"), fs::directory_iterator{}),
-            2);
+  EXPECT_EQ(
+      std::distance(fs::directory_iterator(d / "results/logs/slow"), fs::directory_iterator{}), 2);
 }
 
 TEST(CaseRun, TimeoutWithoutRetriesIsStoredAsTimeout) {

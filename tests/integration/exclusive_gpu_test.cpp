@@ -12,9 +12,9 @@ TEST(ExclusiveGpu, TwoCasesTakeTurnsAndTheWaitingOneSaysWhatItWaitsFor) {
   const std::string lockdir = d / "locks";
   fs::create_directories(lockdir);
   for (const char* name : {"a", "b"})
-    write_file(d / (std::string(name) + ".yaml"),
-               std::string("case: ") + name + "\nparams: {i: [1, 2]}\nexclusive: gpu\n"
-               "command: sleep 0.5\n");
+    write_file(d / (std::string(name) + ".yaml"), std::string("case: ") + name +
+                                                      "\nparams: {i: [1, 2]}\nexclusive: gpu\n"
+                                                      "command: sleep 0.5\n");
   const std::string env = "AERUN_LOCK_DIR=" + aerun::shell_quote(lockdir);
   // Both start together (the shell runs them in parallel), each with its own store.
   const std::string cmd =

@@ -27,14 +27,16 @@ std::string pbs_script(const TempDir& dir, const std::string& file) {
 // Runs the script's `aerun env` step as the job would on two Polaris nodes, and returns a
 // variable it exports.
 std::string job_env(const TempDir& dir, const std::string& script, const std::string& var) {
-  write_file(dir / "env.sh",
-             "line=$(grep -o 'aerun_env=$(.*); then' " + shell_quote(script) +
-                 ")\nline=${line#aerun_env=\\$(}\nline=${line%); then}\n"
-                 "eval \"$(eval \"$line\")\"\nprintf %s \"$" + var + "\"\n");
+  write_file(dir / "env.sh", "line=$(grep -o 'aerun_env=$(.*); then' " + shell_quote(script) +
+                                 ")\nline=${line#aerun_env=\\$(}\nline=${line%); then}\n"
+                                 "eval \"$(eval \"$line\")\"\nprintf %s \"$" +
+                                 var + "\"\n");
   const std::string out = dir / "env.txt";
-  const std::string cmd = "PBS_JOBID=3061463.polaris-pbs-01.hsn.cm.polaris.alcf.anl.gov "
-                          "PBS_NODEFILE=" + shell_quote(kFixtures + "/fixture_polaris_nodefile") +
-                          " bash " + shell_quote(dir / "env.sh") + " >" + shell_quote(out);
+  const std::string cmd =
+      "PBS_JOBID=3061463.polaris-pbs-01.hsn.cm.polaris.alcf.anl.gov "
+      "PBS_NODEFILE=" +
+      shell_quote(kFixtures + "/fixture_polaris_nodefile") + " bash " +
+      shell_quote(dir / "env.sh") + " >" + shell_quote(out);
   EXPECT_EQ(std::system(cmd.c_str()), 0);
   return read_file(out);
 }
@@ -50,8 +52,9 @@ TEST(EzpzCases, EachCaseIsOnePbsJobOnTwoPolarisNodes) {
     TempDir dir;
     const std::string script = pbs_script(dir, kCases + "/" + name + ".yaml");
     EXPECT_THAT(read_file(script), HasSubstr("#PBS -l select=2\n"));
-    EXPECT_THAT(read_file(script), HasSubstr("#PBS -l place=scatter\n#PBS -l filesystems=home:eagle\n"
-                                             "#PBS -A argonne_tpc\n"));
+    EXPECT_THAT(read_file(script),
+                HasSubstr("#PBS -l place=scatter\n#PBS -l filesystems=home:eagle\n"
+                          "#PBS -A argonne_tpc\n"));
     EXPECT_EQ(std::system(("bash -n " + shell_quote(script)).c_str()), 0);
     EXPECT_FALSE(fs::exists(dir / "a.db"));
   }
@@ -79,7 +82,8 @@ TEST(EzpzCases, CommandsAreTheWorkshopsLaunchLines) {
             "train.eval_interval=100 data=shakespeare train.dtype=bf16 model.batch_size=64 "
             "model.block_size=1024 train.max_iters=1000 train.log_interval=10 "
             "train.compile=false");
-  // seed 003: "$ unset NCCL_COLLNET_ENABLE ... NCCL_NET_GDR_LEVEL" then "$ launch python3 -m ezpz.test_dist"
+  // seed 003: "$ unset NCCL_COLLNET_ENABLE ... NCCL_NET_GDR_LEVEL" then "$ launch python3 -m
+  // ezpz.test_dist"
   TempDir d2;
   EXPECT_EQ(job_command(pbs_script(d2, kCases + "/test_dist.yaml")),
             "export PBS_O_WORKDIR=$(pwd) && source deps/ezpz/src/ezpz/bin/utils.sh && "
@@ -90,8 +94,8 @@ TEST(EzpzCases, CommandsAreTheWorkshopsLaunchLines) {
 // Ingests the seed's output lines (a 1-node, 4-GPU run) into a case and prints its table.
 std::string table_of(const TempDir& dir, const std::string& file, const std::string& table,
                      const std::string& pattern) {
-  Result r = run_aerun(dir, {"ingest", kFixtures, "--case", file, "--pattern", pattern, "--db",
-                             dir / "r.db"});
+  Result r = run_aerun(
+      dir, {"ingest", kFixtures, "--case", file, "--pattern", pattern, "--db", dir / "r.db"});
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("1 added"));
   r = run_aerun(dir, {"table", table, "--cases", file, "--db", dir / "r.db"});
@@ -121,7 +125,8 @@ TEST(EzpzCases, WordplayTableFromTheSeedsStepLines) {
   // step=10..100; loss at step 100: 2.445556; dt: the 10 values sum to 2.881379 s -> 288.1 ms;
   // sps: sum 138.92125 / 10 = 13.892, per GPU / 4 = 3.473 (the log's sps_per_gpu is 3.47);
   // mfu: sum 459.585416 / 10 = 45.96.
-  EXPECT_THAT(t, HasSubstr("| 1 | 4 | DDP | 64 | 1024 | 4 | 100 | 2.4456 | 288.1 | 13.892 | 3.473 |"));
+  EXPECT_THAT(t,
+              HasSubstr("| 1 | 4 | DDP | 64 | 1024 | 4 | 100 | 2.4456 | 288.1 | 13.892 | 3.473 |"));
   EXPECT_THAT(t, HasSubstr("| 45.96 |"));
 }
 

@@ -60,8 +60,8 @@ struct Result {
 // Runs `aerun ARGS` in dir (stdin from /dev/null), with extra environment assignments.
 inline Result run_aerun(const TempDir& dir, const std::vector<std::string>& args,
                         const std::string& env = "") {
-  std::string cmd = "cd " + shell_quote(dir.path().string()) + " && env " + env + " " +
-                    shell_quote(AERUN_BINARY);
+  std::string cmd =
+      "cd " + shell_quote(dir.path().string()) + " && env " + env + " " + shell_quote(AERUN_BINARY);
   for (const auto& a : args) cmd += " " + shell_quote(a);
   cmd += " </dev/null >" + shell_quote(dir / ".out") + " 2>" + shell_quote(dir / ".err");
   const int st = std::system(cmd.c_str());

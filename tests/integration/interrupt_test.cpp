@@ -42,7 +42,8 @@ command: sleep 0.4; echo done {i} >> ran.txt
   ASSERT_TRUE(eventually([&] { return count(db, "status='ok'") >= 2; }));
   kill(bg->pid(), SIGKILL);
   bg->wait();
-  const auto done_before = sql(db, "SELECT key, launch_time FROM runs WHERE status='ok' ORDER BY key");
+  const auto done_before =
+      sql(db, "SELECT key, launch_time FROM runs WHERE status='ok' ORDER BY key");
   ASSERT_GE(done_before.size(), 2u);
   ASSERT_LT(done_before.size(), 6u);
 
@@ -79,7 +80,8 @@ command: echo $$ > pid-{i}; exec sleep 60
   EXPECT_THAT(sql1(db, "SELECT reason FROM runs LIMIT 1"), HasSubstr("SIGINT"));
   for (const char* f : {"pid-1", "pid-2"}) {
     const int pid = std::stoi(read_file(d / f));
-    EXPECT_TRUE(eventually([&] { return kill(pid, 0) != 0; }, 5)) << "child " << pid << " still alive";
+    EXPECT_TRUE(eventually([&] { return kill(pid, 0) != 0; }, 5))
+        << "child " << pid << " still alive";
   }
   // The third run never started; running again does the three.
   EXPECT_FALSE(fs::exists(d / "pid-3"));
@@ -93,7 +95,8 @@ command: if [ -e again ]; then echo second; else touch again; echo $$ > pid; exe
   write_file(d / "other.yaml", "case: other\ncommand: echo other\n");
   const std::string db = d / "results/aerun.db";
   auto bg = start_aerun(d, {"case", "c.yaml"});
-  ASSERT_TRUE(eventually([&] { return count(db, "status='running'") == 1 && fs::exists(d / "pid"); }));
+  ASSERT_TRUE(
+      eventually([&] { return count(db, "status='running'") == 1 && fs::exists(d / "pid"); }));
   kill(bg->pid(), SIGKILL);
   bg->wait();
   kill(std::stoi(read_file(d / "pid")), SIGKILL);  // the orphaned child: end it ourselves

@@ -36,8 +36,9 @@ timeout: 60
 TEST(LauncherCase, MoreRanksThanSlotsIsABadInputBeforeAnythingStarts) {
   TempDir d;
   write_file(d / "hf", "localhost:1\n");
-  write_file(d / "c.yaml", "case: big\nlauncher: {kind: mpich, ranks: 8, ranks_per_node: 8, "
-                           "hostfile: hf}\ncommand: '{launch} true'\n");
+  write_file(d / "c.yaml",
+             "case: big\nlauncher: {kind: mpich, ranks: 8, ranks_per_node: 8, "
+             "hostfile: hf}\ncommand: '{launch} true'\n");
   const auto r = run_aerun(d, {"case", "c.yaml"});
   EXPECT_EQ(r.code, 2);
   EXPECT_THAT(r.err, ::testing::HasSubstr("c.yaml:2"));

@@ -23,7 +23,9 @@ TEST(LauncherOpenMpi, FourRanksOnALocalHostEntryEachRunExactlyOnce) {
                             "launch ./print_rank.sh\n",
                             "OMPI_MCA_plm=isolated OMPI_MCA_btl=self,tcp");
   ASSERT_EQ(r.code, 0) << r.err << r.out;
-  if (::geteuid() == 0) EXPECT_THAT(r.err, ::testing::HasSubstr("--allow-run-as-root"));
+  if (::geteuid() == 0) {
+    EXPECT_THAT(r.err, ::testing::HasSubstr("--allow-run-as-root"));
+  }
   const auto seen = ranks_seen(r.out);
   ASSERT_EQ(seen.size(), 4u) << r.out << r.err;
   for (int rank = 0; rank < 4; ++rank) {

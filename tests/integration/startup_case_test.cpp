@@ -37,13 +37,17 @@ TEST(StartupCase, IngestingPerlmutterLogsGivesTheSeedsTableWithCalendarSeconds) 
 
   // Model size from the run's folder, world size from the name, seconds by calendar arithmetic:
   // 18:59:52 -> 19:00:46 = 8 s + 46 s = 54 s (the seed's digit subtraction 190046 - 185952: 4094)
-  EXPECT_EQ(row_of(r.out, "2023-10-15-185952"), "| 2023-10-15-185952 | GPT1T_1L | 8 | 54.0 | 54 | 1.00 ✓ |");
+  EXPECT_EQ(row_of(r.out, "2023-10-15-185952"),
+            "| 2023-10-15-185952 | GPT1T_1L | 8 | 54.0 | 54 | 1.00 ✓ |");
   // 19:11:01 -> 19:12:15 = 59 s + 15 s = 74 s (seed: 191215 - 191101 = 114)
-  EXPECT_EQ(row_of(r.out, "2023-10-05-191101"), "| 2023-10-05-191101 | GPT1T_1L | 8 | 74.0 | 74 | 1.00 ✓ |");
+  EXPECT_EQ(row_of(r.out, "2023-10-05-191101"),
+            "| 2023-10-05-191101 | GPT1T_1L | 8 | 74.0 | 74 | 1.00 ✓ |");
   // 00:54:01 -> 00:58:11 = 3 min 59 s + 11 s = 250 s on 512 GPUs (seed: 5811 - 5401 = 410)
-  EXPECT_EQ(row_of(r.out, "2023-10-26-005401"), "| 2023-10-26-005401 | GPT1T_128L | 512 | 250.0 | 250 | 1.00 ✓ |");
+  EXPECT_EQ(row_of(r.out, "2023-10-26-005401"),
+            "| 2023-10-26-005401 | GPT1T_128L | 512 | 250.0 | 250 | 1.00 ✓ |");
   // 21:49:00 -> 21:49:59 = 59 s: the one row the seed got right
-  EXPECT_EQ(row_of(r.out, "2023-10-17-214900"), "| 2023-10-17-214900 | GPT1T_2L | 32 | 59.0 | 59 | 1.00 ✓ |");
+  EXPECT_EQ(row_of(r.out, "2023-10-17-214900"),
+            "| 2023-10-17-214900 | GPT1T_2L | 32 | 59.0 | 59 | 1.00 ✓ |");
 }
 
 TEST(StartupCase, SeedPolarisLogsGiveMillisecondStartupsAndNoneWithoutAFirstStep) {
@@ -57,12 +61,14 @@ TEST(StartupCase, SeedPolarisLogsGiveMillisecondStartupsAndNoneWithoutAFirstStep
   // startup_s to the millisecond (the stamps are epoch seconds as doubles)
   auto startup = [&](const std::string& stamp) {
     return sql1(db,
-                "SELECT coalesce(round(startup_s, 3), 'none') || ' ' || status FROM runs r JOIN run_params p "
-                "ON p.run_id = r.id WHERE p.name = 'stamp' AND p.value = '" + stamp + "'");
+                "SELECT coalesce(round(startup_s, 3), 'none') || ' ' || status FROM runs r JOIN "
+                "run_params p "
+                "ON p.run_id = r.id WHERE p.name = 'stamp' AND p.value = '" +
+                    stamp + "'");
   };
-  EXPECT_EQ(startup("2023-11-02-183323"), "50.122 ok");  // 18:33:23 -> 18:34:13,122
-  EXPECT_EQ(startup("2023-11-02-184259"), "24.385 ok");  // 18:42:59 -> 18:43:23,385
-  EXPECT_EQ(startup("2023-11-02-184407"), "25.804 ok");  // 18:44:07 -> 18:44:32,804
+  EXPECT_EQ(startup("2023-11-02-183323"), "50.122 ok");         // 18:33:23 -> 18:34:13,122
+  EXPECT_EQ(startup("2023-11-02-184259"), "24.385 ok");         // 18:42:59 -> 18:43:23,385
+  EXPECT_EQ(startup("2023-11-02-184407"), "25.804 ok");         // 18:44:07 -> 18:44:32,804
   EXPECT_EQ(startup("2023-11-02-184240"), "none no_progress");  // never reached step 0
   EXPECT_EQ(startup("2023-11-02-192739"), "none no_progress");
   EXPECT_EQ(sql1(db,

@@ -10,7 +10,8 @@
 
 TEST(GpuLock, ASecondHolderWaitsAndIsToldWhoHoldsTheLock) {
   const std::string path =
-      (std::filesystem::temp_directory_path() / ("aerun-gpu-test-" + std::to_string(getpid()))).string();
+      (std::filesystem::temp_directory_path() / ("aerun-gpu-test-" + std::to_string(getpid())))
+          .string();
   aerun::GpuLock first;
   ASSERT_TRUE(first.acquire(path, "pid 1, case first", nullptr));
   int pipefd[2];

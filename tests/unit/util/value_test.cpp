@@ -2,8 +2,8 @@
 
 #include <gtest/gtest.h>
 
-#include "aerun/shell_quote.hpp"
 #include "aerun/sha256.hpp"
+#include "aerun/shell_quote.hpp"
 
 using aerun::Value;
 
