@@ -8,6 +8,7 @@
 
 #include "aerun/case_spec.hpp"
 #include "aerun/launch_setup.hpp"
+#include "aerun/run_record.hpp"
 
 namespace aerun {
 
@@ -39,6 +40,10 @@ class RunSelector {
 void plan_runs(const CaseSpec& spec, const RunSelector* selector,
                const std::function<bool(const PlannedRun&)>& fn, bool with_keys = true,
                const LaunchSetup* launch = nullptr);
+
+// The store record of a planned run before it starts: what runs, where, by which aerun.
+RunRecord new_run_record(const CaseSpec& spec, const PlannedRun& run, const std::string& host,
+                         const std::string& git_commit);
 
 // Parameter names of the case's points (sweep order), for selectors and outputs.
 std::vector<std::string> planned_param_names(const CaseSpec& spec);

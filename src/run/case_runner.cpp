@@ -25,6 +25,7 @@
 #include "aerun/sha256.hpp"
 #include "aerun/signal_watch.hpp"
 #include "aerun/store.hpp"
+#include "aerun/unique_fd.hpp"
 #include "run/progress.hpp"
 
 extern char** environ;
@@ -34,28 +35,6 @@ namespace aerun {
 namespace fs = std::filesystem;
 
 namespace {
-
-// An open file descriptor, closed on destruction.
-class UniqueFd {
- public:
-  UniqueFd() = default;
-  explicit UniqueFd(int fd) : fd_(fd) {}
-  ~UniqueFd() { reset(); }
-  UniqueFd(UniqueFd&& o) noexcept : fd_(std::exchange(o.fd_, -1)) {}
-  UniqueFd& operator=(UniqueFd&& o) noexcept {
-    reset();
-    fd_ = std::exchange(o.fd_, -1);
-    return *this;
-  }
-  int get() const { return fd_; }
-  void reset() {
-    if (fd_ >= 0) close(fd_);
-    fd_ = -1;
-  }
-
- private:
-  int fd_ = -1;
-};
 
 // A run in flight: its process, its log, and what has been seen of its output so far.
 struct ActiveRun {
@@ -241,18 +220,7 @@ RunSummary CaseRunner::run(const std::vector<PlannedRun>& planned) {
     a->plan = todo.plan;
     RunRecord& r = a->rec;
     const PlannedRun& p = *todo.plan;
-    r.key = p.key;
-    r.case_name = spec_.name;
-    r.case_file = spec_.file;
-    r.repeat_index = p.repeat_index;
-    r.command = p.command;
-    r.workdir = spec_.workdir;
-    r.params = p.params;
-    r.env = spec_.env;
-    r.host = host;
-    r.aerun_version = AERUN_VERSION;
-    r.git_commit = commit;
-    r.runner_pid = getpid();
+    r = new_run_record(spec_, p, host, commit);
     r.status = "running";
     r.launch_time = wall_now();
     const long long id = store_.begin_run(r);

@@ -1,5 +1,7 @@
 #include "aerun/run_plan.hpp"
 
+#include <unistd.h>
+
 #include <fmt/format.h>
 
 #include "aerun/case_loader.hpp"
@@ -57,6 +59,24 @@ bool RunSelector::keeps(const ParamList& params, int repeat_index) const {
     if (!any) return false;
   }
   return true;
+}
+
+RunRecord new_run_record(const CaseSpec& spec, const PlannedRun& run, const std::string& host,
+                         const std::string& git_commit) {
+  RunRecord r;
+  r.key = run.key;
+  r.case_name = spec.name;
+  r.case_file = spec.file;
+  r.repeat_index = run.repeat_index;
+  r.command = run.command;
+  r.workdir = spec.workdir;
+  r.params = run.params;
+  r.env = spec.env;
+  r.host = host;
+  r.aerun_version = AERUN_VERSION;
+  r.git_commit = git_commit;
+  r.runner_pid = getpid();
+  return r;
 }
 
 std::vector<std::string> planned_param_names(const CaseSpec& spec) {

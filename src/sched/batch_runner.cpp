@@ -1,4 +1,5 @@
 #include "aerun/batch_runner.hpp"
+#include "aerun/run_plan.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -126,19 +127,7 @@ bool BatchRunner::submit_job(const BatchJob& job, SchedulerClient& client, JobFo
   std::vector<RunRecord> recs;
   for (size_t i = 0; i < job.runs.size(); ++i) {
     const PlannedRun& p = *job.runs[i];
-    RunRecord r;
-    r.key = p.key;
-    r.case_name = spec_.name;
-    r.case_file = spec_.file;
-    r.repeat_index = p.repeat_index;
-    r.command = p.command;
-    r.workdir = spec_.workdir;
-    r.params = p.params;
-    r.env = spec_.env;
-    r.host = host;
-    r.aerun_version = AERUN_VERSION;
-    r.git_commit = commit;
-    r.runner_pid = getpid();
+    RunRecord r = new_run_record(spec_, p, host, commit);
     r.log_path = job.log_paths[i];
     r.scheduler = to_string(scheduler_);
     r.id = store_->begin_run(r);

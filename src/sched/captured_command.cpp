@@ -15,34 +15,13 @@
 #include <utility>
 
 #include "aerun/provenance.hpp"
+#include "aerun/unique_fd.hpp"
 
 extern char** environ;
 
 namespace aerun {
 
 namespace {
-
-// A pipe end, closed on destruction.
-class PipeEnd {
- public:
-  PipeEnd() = default;
-  explicit PipeEnd(int fd) : fd_(fd) {}
-  ~PipeEnd() { reset(); }
-  PipeEnd(PipeEnd&& o) noexcept : fd_(std::exchange(o.fd_, -1)) {}
-  PipeEnd& operator=(PipeEnd&& o) noexcept {
-    reset();
-    fd_ = std::exchange(o.fd_, -1);
-    return *this;
-  }
-  int get() const { return fd_; }
-  void reset() {
-    if (fd_ >= 0) close(fd_);
-    fd_ = -1;
-  }
-
- private:
-  int fd_ = -1;
-};
 
 // posix_spawn file actions and attributes, destroyed with the object.
 struct SpawnSetup {
@@ -93,12 +72,12 @@ CommandResult run_captured(const std::vector<std::string>& argv, double timeout_
     r.error = fmt::format("pipe: {}", strerror(errno));
     return r;
   }
-  PipeEnd out_r(out_p[0]), out_w(out_p[1]);
+  UniqueFd out_r(out_p[0]), out_w(out_p[1]);
   if (pipe2(err_p, O_CLOEXEC) != 0) {
     r.error = fmt::format("pipe: {}", strerror(errno));
     return r;
   }
-  PipeEnd err_r(err_p[0]), err_w(err_p[1]);
+  UniqueFd err_r(err_p[0]), err_w(err_p[1]);
 
   SpawnSetup setup;
   posix_spawn_file_actions_addopen(&setup.actions, 0, "/dev/null", O_RDONLY, 0);
@@ -139,7 +118,7 @@ CommandResult run_captured(const std::vector<std::string>& argv, double timeout_
       if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
       const ssize_t got = read(fds[i].fd, buf, sizeof buf);
       if (got < 0 && errno == EINTR) continue;
-      PipeEnd& end = fds[i].fd == out_r.get() ? out_r : err_r;
+      UniqueFd& end = fds[i].fd == out_r.get() ? out_r : err_r;
       std::string& dst = fds[i].fd == out_r.get() ? r.out : r.err;
       if (got <= 0)
         end.reset();
