@@ -24,9 +24,10 @@ std::string pbs_script(const TempDir& dir, const std::string& file) {
   return r.out.substr(nl + 1, r.out.find('\n', nl + 1) - nl - 1);
 }
 
-// Runs the script's `aerun env` step as the job would on two Polaris nodes, and returns a
-// variable it exports.
-std::string job_env(const TempDir& dir, const std::string& script, const std::string& var) {
+// Runs the script's `aerun env` step as the job would on the nodes of `nodefile` (default: two
+// Polaris nodes), and returns a variable it exports.
+std::string job_env(const TempDir& dir, const std::string& script, const std::string& var,
+                    const std::string& nodefile = kFixtures + "/fixture_polaris_nodefile") {
   write_file(dir / "env.sh", "line=$(grep -o 'aerun_env=$(.*); then' " + shell_quote(script) +
                                  ")\nline=${line#aerun_env=\\$(}\nline=${line%); then}\n"
                                  "eval \"$(eval \"$line\")\"\nprintf %s \"$" +
@@ -35,8 +36,7 @@ std::string job_env(const TempDir& dir, const std::string& script, const std::st
   const std::string cmd =
       "PBS_JOBID=3061463.polaris-pbs-01.hsn.cm.polaris.alcf.anl.gov "
       "PBS_NODEFILE=" +
-      shell_quote(kFixtures + "/fixture_polaris_nodefile") + " bash " +
-      shell_quote(dir / "env.sh") + " >" + shell_quote(out);
+      shell_quote(nodefile) + " bash " + shell_quote(dir / "env.sh") + " >" + shell_quote(out);
   EXPECT_EQ(std::system(cmd.c_str()), 0);
   return read_file(out);
 }
@@ -70,6 +70,24 @@ TEST(EzpzCases, TheJobsLaunchStepGivesTheWorkshopsDistLaunchLine) {
                 "/fixture_polaris_nodefile --cpu-bind depth -d 8");
   EXPECT_EQ(job_env(dir, script, "NHOSTS"), "2");
   EXPECT_EQ(job_env(dir, script, "NGPUS"), "8");
+}
+
+TEST(EzpzCases, TheAuroraCaseAsksForTheSeedsJobAndGetsItsDistLaunchLine) {
+  TempDir dir;
+  const std::string script = pbs_script(dir, kCases + "/aurora_ddp.yaml");
+  // seed 000: qsub -q EarlyAppAccess -A Aurora_Deployment -l walltime=2:00:00 -l select=4 -I
+  EXPECT_THAT(read_file(script), HasSubstr("#PBS -l select=4\n#PBS -l walltime=02:00:00\n"
+                                           "#PBS -A Aurora_Deployment\n#PBS -q EarlyAppAccess\n"));
+  // seed 000, savejobenv on 4 Aurora hosts: NGPU_PER_HOST 12, NGPUS 48,
+  // DIST_LAUNCH: mpiexec --verbose --envall -n 48 -ppn 12 --hostfile <nodefile>
+  const std::string nodefile = kFixtures + "/fixture_aurora_nodefile";
+  EXPECT_EQ(job_env(dir, script, "DIST_LAUNCH", nodefile),
+            "mpiexec --verbose --envall -n 48 -ppn 12 --hostfile " + nodefile);
+  EXPECT_EQ(job_env(dir, script, "NHOSTS", nodefile), "4");
+  EXPECT_EQ(job_env(dir, script, "NGPUS", nodefile), "48");
+  // seed 000: "$ launch python3 -m ezpz framework=pytorch backend=DDP"
+  EXPECT_THAT(job_command(script),
+              ::testing::EndsWith("$DIST_LAUNCH python3 -m ezpz framework=pytorch backend=DDP"));
 }
 
 TEST(EzpzCases, CommandsAreTheWorkshopsLaunchLines) {
