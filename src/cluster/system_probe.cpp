@@ -1,5 +1,6 @@
 // Environment lookups and bounded runs of probing tools (nvidia-smi, rocm-smi, xpu-smi, ...).
 #include "aerun/system_probe.hpp"
+#include "aerun/spawn_setup.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -67,22 +68,6 @@ class ToolProcess {
 
  private:
   pid_t pid_;
-};
-
-// posix_spawn file actions and attributes, destroyed with the object.
-struct SpawnSetup {
-  posix_spawn_file_actions_t actions;
-  posix_spawnattr_t attr;
-  SpawnSetup() {
-    posix_spawn_file_actions_init(&actions);
-    posix_spawnattr_init(&attr);
-  }
-  ~SpawnSetup() {
-    posix_spawn_file_actions_destroy(&actions);
-    posix_spawnattr_destroy(&attr);
-  }
-  SpawnSetup(const SpawnSetup&) = delete;
-  SpawnSetup& operator=(const SpawnSetup&) = delete;
 };
 
 }  // namespace

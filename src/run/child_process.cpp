@@ -11,24 +11,11 @@
 #include <fmt/format.h>
 
 #include "aerun/error.hpp"
+#include "aerun/spawn_setup.hpp"
 
 namespace aerun {
 
 namespace {
-
-// posix_spawn's attribute and file-action objects, destroyed on every path.
-struct SpawnSetup {
-  posix_spawnattr_t attr;
-  posix_spawn_file_actions_t actions;
-  SpawnSetup() {
-    posix_spawnattr_init(&attr);
-    posix_spawn_file_actions_init(&actions);
-  }
-  ~SpawnSetup() {
-    posix_spawn_file_actions_destroy(&actions);
-    posix_spawnattr_destroy(&attr);
-  }
-};
 
 std::vector<char*> c_array(const std::vector<std::string>& v) {
   std::vector<char*> out;

@@ -1,4 +1,5 @@
 #include "aerun/captured_command.hpp"
+#include "aerun/spawn_setup.hpp"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -22,22 +23,6 @@ extern char** environ;
 namespace aerun {
 
 namespace {
-
-// posix_spawn file actions and attributes, destroyed with the object.
-struct SpawnSetup {
-  posix_spawn_file_actions_t actions;
-  posix_spawnattr_t attr;
-  SpawnSetup() {
-    posix_spawn_file_actions_init(&actions);
-    posix_spawnattr_init(&attr);
-  }
-  ~SpawnSetup() {
-    posix_spawn_file_actions_destroy(&actions);
-    posix_spawnattr_destroy(&attr);
-  }
-  SpawnSetup(const SpawnSetup&) = delete;
-  SpawnSetup& operator=(const SpawnSetup&) = delete;
-};
 
 std::string trimmed(const std::string& s) {
   const size_t b = s.find_first_not_of(" \t\r\n");
