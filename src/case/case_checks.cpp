@@ -9,10 +9,6 @@ namespace aerun::detail {
 
 namespace {
 
-bool contains(const std::vector<std::string>& v, const std::string& s) {
-  return std::find(v.begin(), v.end(), s) != v.end();
-}
-
 // Each parameter is defined once across params, zip members and derive.
 void check_unique_names(const CaseSpec& spec) {
   std::map<std::string, SourceLoc> seen;

@@ -2,6 +2,7 @@
 // across sections that run once everything is read.
 #pragma once
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -9,6 +10,21 @@
 #include "case/yaml_reader.hpp"
 
 namespace aerun::detail {
+
+// Whether a list of names holds s.
+inline bool contains(const std::vector<std::string>& v, const std::string& s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+// "a, b, c" for messages ("none" when empty).
+inline std::string joined(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) {
+    if (!s.empty()) s += ", ";
+    s += x;
+  }
+  return s.empty() ? "none" : s;
+}
 
 // Sweep: params, zip, include, exclude, derive (sweep_sections.cpp).
 void read_params(const YamlReader& r, const Item& it, CaseSpec& spec);

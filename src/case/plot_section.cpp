@@ -7,16 +7,6 @@ namespace aerun::detail {
 
 namespace {
 
-bool contains(const std::vector<std::string>& v, const std::string& s) {
-  return std::find(v.begin(), v.end(), s) != v.end();
-}
-
-std::string joined(const std::vector<std::string>& v) {
-  std::string s;
-  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
-  return s.empty() ? "none" : s;
-}
-
 const TableSpec* table_named(const CaseSpec& spec, const std::string& name) {
   for (const auto& t : spec.tables)
     if (t.name == name) return &t;

@@ -9,16 +9,6 @@ namespace aerun::detail {
 
 namespace {
 
-bool contains(const std::vector<std::string>& v, const std::string& s) {
-  return std::find(v.begin(), v.end(), s) != v.end();
-}
-
-std::string joined(const std::vector<std::string>& v) {
-  std::string s;
-  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
-  return s.empty() ? "none" : s;
-}
-
 // What a table of this case may refer to.
 struct Names {
   std::vector<std::string> params;   // params, zip members, derived
