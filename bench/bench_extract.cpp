@@ -2,17 +2,29 @@
 // on a log file, or on a generated Megatron-style log:
 //   bench_extract LOG            or   bench_extract --generate MB
 // Prints key=value pairs: bytes, seconds, gbps, peak_rss_kb, lines and the extracted metrics.
+// The floors, what any extractor of this preset must at least do, the same way extract_file
+// reads the file:
+//   bench_extract --floor read LOG       read it and count its lines
+//   bench_extract --floor literals LOG   read it, count its lines and find every occurrence of
+//                                        the preset's literals (the SIMD pass, no matching)
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <memory>
 #include <string>
 
 #include "aerun/extractor.hpp"
 #include "aerun/presets.hpp"
+#include "extract/count_newlines.hpp"
+#include "extract/multi_literal.hpp"
+#include "extract/required_literal.hpp"
 
 namespace {
 
@@ -57,9 +69,71 @@ std::string generate_log(long mb) {
   return path;
 }
 
+// The literals the extractor searches in its shared pass: each pattern's prefix literal, or the
+// literal it must contain, when at least 4 bytes long.
+std::vector<std::string> preset_literals(const aerun::CaseSpec& spec) {
+  std::vector<std::string> patterns;
+  for (const auto& m : spec.metrics) {
+    patterns.push_back(m.pattern);
+    for (const auto& alt : m.alternatives) patterns.push_back(alt.pattern);
+  }
+  for (const auto& st : spec.status) patterns.push_back(st.pattern);
+  for (const auto* p : {&spec.startup.first_step, &spec.startup.job_start, &spec.startup.step_time})
+    if (!p->empty()) patterns.push_back(*p);
+  std::vector<std::string> lits;
+  for (const auto& p : patterns) {
+    std::string lit = aerun::prefix_literal(p);
+    if (lit.size() < 4) lit = aerun::required_literal(p);
+    if (lit.size() >= 4 && std::find(lits.begin(), lits.end(), lit) == lits.end())
+      lits.push_back(lit);
+  }
+  return lits;
+}
+
+// Reads the file as extract_file does (1 MiB reads into a 2 MiB-aligned buffer) and counts its
+// lines, also finding the literals when there are any; prints the time and the counts.
+int floor_pass(const std::string& path, std::vector<std::string> literals) {
+  const bool find = !literals.empty();
+  aerun::MultiLiteral ml(std::move(literals));
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    std::perror(path.c_str());
+    return 1;
+  }
+  constexpr size_t kChunk = 1u << 20, kAlign = 2u << 20;
+  std::unique_ptr<char, decltype(&std::free)> buf(
+      static_cast<char*>(std::aligned_alloc(kAlign, kAlign)), &std::free);
+  ::madvise(buf.get(), kAlign, MADV_HUGEPAGE);
+  long long lines = 0, hits = 0, bytes = 0;
+  const auto t0 = std::chrono::steady_clock::now();
+  for (ssize_t n; (n = ::read(fd, buf.get(), kChunk)) > 0;) {
+    bytes += n;
+    if (find)
+      lines += static_cast<long long>(
+          ml.scan(buf.get(), static_cast<size_t>(n), [&](size_t, size_t, size_t) { ++hits; }));
+    else
+      lines += static_cast<long long>(aerun::count_newlines(buf.get(), static_cast<size_t>(n)));
+  }
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  ::close(fd);
+  std::printf("bytes=%lld\nseconds=%.4f\nlines=%lld\nliteral_hits=%lld\n", bytes, secs, lines,
+              hits);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc == 4 && std::string(argv[1]) == "--floor") {
+    aerun::CaseSpec spec;
+    spec.name = "bench";
+    spec.presets = {"megatron"};
+    aerun::apply_presets(spec, {});
+    const std::string what = argv[2];
+    if (what != "read" && what != "literals") return 2;
+    return floor_pass(argv[3],
+                      what == "literals" ? preset_literals(spec) : std::vector<std::string>{});
+  }
   if (argc < 2) {
     std::fprintf(stderr, "usage: %s LOG | --generate MB\n", argv[0]);
     return 2;

@@ -21,6 +21,7 @@
 #include "extract/count_newlines.hpp"
 #include "extract/linear_pattern.hpp"
 #include "extract/multi_literal.hpp"
+#include "extract/parse_number.hpp"
 #include "extract/required_literal.hpp"
 
 namespace aerun {
@@ -103,18 +104,6 @@ Matcher compile(const std::string& pattern, const SourceLoc& loc, const std::str
     if (m.fast && m.fast->groups() != m.re->NumberOfCapturingGroups()) m.fast.reset();
   }
   return m;
-}
-
-// Reads a captured number ("12.5", " +1E-3 "); nullopt when it is not a finite number.
-std::optional<double> parse_number(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  if (!s.empty() && s.front() == '+') s.remove_prefix(1);
-  double v = 0;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || p != s.data() + s.size() || s.empty() || !std::isfinite(v))
-    return std::nullopt;
-  return v;
 }
 
 // A line cut to at most n bytes without splitting a UTF-8 sequence.
