@@ -42,6 +42,7 @@ struct Matcher {
   std::string literal;
   bool anchored = false;
   std::optional<LinearPattern> fast;  // only when anchored
+  size_t known = 0;  // fast's leading bytes that finding the literal at hit has already checked
 
   // Offset of the literal's first occurrence in the line (0 without a literal), npos when absent:
   // the line cannot match.
@@ -58,7 +59,8 @@ struct Matcher {
     const int n = cap ? 2 : 0;
     if (fast) {
       std::string_view got;
-      while (!fast->match_at(line, hit, &got)) {
+      // The literal at hit is known to be there (found by the shared pass or memmem).
+      while (!fast->match_at(line, hit, &got, known)) {
         const size_t from = hit + 1;
         const void* p =
             ::memmem(line.data() + from, line.size() - from, literal.data(), literal.size());
@@ -102,6 +104,7 @@ Matcher compile(const std::string& pattern, const SourceLoc& loc, const std::str
   if (m.anchored) {
     m.fast = LinearPattern::recognise(pattern);
     if (m.fast && m.fast->groups() != m.re->NumberOfCapturingGroups()) m.fast.reset();
+    if (m.fast && m.fast->leading_text().starts_with(m.literal)) m.known = m.literal.size();
   }
   return m;
 }

@@ -255,10 +255,11 @@ bool deterministic(const std::vector<Item>& items, ByteSet follow) {
 
 constexpr size_t kFail = static_cast<size_t>(-1);
 
-// Matches items at text[pos]; returns the end of the match or kFail.
-size_t match_items(const std::vector<Item>& items, std::string_view text, size_t pos,
+// Matches items [first, last) at text[pos]; returns the end of the match or kFail.
+size_t match_items(const Item* first, const Item* last, std::string_view text, size_t pos,
                    std::string_view* cap) {
-  for (const Item& it : items) {
+  for (const Item* p = first; p != last; ++p) {
+    const Item& it = *p;
     switch (it.kind) {
       case Item::Kind::Text:
         if (text.size() - pos < it.text.size() ||
@@ -277,7 +278,8 @@ size_t match_items(const std::vector<Item>& items, std::string_view text, size_t
         break;
       }
       case Item::Kind::Group: {
-        const size_t end = match_items(it.items, text, pos, nullptr);
+        const size_t end =
+            match_items(it.items.data(), it.items.data() + it.items.size(), text, pos, nullptr);
         if (end == kFail) {
           if (!it.optional) return kFail;
           break;
@@ -300,10 +302,24 @@ std::optional<LinearPattern> LinearPattern::recognise(std::string_view pattern) 
   return lp;
 }
 
-bool LinearPattern::match_at(std::string_view text, size_t pos, std::string_view* cap) const {
+bool LinearPattern::match_at(std::string_view text, size_t pos, std::string_view* cap,
+                             size_t known) const {
   if (pos > text.size()) return false;
   std::string_view got;
-  if (match_items(items_, text, pos, &got) == kFail) return false;
+  size_t end;
+  if (known > 0 && !items_.empty() && items_.front().kind == Item::Kind::Text &&
+      known <= items_.front().text.size() && text.size() - pos >= items_.front().text.size()) {
+    // The first `known` bytes of the leading text are already checked: compare the rest, then
+    // match the other items.
+    const std::string& lead = items_.front().text;
+    if (std::memcmp(text.data() + pos + known, lead.data() + known, lead.size() - known) != 0)
+      return false;
+    end = match_items(items_.data() + 1, items_.data() + items_.size(), text, pos + lead.size(),
+                      &got);
+  } else {
+    end = match_items(items_.data(), items_.data() + items_.size(), text, pos, &got);
+  }
+  if (end == kFail) return false;
   if (cap) *cap = got;
   return true;
 }

@@ -24,8 +24,17 @@ class LinearPattern {
   static std::optional<LinearPattern> recognise(std::string_view pattern);
 
   // Whether a match starts exactly at text[pos] (like RE2::ANCHOR_START from pos); when it does
-  // and the pattern has a capture group, *cap is set to the group's text.
-  bool match_at(std::string_view text, size_t pos, std::string_view* cap = nullptr) const;
+  // and the pattern has a capture group, *cap is set to the group's text. known: how many bytes
+  // at text[pos] the caller has already found equal to the pattern's leading literal text (they
+  // are not compared again).
+  bool match_at(std::string_view text, size_t pos, std::string_view* cap = nullptr,
+                size_t known = 0) const;
+
+  // The literal text the pattern starts with ("" when it starts otherwise).
+  std::string_view leading_text() const {
+    return !items_.empty() && items_.front().kind == Item::Kind::Text ? items_.front().text
+                                                                      : std::string_view();
+  }
 
   // Number of capture groups (0 or 1).
   int groups() const { return groups_; }

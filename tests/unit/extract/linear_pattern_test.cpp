@@ -206,6 +206,22 @@ TEST(LinearPattern, AgreesWithRe2AtEveryOffsetOfRandomLines) {
   }
 }
 
+TEST(LinearPattern, TrustsTheLeadingBytesTheCallerHasCheckedAndComparesTheRest) {
+  const auto lp = LinearPattern::recognise(std::string("lm loss: ") + kNum);
+  ASSERT_TRUE(lp);
+  EXPECT_EQ(lp->leading_text(), "lm loss: ");
+  std::string_view cap;
+  // "lm l" found by the caller at 4: the rest of the text and the number still decide.
+  EXPECT_TRUE(lp->match_at("xx | lm loss: 2.5 |", 5, &cap, 4));
+  EXPECT_EQ(cap, "2.5");
+  EXPECT_FALSE(lp->match_at("xx | lm lost: 2.5 |", 5, &cap, 4));  // differs after the known part
+  EXPECT_FALSE(lp->match_at("xx | lm loss: x |", 5, &cap, 4));    // no number
+  EXPECT_FALSE(lp->match_at("xx | lm loss", 5, &cap, 4));         // text too short
+  // The known bytes are not compared again: this is the caller's promise.
+  EXPECT_TRUE(lp->match_at("xx | XXXXoss: 7 |", 5, &cap, 4));
+  EXPECT_EQ(cap, "7");
+}
+
 TEST(LinearPattern, NumbersWithExponentsSignsDotsAndNan) {
   const auto lp = LinearPattern::recognise(std::string("v: ") + kNum);
   ASSERT_TRUE(lp);
