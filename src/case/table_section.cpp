@@ -14,8 +14,8 @@ namespace {
 
 // What a table of this case may refer to.
 struct Names {
-  std::vector<std::string> params;   // params, zip members, derived
-  std::vector<std::string> sources;  // metrics, params, run times (start, startup_s, ...)
+  std::vector<std::string> params;     // params, zip members, derived
+  std::vector<std::string> sources;    // metrics, params, run times (start, startup_s, ...)
   std::vector<std::string> shadowing;  // metrics and params: a run time of their name is hidden
 };
 
@@ -77,8 +77,9 @@ void check_column(const ColumnSpec& col, const Item& c, const std::vector<Item>&
   }
   if (!col.speedup_of.empty())
     throw InputError(at("speedup").loc, at("speedup").key,
-                     "'" + col.source + "' is a calendar time; a speedup compares durations or "
-                     "rates (e.g. startup_s)");
+                     "'" + col.source +
+                         "' is a calendar time; a speedup compares durations or "
+                         "rates (e.g. startup_s)");
   if (has_agg && !contains(instant_aggs, col.agg))
     throw InputError(at("agg").loc, at("agg").key,
                      "'" + col.source + "' is a calendar time: aggregate it with " +
@@ -88,9 +89,9 @@ void check_column(const ColumnSpec& col, const Item& c, const std::vector<Item>&
     throw InputError(at("format").loc, at("format").key,
                      "invalid time format '" + col.format + "': " + *problem);
   if (!col.tz.empty() && !parse_utc_offset(col.tz))
-    throw InputError(at("tz").loc, at("tz").key,
-                     "unknown time zone '" + col.tz +
-                         "'; write UTC or a fixed offset such as +02:00 or -0500");
+    throw InputError(
+        at("tz").loc, at("tz").key,
+        "unknown time zone '" + col.tz + "'; write UTC or a fixed offset such as +02:00 or -0500");
 }
 
 // A speedup column's `of`: row parameters (or the pivot) with the value of the other row.
@@ -221,16 +222,17 @@ void read_reference(const YamlReader& r, const Item& ref, const Names& names, Ta
     } else if (const ColumnSpec* col = referenced_column(t, e.name)) {
       if (is_instant(col->source, names))
         throw InputError(e.key_loc, e.key,
-                         "'" + e.name + "' is a calendar time; a reference gives the paper's "
-                         "number for a measured, derived or speedup column");
+                         "'" + e.name +
+                             "' is a calendar time; a reference gives the paper's "
+                             "number for a measured, derived or speedup column");
       values.push_back(Reference{{}, e.name, r.number(e), e.key_loc});
     } else {
       std::vector<std::string> valid = keys;
       valid.insert(valid.end(), columns.begin(), columns.end());
       throw InputError(e.key_loc, e.key,
                        "'" + e.name + "' is neither a row parameter (" + joined(keys) +
-                           ") nor a column (" + joined(columns) + ") of table '" + t.name +
-                           "'" + did_you_mean(e.name, valid));
+                           ") nor a column (" + joined(columns) + ") of table '" + t.name + "'" +
+                           did_you_mean(e.name, valid));
     }
   }
   for (const auto& row : keys)

@@ -314,9 +314,9 @@ void validate_column_source(const TableSpec& t, const ColumnSpec& col, const Sou
     throw InputError(t.loc, column_key(t, col, "format"),
                      fmt::format("invalid time format '{}': {}", col.format, *problem));
   if (!col.speedup_of.empty())
-    throw InputError(t.loc, column_key(t, col, "speedup"),
-                     fmt::format("'{}' is a calendar time; a speedup compares durations or rates",
-                                 col.source));
+    throw InputError(
+        t.loc, column_key(t, col, "speedup"),
+        fmt::format("'{}' is a calendar time; a speedup compares durations or rates", col.source));
 }
 
 void validate_columns(const TableSpec& t) {

@@ -51,7 +51,8 @@ std::string render_csv(const Table& t) {
       fields.push_back(c.instant ? c.instant->iso : c.n > 0 ? csv_number(c.value) : c.text);
       if (has_stats[j]) {
         if (c.instant)
-          fields.insert(fields.end(), {c.instant->iso_min, c.instant->iso_max, std::to_string(c.n)});
+          fields.insert(fields.end(),
+                        {c.instant->iso_min, c.instant->iso_max, std::to_string(c.n)});
         else if (c.n > 0)
           fields.insert(fields.end(), {csv_number(c.min), csv_number(c.max), std::to_string(c.n)});
         else

@@ -60,9 +60,10 @@ std::optional<std::string> calendar_format_problem(const std::string& format) {
     if (i + 1 == format.size()) return std::string("the format ends with a lone '%'");
     const char d = format[++i];
     if (kStrftime.find(d) == std::string_view::npos && kOwn.find(d) == std::string_view::npos)
-      return fmt::format("unknown time directive '%{}' (use strftime's %Y %m %d %H %M %S ..., "
-                         "%f for milliseconds, %z or %Z for the zone)",
-                         d);
+      return fmt::format(
+          "unknown time directive '%{}' (use strftime's %Y %m %d %H %M %S ..., "
+          "%f for milliseconds, %z or %Z for the zone)",
+          d);
   }
   return std::nullopt;
 }

@@ -46,8 +46,7 @@ bool contains(const std::vector<std::string>& v, const std::string& s) {
 
 // Calls f(start, length, called) for every identifier of a formula outside string literals,
 // numbers (1e3, 0x1f) and unit postfixes ({m}); `called` when a '(' follows it.
-void for_each_identifier(const std::string& s,
-                         const std::function<void(size_t, size_t, bool)>& f) {
+void for_each_identifier(const std::string& s, const std::function<void(size_t, size_t, bool)>& f) {
   size_t i = 0;
   while (i < s.size()) {
     const char c = s[i];

@@ -33,15 +33,15 @@ ColumnSpec time_column(std::string source, std::string format = {}, std::string 
 }
 
 TEST(TableRunTimes, StartAndFirstStepAreCalendarTimesInUtc) {
-  const TableSpec t = make_table(
-      {"hidden"}, {time_column("start"), time_column("first_step", "%H:%M:%S,%f"),
-                   column("startup_s", "median", ".3f")});
+  const TableSpec t =
+      make_table({"hidden"}, {time_column("start"), time_column("first_step", "%H:%M:%S,%f"),
+                              column("startup_s", "median", ".3f")});
   const Table table = build_table(testing::make_case(), t, {timed_run("64", 0)});
   ASSERT_EQ(table.rows.size(), 1u);
   const auto& cells = table.rows[0].cells;
   EXPECT_EQ(cells[0].text, "2023-11-14 22:13:20");  // the default format
-  EXPECT_EQ(cells[1].text, "22:14:10,122");          // 22:13:20 + 50.122 s
-  EXPECT_EQ(cells[2].text, "50.122");                // a duration stays a number
+  EXPECT_EQ(cells[1].text, "22:14:10,122");         // 22:13:20 + 50.122 s
+  EXPECT_EQ(cells[2].text, "50.122");               // a duration stays a number
   ASSERT_TRUE(cells[0].instant && cells[1].instant);
   EXPECT_EQ(cells[0].instant->iso, "2023-11-14T22:13:20Z");
   EXPECT_EQ(cells[1].instant->iso, "2023-11-14T22:14:10.122Z");
@@ -54,8 +54,8 @@ TEST(TableRunTimes, StartAndFirstStepAreCalendarTimesInUtc) {
 TEST(TableRunTimes, ATimeZoneShiftsTheCalendarTime) {
   ColumnSpec start = time_column("start");
   start.tz = "+02:00";  // 22:13:20 UTC = 00:13:20 the next day at +02:00
-  const Table table = build_table(testing::make_case(), make_table({"hidden"}, {start}),
-                                  {timed_run("64", 0)});
+  const Table table =
+      build_table(testing::make_case(), make_table({"hidden"}, {start}), {timed_run("64", 0)});
   EXPECT_EQ(table.rows[0].cells[0].text, "2023-11-15 00:13:20");
   EXPECT_EQ(table.rows[0].cells[0].instant->iso, "2023-11-15T00:13:20+02:00");
   EXPECT_EQ(header_text(table, 0), "start (+02:00)");
@@ -109,9 +109,9 @@ TEST(TableRunTimes, AReferenceOrASpeedupOnAnInstantIsRefused) {
   EXPECT_THROW(build_table(testing::make_case(), t, {timed_run("64", 0)}), InputError);
   ColumnSpec speedup = time_column("start");
   speedup.speedup_of = params({{"hidden", "128"}});
-  EXPECT_THROW(build_table(testing::make_case(), make_table({"hidden"}, {speedup}),
-                           {timed_run("64", 0)}),
-               InputError);
+  EXPECT_THROW(
+      build_table(testing::make_case(), make_table({"hidden"}, {speedup}), {timed_run("64", 0)}),
+      InputError);
 }
 
 TEST(TableRunTimes, CsvAndJsonCarryIso8601) {

@@ -63,8 +63,9 @@ TEST(SpeedupReference, TheLabelNamesTheSpeedupColumnAndTheSourceTheMeasuredOne) 
   EXPECT_EQ(table.rows[1].cells[1].text, "—");
   EXPECT_FALSE(table.rows[1].cells[1].paper);
   // Markdown puts paper and ratio after the speedup column: 1.585 and 0.99620 -> "1.00 ✓"
-  EXPECT_THAT(render_markdown(table),
-              HasSubstr("| zero-offload | 48 | 0.2520 | 0.2523 | 1.00 ✓ | 1.58 | 1.585 | 1.00 ✓ |"));
+  EXPECT_THAT(
+      render_markdown(table),
+      HasSubstr("| zero-offload | 48 | 0.2520 | 0.2523 | 1.00 ✓ | 1.58 | 1.585 | 1.00 ✓ |"));
 }
 
 TEST(SpeedupReference, ASpeedupRowWithoutAValueShowsThePaperAndADash) {

@@ -35,8 +35,8 @@ TEST(SweepBuiltinNames, AnExcludeConditionOnSizeAndSum) {
   auto spec = make_case({list("size", {"1", "2", "3"}), list("sum", {"10", "20"})});
   // drops size + sum > 21: (2, 20) = 22 and (3, 20) = 23
   spec.excludes.push_back({{}, "size + sum > 21", SourceLoc{"/cases/fig.yaml", 20, 5}});
-  EXPECT_THAT(points(spec), ElementsAre("size=1 sum=10", "size=1 sum=20", "size=2 sum=10",
-                                        "size=3 sum=10"));
+  EXPECT_THAT(points(spec),
+              ElementsAre("size=1 sum=10", "size=1 sum=20", "size=2 sum=10", "size=3 sum=10"));
 }
 
 TEST(SweepBuiltinNames, EveryBuiltinOfTheLibraryCanNameAParameter) {
