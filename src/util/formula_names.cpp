@@ -123,7 +123,7 @@ std::optional<std::string> bare_function_problem(const std::string& formula,
       return;
     problem = "'" + id + "' is a muparserx function, written here as a value: call it (" + id +
               "(...)) or give the case a parameter or metric called '" + id +
-              "' (such names may clash with built-ins)";
+              "' (case names may be those of built-ins)";
   });
   return problem;
 }

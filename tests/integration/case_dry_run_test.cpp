@@ -88,6 +88,6 @@ command: echo {total}
 )yaml");
   const auto r = run_aerun(d, {"case", "c.yaml", "--dry-run"});
   EXPECT_NE(r.code, 0);
-  EXPECT_THAT(r.err, HasSubstr("c.yaml:4:10: derive.total: bad formula \"size * layers\": 'size' "
+  EXPECT_THAT(r.err, HasSubstr("c.yaml:4:3: derive.total: bad formula \"size * layers\": 'size' "
                                "is a muparserx function, written here as a value"));
 }
