@@ -69,7 +69,7 @@ struct Reference {
 
 // What a column of a table shows.
 struct ColumnSpec {
-  std::string source;          // a metric, a parameter, "startup_s" or "wall_s"
+  std::string source;          // a metric, a parameter or a run time (run_times.hpp)
   std::string label;           // header text (default: source)
   std::string agg = "median";  // median | mean | min | max | first | last | n
   std::string format;          // fmt spec for numbers, e.g. ".3f" (default: 4 significant digits)
@@ -78,6 +78,9 @@ struct ColumnSpec {
   ParamList speedup_of;  // non-empty: a speedup column, source(other row) / source(this row),
                          // the other row being this one with these row parameters replaced
   bool lower_is_better = false;  // speedup of a time: this / other instead
+  // A calendar-time column (start, first_step, ...): `format` is strftime-like
+  // (calendar_time.hpp) and the time zone is tz ("UTC", "+02:00"; "" = the case's startup.tz).
+  std::string tz;
 };
 
 // A metric of a table computed per run from its parameters and metrics (muparserx formula),

@@ -20,6 +20,13 @@ struct TableCell {
   std::optional<double> paper;  // the paper's value, when a reference names this cell
   std::optional<double> ratio;  // measured / paper
   std::optional<bool> pass;     // |ratio - 1| <= tolerance
+  // A calendar-time cell (a run's start, first step...): value/min/max are epoch seconds, shown
+  // as ISO 8601 by csv and json and by the column's format in the spread of md and html.
+  struct Instant {
+    std::string iso, iso_min, iso_max;  // ISO 8601 in the column's time zone
+    std::string min_text, max_text;     // min and max by the column's format
+  };
+  std::optional<Instant> instant;
 };
 
 // A table ready to print: built from a TableSpec and the runs of its case.

@@ -3,6 +3,7 @@
 #include <map>
 
 #include "aerun/case_loader.hpp"
+#include "aerun/run_times.hpp"
 #include "case/case_sections.hpp"
 
 namespace aerun::detail {
@@ -99,10 +100,11 @@ void check_case(const YamlReader& r, const CaseSpec& spec) {
   for (size_t i = 0; i < spec.excludes.size(); ++i)
     check_named(spec.excludes[i].match, all, "exclude", i);
   for (const auto& m : spec.metrics)
-    if (contains(all, m.name) || m.name == "startup_s" || m.name == "wall_s")
-      throw InputError(
-          m.loc, "metrics." + m.name,
-          "metric '" + m.name + "' has the name of a parameter or a built-in column; rename one");
+    if (contains(all, m.name) || find_run_time(m.name))
+      throw InputError(m.loc, "metrics." + m.name,
+                       "metric '" + m.name +
+                           "' has the name of a parameter or of a run time (start, first_step, "
+                           "end, startup_s, ...); rename one");
   check_command(r, spec);
 }
 

@@ -3,6 +3,9 @@
 
 #include <algorithm>
 
+#include "aerun/calendar_time.hpp"
+#include "aerun/log_time.hpp"
+#include "aerun/run_times.hpp"
 #include "case/case_sections.hpp"
 
 namespace aerun::detail {
@@ -11,8 +14,9 @@ namespace {
 
 // What a table of this case may refer to.
 struct Names {
-  std::vector<std::string> params;   // params, zip members, derived
-  std::vector<std::string> sources;  // metrics, params, startup_s, wall_s
+  std::vector<std::string> params;     // params, zip members, derived
+  std::vector<std::string> sources;    // metrics, params, run times (start, startup_s, ...)
+  std::vector<std::string> shadowing;  // metrics and params: a run time of their name is hidden
 };
 
 Names names_of(const CaseSpec& spec) {
@@ -20,8 +24,9 @@ Names names_of(const CaseSpec& spec) {
   n.params = parameter_names(spec);
   for (const auto& m : spec.metrics) n.sources.push_back(m.name);
   n.sources.insert(n.sources.end(), n.params.begin(), n.params.end());
-  n.sources.push_back("startup_s");
-  n.sources.push_back("wall_s");
+  n.shadowing = n.sources;
+  for (const RunTime& t : kRunTimes)
+    if (!contains(n.sources, std::string(t.name))) n.sources.emplace_back(t.name);
   // Presets are resolved by now: spec.metrics holds every metric a run can have.
   if (!spec.startup.job_start.empty() && !spec.startup.step_time.empty())
     n.sources.push_back("log_startup_s");
@@ -32,7 +37,61 @@ void check_source(const std::string& s, const Item& at, const Names& names) {
   if (contains(names.sources, s)) return;
   throw InputError(at.loc, at.key,
                    "unknown column source '" + s + "'" + did_you_mean(s, names.sources) +
-                       "; a column shows a metric, a parameter, startup_s or wall_s");
+                       "; a column shows a metric, a parameter or a run time (start, "
+                       "first_output, first_step, end, submit, job_start, startup_s, wall_s, "
+                       "queue_wait_s)");
+}
+
+// Whether a column source is a calendar time of the run (start, first_step...), not hidden by a
+// metric or parameter of the same name.
+bool is_instant(const std::string& source, const Names& names) {
+  const RunTime* t = find_run_time(source);
+  return t && t->instant && !contains(names.shadowing, source);
+}
+
+// The checks that depend on the source once the whole column is read: an instant takes a
+// strftime format and an order-based aggregate, and is no speedup.
+void check_column(const ColumnSpec& col, const Item& c, const std::vector<Item>& entries,
+                  const Names& names, bool has_agg) {
+  auto at = [&](const std::string& name) -> const Item& {
+    for (const Item& e : entries)
+      if (e.name == name) return e;
+    return c;
+  };
+  static const std::vector<std::string> instant_aggs{"first", "last", "min", "max", "n"};
+  if (!is_instant(col.source, names)) {
+    if (!col.format.empty()) {
+      try {
+        (void)fmt::format(fmt::runtime("{:" + col.format + "}"), 1.5);
+      } catch (const fmt::format_error& err) {
+        throw InputError(at("format").loc, at("format").key,
+                         "invalid number format '" + col.format + "' (" + err.what() +
+                             "); write a fmt spec such as .2f or .3g");
+      }
+    }
+    if (!col.tz.empty())
+      throw InputError(at("tz").key_loc, at("tz").key,
+                       "'tz' belongs to a calendar-time column (start, first_step, end, ...); '" +
+                           col.source + "' is not one");
+    return;
+  }
+  if (!col.speedup_of.empty())
+    throw InputError(at("speedup").loc, at("speedup").key,
+                     "'" + col.source +
+                         "' is a calendar time; a speedup compares durations or "
+                         "rates (e.g. startup_s)");
+  if (has_agg && !contains(instant_aggs, col.agg))
+    throw InputError(at("agg").loc, at("agg").key,
+                     "'" + col.source + "' is a calendar time: aggregate it with " +
+                         joined(instant_aggs) + " (a " + col.agg +
+                         " of instants is no instant of any run)");
+  if (const auto problem = calendar_format_problem(col.format))
+    throw InputError(at("format").loc, at("format").key,
+                     "invalid time format '" + col.format + "': " + *problem);
+  if (!col.tz.empty() && !parse_utc_offset(col.tz))
+    throw InputError(
+        at("tz").loc, at("tz").key,
+        "unknown time zone '" + col.tz + "'; write UTC or a fixed offset such as +02:00 or -0500");
 }
 
 // A speedup column's `of`: row parameters (or the pivot) with the value of the other row.
@@ -61,14 +120,16 @@ ColumnSpec read_column(const YamlReader& r, const Item& c, const Names& names) {
     col.source = r.text(c);
     check_source(col.source, c, names);
     col.label = col.source;
+    if (is_instant(col.source, names)) col.agg = "first";
     return col;
   }
   if (!c.node.IsMap())
     throw InputError(c.loc, c.key,
                      "expected a metric name or a map with 'metric', got " + describe(c.node));
-  bool has_metric = false, has_speedup = false, has_of = false;
-  for (const Item& e : r.entries(
-           c, {"metric", "speedup", "of", "lower_is_better", "label", "agg", "format", "unit"})) {
+  bool has_metric = false, has_speedup = false, has_of = false, has_agg = false;
+  const std::vector<Item> entries = r.entries(
+      c, {"metric", "speedup", "of", "lower_is_better", "label", "agg", "format", "unit", "tz"});
+  for (const Item& e : entries) {
     if (e.name == "metric" || e.name == "speedup") {
       if (has_metric || has_speedup)
         throw InputError(e.key_loc, e.key, "a column has either 'metric' or 'speedup', not both");
@@ -84,7 +145,10 @@ ColumnSpec read_column(const YamlReader& r, const Item& c, const Names& names) {
       col.unit = r.text(e);
     } else if (e.name == "label") {
       col.label = r.text(e);
+    } else if (e.name == "tz") {
+      col.tz = r.text(e);
     } else if (e.name == "agg") {
+      has_agg = true;
       col.agg = r.text(e);
       if (!contains(aggs, col.agg))
         throw InputError(e.loc, e.key,
@@ -92,13 +156,6 @@ ColumnSpec read_column(const YamlReader& r, const Item& c, const Names& names) {
                              "; use " + joined(aggs));
     } else if (e.name == "format") {
       col.format = r.text(e);
-      try {
-        (void)fmt::format(fmt::runtime("{:" + col.format + "}"), 1.5);
-      } catch (const fmt::format_error& err) {
-        throw InputError(e.loc, e.key,
-                         "invalid number format '" + col.format + "' (" + err.what() +
-                             "); write a fmt spec such as .2f or .3g");
-      }
     }
   }
   if (!has_metric && !has_speedup)
@@ -108,6 +165,8 @@ ColumnSpec read_column(const YamlReader& r, const Item& c, const Names& names) {
                      has_speedup ? "a speedup column needs 'of' (the row it compares with)"
                                  : "'of' belongs to a speedup column (write 'speedup: METRIC')");
   if (col.label.empty()) col.label = has_speedup ? "speedup" : col.source;
+  check_column(col, c, entries, names, has_agg);
+  if (!has_agg && is_instant(col.source, names)) col.agg = "first";
   return col;
 }
 
@@ -136,10 +195,23 @@ void read_where(const YamlReader& r, const Item& w, const Names& names, TableSpe
   t.where.insert(t.where.end(), expanded.begin(), expanded.end());
 }
 
+// The column a reference key names: a measured column by its source (or label), a speedup
+// column by its label (its source is the metric it compares, not the speedup); nullptr if none.
+const ColumnSpec* referenced_column(const TableSpec& t, const std::string& key) {
+  for (const auto& c : t.columns)
+    if (c.speedup_of.empty() && c.source == key) return &c;
+  for (const auto& c : t.columns)
+    if (c.label == key) return &c;
+  return nullptr;
+}
+
 // A reference entry: row parameters select the row, every other key is a column's paper value.
-void read_reference(const YamlReader& r, const Item& ref, TableSpec& t) {
-  std::vector<std::string> sources;
-  for (const auto& c : t.columns) sources.push_back(c.source);
+void read_reference(const YamlReader& r, const Item& ref, const Names& names, TableSpec& t) {
+  std::vector<std::string> columns;  // how a reference may name each column
+  for (const auto& c : t.columns) {
+    if (c.speedup_of.empty() && !contains(columns, c.source)) columns.push_back(c.source);
+    if (!contains(columns, c.label)) columns.push_back(c.label);
+  }
   std::vector<std::string> keys = t.rows;  // a pivot table's references name the pivot too
   if (!t.pivot.empty()) keys.push_back(t.pivot);
   ParamList match;
@@ -147,14 +219,19 @@ void read_reference(const YamlReader& r, const Item& ref, TableSpec& t) {
   for (const Item& e : r.entries(ref)) {
     if (contains(keys, e.name)) {
       match.emplace_back(e.name, r.value(e));
-    } else if (contains(sources, e.name)) {
+    } else if (const ColumnSpec* col = referenced_column(t, e.name)) {
+      if (is_instant(col->source, names))
+        throw InputError(e.key_loc, e.key,
+                         "'" + e.name +
+                             "' is a calendar time; a reference gives the paper's "
+                             "number for a measured, derived or speedup column");
       values.push_back(Reference{{}, e.name, r.number(e), e.key_loc});
     } else {
-      std::vector<std::string> valid = t.rows;
-      valid.insert(valid.end(), sources.begin(), sources.end());
+      std::vector<std::string> valid = keys;
+      valid.insert(valid.end(), columns.begin(), columns.end());
       throw InputError(e.key_loc, e.key,
-                       "'" + e.name + "' is neither a row parameter (" + joined(t.rows) +
-                           ") nor a column (" + joined(sources) + ") of table '" + t.name + "'" +
+                       "'" + e.name + "' is neither a row parameter (" + joined(keys) +
+                           ") nor a column (" + joined(columns) + ") of table '" + t.name + "'" +
                            did_you_mean(e.name, valid));
     }
   }
@@ -193,7 +270,7 @@ void read_table_derive(const YamlReader& r, const Item& e, Names& names, TableSp
                        "derived metric names are [A-Za-z_][A-Za-z0-9_]*, not '" + d.name + "'");
     if (contains(names.sources, d.name))
       throw InputError(d.key_loc, d.key,
-                       "'" + d.name + "' is already a metric or parameter of this case");
+                       "'" + d.name + "' is already a metric, parameter or run time of this case");
     TableDerive td;
     td.name = d.name;
     td.loc = d.loc;
@@ -289,7 +366,7 @@ TableSpec read_table(const YamlReader& r, const Item& it, const Names& names) {
   }
   if (!has_columns) throw InputError(it.loc, it.key, "a table needs at least one column");
   check_pivot_and_speedups(it, t);
-  for (const Item& ref : references) read_reference(r, ref, t);
+  for (const Item& ref : references) read_reference(r, ref, names, t);
   return t;
 }
 

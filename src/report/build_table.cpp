@@ -5,7 +5,10 @@
 #include <numeric>
 #include <tuple>
 
+#include "aerun/calendar_time.hpp"
 #include "aerun/error.hpp"
+#include "aerun/log_time.hpp"
+#include "aerun/run_times.hpp"
 #include "aerun/table.hpp"
 #include "report/run_formulas.hpp"
 
@@ -16,7 +19,20 @@ namespace {
 constexpr double kPassEpsilon = 1e-9;  // so that a ratio exactly at the tolerance edge passes
 
 // What a column's source refers to.
-enum class SourceKind { Metric, StartupS, WallS, Param };
+enum class SourceKind { Metric, RunTime, Param };
+
+// A column's source, resolved: a run time has its field, an instant its time zone.
+struct Source {
+  SourceKind kind = SourceKind::Metric;
+  const RunTime* time = nullptr;  // RunTime only
+  long offset_s = 0;              // instants: seconds east of UTC they are shown in
+  std::string zone;               // instants: "UTC" or "+02:00", the header's default unit
+
+  bool instant() const { return time && time->instant; }
+};
+
+const char* const kInstantAggregations[] = {"first", "last", "min", "max", "n"};
+constexpr const char* kDefaultTimeFormat = "%Y-%m-%d %H:%M:%S";
 
 const char* const kAggregations[] = {"median", "mean", "min",   "max", "first",
                                      "last",   "n",    "stdev", "sum", "largest_ok"};
@@ -78,27 +94,25 @@ bool case_declares_param(const CaseSpec& c, const std::string& name) {
   return false;
 }
 
+// A metric or parameter of the case hides a run time of the same name (docs/tables.md).
 SourceKind source_kind(const CaseSpec& c, const std::string& source,
                        const std::vector<const RunRecord*>& runs) {
-  if (source == "startup_s") return SourceKind::StartupS;
-  if (source == "wall_s") return SourceKind::WallS;
   auto named = [&](const auto& m) { return m.name == source; };
   if (std::any_of(c.metrics.begin(), c.metrics.end(), named)) return SourceKind::Metric;
+  if (case_declares_param(c, source)) return SourceKind::Param;
+  if (find_run_time(source)) return SourceKind::RunTime;
   for (const RunRecord* r : runs)
     if (r->metric(source) || std::any_of(r->series.begin(), r->series.end(), named))
       return SourceKind::Metric;
-  if (case_declares_param(c, source)) return SourceKind::Param;
   for (const RunRecord* r : runs)
     if (find_param(r->params, source)) return SourceKind::Param;
   return SourceKind::Metric;  // a metric no run has produced: its cells read "missing"
 }
 
-std::optional<double> run_value(const RunRecord& r, SourceKind kind, const std::string& source) {
-  switch (kind) {
-    case SourceKind::StartupS:
-      return r.startup_s;
-    case SourceKind::WallS:
-      return r.wall_s;
+std::optional<double> run_value(const RunRecord& r, const Source& src, const std::string& source) {
+  switch (src.kind) {
+    case SourceKind::RunTime:
+      return r.*(src.time->field);
     case SourceKind::Param:
       return std::nullopt;
     case SourceKind::Metric:
@@ -152,8 +166,21 @@ std::string statuses_text(const std::vector<const RunRecord*>& runs) {
   return fmt::format("{}", fmt::join(labels, "/"));
 }
 
+// An instant (not a count of them) as the column shows it, and its ISO 8601 forms.
+void fill_instant(TableCell& cell, const Source& src, const ColumnSpec& col) {
+  const std::string& f = col.format.empty() ? std::string(kDefaultTimeFormat) : col.format;
+  cell.text = format_calendar_time(*cell.value, f, src.offset_s);
+  TableCell::Instant in;
+  in.iso = iso8601(*cell.value, src.offset_s);
+  in.iso_min = iso8601(cell.min, src.offset_s);
+  in.iso_max = iso8601(cell.max, src.offset_s);
+  in.min_text = format_calendar_time(cell.min, f, src.offset_s);
+  in.max_text = format_calendar_time(cell.max, f, src.offset_s);
+  cell.instant = std::move(in);
+}
+
 // The cell of a metric-like column: the aggregate over ok runs, else why there is none.
-TableCell measured_cell(const std::vector<const RunRecord*>& runs, SourceKind kind,
+TableCell measured_cell(const std::vector<const RunRecord*>& runs, const Source& src,
                         const ColumnSpec& col) {
   TableCell cell;
   std::vector<double> values;
@@ -161,7 +188,7 @@ TableCell measured_cell(const std::vector<const RunRecord*>& runs, SourceKind ki
   for (const RunRecord* r : runs) {
     if (r->status != "ok") continue;
     any_ok = true;
-    if (auto v = run_value(*r, kind, col.source)) values.push_back(*v);
+    if (auto v = run_value(*r, src, col.source)) values.push_back(*v);
   }
   if (!values.empty()) {
     const std::string agg = col.agg.empty() ? "median" : col.agg;
@@ -169,8 +196,12 @@ TableCell measured_cell(const std::vector<const RunRecord*>& runs, SourceKind ki
     cell.min = *std::min_element(values.begin(), values.end());
     cell.max = *std::max_element(values.begin(), values.end());
     cell.n = static_cast<int>(values.size());
-    cell.text =
-        agg == "n" ? fmt::format("{}", cell.n) : format_cell_number(*cell.value, col.format);
+    if (agg == "n")
+      cell.text = fmt::format("{}", cell.n);
+    else if (!src.instant())
+      cell.text = format_cell_number(*cell.value, col.format);
+    else
+      fill_instant(cell, src, col);
     return cell;
   }
   if (runs.empty() || any_ok) {
@@ -260,13 +291,10 @@ std::optional<std::vector<Value>> reference_key(const Reference& ref,
   return key;
 }
 
-void validate_columns(const TableSpec& t) {
-  for (const auto& col : t.columns) {
-    if (!col.agg.empty() && std::find(std::begin(kAggregations), std::end(kAggregations),
-                                      col.agg) == std::end(kAggregations))
-      throw InputError(t.loc, column_key(t, col, "agg"),
-                       fmt::format("unknown aggregation '{}' (use one of: {})", col.agg,
-                                   fmt::join(kAggregations, ", ")));
+// Checks a column against what its source turned out to be: an instant takes strftime formats
+// and order-based aggregates, and neither a speedup nor a reference.
+void validate_column_source(const TableSpec& t, const ColumnSpec& col, const Source& src) {
+  if (!src.instant()) {
     if (!col.format.empty()) {
       try {
         format_cell_number(1.0, col.format);
@@ -274,7 +302,53 @@ void validate_columns(const TableSpec& t) {
         throw InputError(t.loc, column_key(t, col, "format"), e.message());
       }
     }
+    return;
   }
+  if (std::find(std::begin(kInstantAggregations), std::end(kInstantAggregations), col.agg) ==
+      std::end(kInstantAggregations))
+    throw InputError(t.loc, column_key(t, col, "agg"),
+                     fmt::format("'{}' is a calendar time: aggregate it with {} (a {} of "
+                                 "instants is no instant of any run)",
+                                 col.source, fmt::join(kInstantAggregations, ", "), col.agg));
+  if (auto problem = calendar_format_problem(col.format))
+    throw InputError(t.loc, column_key(t, col, "format"),
+                     fmt::format("invalid time format '{}': {}", col.format, *problem));
+  if (!col.speedup_of.empty())
+    throw InputError(
+        t.loc, column_key(t, col, "speedup"),
+        fmt::format("'{}' is a calendar time; a speedup compares durations or rates", col.source));
+}
+
+void validate_columns(const TableSpec& t) {
+  for (const auto& col : t.columns) {
+    if (!col.agg.empty() && std::find(std::begin(kAggregations), std::end(kAggregations),
+                                      col.agg) == std::end(kAggregations))
+      throw InputError(t.loc, column_key(t, col, "agg"),
+                       fmt::format("unknown aggregation '{}' (use one of: {})", col.agg,
+                                   fmt::join(kAggregations, ", ")));
+  }
+}
+
+// What a column shows, resolved against the case and its runs.
+Source resolve_source(const CaseSpec& c, const TableSpec& t, const ColumnSpec& col,
+                      const std::vector<const RunRecord*>& runs) {
+  Source src;
+  const bool is_derived = std::any_of(t.derive.begin(), t.derive.end(),
+                                      [&](const TableDerive& d) { return d.name == col.source; });
+  src.kind = is_derived ? SourceKind::Metric : source_kind(c, col.source, runs);
+  if (src.kind != SourceKind::RunTime) return src;
+  src.time = find_run_time(col.source);
+  if (!src.instant()) return src;
+  src.zone = col.tz.empty() ? c.startup.tz : col.tz;
+  const auto offset = parse_utc_offset(src.zone);
+  if (!offset)
+    throw InputError(t.loc, column_key(t, col, "tz"),
+                     fmt::format("unknown time zone '{}'; write UTC or a fixed offset such as "
+                                 "+02:00 or -0500",
+                                 src.zone));
+  src.offset_s = *offset;
+  if (*offset == 0) src.zone = "UTC";
+  return src;
 }
 
 // Names a formula may use: the case's parameters and metrics, and whatever the runs carry.
@@ -289,8 +363,7 @@ std::vector<std::string> formula_names(const CaseSpec& c,
     for (const auto& m : z.members) add(m.name);
   for (const auto& d : c.derive) add(d.name);
   for (const auto& m : c.metrics) add(m.name);
-  add("startup_s");
-  add("wall_s");
+  for (const RunTime& rt : kRunTimes) add(std::string(rt.name));
   for (const RunRecord* r : runs) {
     for (const auto& [n, v] : r->params) add(n);
     for (const auto& m : r->metrics) add(m.name);
@@ -362,9 +435,13 @@ Table pivot_table(Table long_table, const std::vector<std::vector<Value>>& keys)
   return wide;
 }
 
+// The column a reference names: a measured column by its source, any column (a speedup column
+// in particular, whose source is the metric it compares) by its label.
 size_t reference_column(const TableSpec& t, const Reference& ref) {
   for (size_t j = 0; j < t.columns.size(); ++j)
-    if (t.columns[j].source == ref.column || label_of(t.columns[j]) == ref.column) return j;
+    if (t.columns[j].speedup_of.empty() && t.columns[j].source == ref.column) return j;
+  for (size_t j = 0; j < t.columns.size(); ++j)
+    if (label_of(t.columns[j]) == ref.column) return j;
   std::vector<std::string> labels;
   for (const auto& col : t.columns) labels.push_back(label_of(col));
   throw InputError(ref.loc, fmt::format("tables.{}.reference", t.name),
@@ -431,15 +508,15 @@ Table build_table(const CaseSpec& c, const TableSpec& t, const std::vector<RunRe
   table.figure = c.figure;
   table.row_params = keys;
   table.tolerance = t.tolerance;
-  std::vector<SourceKind> kinds;
+  std::vector<Source> kinds;
   for (const auto& col : t.columns) {
     table.columns.push_back(label_of(col));
-    const bool is_derived = std::any_of(t.derive.begin(), t.derive.end(),
-                                        [&](const TableDerive& d) { return d.name == col.source; });
-    kinds.push_back(is_derived ? SourceKind::Metric : source_kind(c, col.source, selected));
+    kinds.push_back(resolve_source(c, t, col, selected));
+    validate_column_source(t, col, kinds.back());
     std::string unit = col.unit;
     for (const auto& d : t.derive)
       if (unit.empty() && col.speedup_of.empty() && d.name == col.source) unit = d.unit;
+    if (unit.empty() && kinds.back().instant() && col.agg != "n") unit = kinds.back().zone;
     table.units.push_back(unit);
   }
 
@@ -447,7 +524,7 @@ Table build_table(const CaseSpec& c, const TableSpec& t, const std::vector<RunRe
     Table::Row row;
     for (const auto& v : acc.key) row.key.push_back(v.text());
     for (size_t j = 0; j < t.columns.size(); ++j)
-      row.cells.push_back(kinds[j] == SourceKind::Param
+      row.cells.push_back(kinds[j].kind == SourceKind::Param
                               ? param_cell(acc, keys, t.columns[j])
                               : measured_cell(acc.runs, kinds[j], t.columns[j]));
     table.rows.push_back(std::move(row));
@@ -472,6 +549,11 @@ Table build_table(const CaseSpec& c, const TableSpec& t, const std::vector<RunRe
 
   for (const auto& ref : t.references) {
     const size_t j = reference_column(t, ref);
+    if (kinds[j].instant())
+      throw InputError(ref.loc, fmt::format("tables.{}.reference", t.name),
+                       fmt::format("'{}' is a calendar time; a reference gives the paper's number "
+                                   "for a measured, derived or speedup column",
+                                   ref.column));
     for (size_t i = 0; i < rows.size(); ++i) {
       if (!reference_selects(ref, rows[i], keys)) continue;
       TableCell& cell = table.rows[i].cells[j];

@@ -47,9 +47,13 @@ std::string render_csv(const Table& t) {
     for (size_t j = 0; j < t.columns.size(); ++j) {
       const TableCell empty;
       const TableCell& c = j < row.cells.size() ? row.cells[j] : empty;
-      fields.push_back(c.n > 0 ? csv_number(c.value) : c.text);
+      // A calendar time in ISO 8601; another aggregate at full precision; else the status.
+      fields.push_back(c.instant ? c.instant->iso : c.n > 0 ? csv_number(c.value) : c.text);
       if (has_stats[j]) {
-        if (c.n > 0)
+        if (c.instant)
+          fields.insert(fields.end(),
+                        {c.instant->iso_min, c.instant->iso_max, std::to_string(c.n)});
+        else if (c.n > 0)
           fields.insert(fields.end(), {csv_number(c.min), csv_number(c.max), std::to_string(c.n)});
         else
           fields.insert(fields.end(), {"", "", ""});

@@ -52,7 +52,10 @@ p.legend{color:#555;font-size:.9em})";
 std::string measured(const TableCell& c) {
   if (c.value) {
     std::string extra;
-    if (c.n > 1)
+    if (c.n > 1 && c.instant)
+      extra = fmt::format(" <span class=\"spread\">({}–{}, n={})</span>", html(c.instant->min_text),
+                          html(c.instant->max_text), c.n);
+    else if (c.n > 1)
       extra = fmt::format(" <span class=\"spread\">({}–{}, n={})</span>",
                           format_number(c.min, ".3g"), format_number(c.max, ".3g"), c.n);
     return fmt::format("<td class=\"num\">{}{}</td>", html(c.text), extra);

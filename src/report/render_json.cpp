@@ -22,13 +22,21 @@ std::string json_strings(const std::vector<std::string>& items) {
   return fmt::format("[{}]", fmt::join(quoted, ", "));
 }
 
+// A cell as JSON: a calendar time's value, min and max as ISO 8601 strings, other numbers as
+// numbers.
 std::string json_cell(const TableCell& c) {
   const bool stats = c.n > 0;
+  const std::string value = c.instant ? json_string(c.instant->iso) : json_number(c.value);
+  const std::string min = c.instant ? json_string(c.instant->iso_min)
+                          : stats   ? json_number(c.min)
+                                    : "null";
+  const std::string max = c.instant ? json_string(c.instant->iso_max)
+                          : stats   ? json_number(c.max)
+                                    : "null";
   return fmt::format(
       "{{\"text\": {}, \"value\": {}, \"min\": {}, \"max\": {}, \"n\": {}, \"paper\": {}, "
       "\"ratio\": {}, \"pass\": {}}}",
-      json_string(c.text), json_number(c.value), stats ? json_number(c.min) : "null",
-      stats ? json_number(c.max) : "null", stats ? std::to_string(c.n) : "null",
+      json_string(c.text), value, min, max, stats ? std::to_string(c.n) : "null",
       json_number(c.paper), json_number(c.ratio), c.pass ? (*c.pass ? "true" : "false") : "null");
 }
 

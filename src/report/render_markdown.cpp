@@ -21,6 +21,9 @@ std::string compact_number(double v) {
 std::string measured_text(const TableCell& cell) {
   if (cell.n <= 1) return cell.text;
   if (cell.min == cell.max) return fmt::format("{} (n={})", cell.text, cell.n);
+  if (cell.instant)
+    return fmt::format("{} ({}–{}, n={})", cell.text, cell.instant->min_text,
+                       cell.instant->max_text, cell.n);
   return fmt::format("{} ({}–{}, n={})", cell.text, compact_number(cell.min),
                      compact_number(cell.max), cell.n);
 }

@@ -5,6 +5,8 @@
 #include <algorithm>
 
 #include "aerun/error.hpp"
+#include "aerun/formula_names.hpp"
+#include "aerun/run_times.hpp"
 
 namespace aerun::report_detail {
 
@@ -30,9 +32,13 @@ RunFormulas::RunFormulas(const TableSpec& t, std::vector<std::string> known) : t
   for (const TableDerive& d : t.derive) {
     const std::string key = "tables." + t.name + ".derive." + d.name;
     Compiled c{d, std::make_unique<mup::ParserX>(mup::pckALL_NON_COMPLEX), {}, {}};
+    // Names that are also muparserx built-ins (size, sum, pi...) are renamed where they are not
+    // called (formula_names.hpp): the formula sees the run's value.
+    if (auto problem = bare_function_problem(d.formula, known))
+      throw InputError(d.loc, key, "bad formula \"" + d.formula + "\": " + *problem);
     try {
-      c.parser->SetExpr(d.formula);
-      for (const auto& [name, var] : c.parser->GetExprVar()) c.used.push_back(name);
+      c.parser->SetExpr(shield_formula(d.formula, known));
+      for (const auto& [name, var] : c.parser->GetExprVar()) c.used.push_back(case_name_of(name));
     } catch (const mup::ParserError& e) {
       throw InputError(d.loc, key, "bad formula \"" + d.formula + "\": " + e.GetMsg());
     }
@@ -42,7 +48,7 @@ RunFormulas::RunFormulas(const TableSpec& t, std::vector<std::string> known) : t
                          "unknown variable \"" + name + "\" in \"" + d.formula +
                              "\" (known: " + joined(known) + ")");
       c.vars.push_back(std::make_unique<mup::Value>(0.0));
-      c.parser->DefineVar(name, mup::Variable(c.vars.back().get()));
+      c.parser->DefineVar(formula_variable(name), mup::Variable(c.vars.back().get()));
     }
     known.push_back(d.name);
     formulas_.push_back(std::move(c));
@@ -57,12 +63,9 @@ void RunFormulas::apply(RunRecord& run) const {
     for (size_t i = 0; i < c.used.size() && complete; ++i) {
       const std::string& name = c.used[i];
       mup::Value& var = *c.vars[i];
+      const RunTime* time = find_run_time(name);
       if (const MetricValue* m = run.metric(name)) {
         var = m->value;
-      } else if (name == "startup_s" && run.startup_s) {
-        var = *run.startup_s;
-      } else if (name == "wall_s" && run.wall_s) {
-        var = *run.wall_s;
       } else if (const Value* p = find_param(run.params, name)) {
         if (p->kind() == Value::Kind::Bool)
           var = p->number().value_or(0) != 0;
@@ -70,6 +73,8 @@ void RunFormulas::apply(RunRecord& run) const {
           var = *p->number();
         else
           var = p->text();
+      } else if (time && run.*(time->field)) {
+        var = *(run.*(time->field));  // an instant as epoch seconds
       } else {
         complete = false;
       }

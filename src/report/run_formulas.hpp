@@ -11,8 +11,9 @@
 namespace aerun::report_detail {
 
 // The `derive:` formulas of one table, compiled once. Formula k sees the run's parameters
-// (numbers, or strings in double quotes), its metrics, startup_s, wall_s and derived metrics
-// 0..k-1. A run lacking a value a formula uses gets no value for it (its cell reads "missing").
+// (numbers, or strings in double quotes), its metrics, its times (run_times.hpp; instants as epoch
+// seconds) and derived metrics 0..k-1. A run lacking a value a formula uses gets no value for it
+// (its cell reads "missing").
 class RunFormulas {
  public:
   // known: every name a formula may use besides earlier derived metrics. Throws InputError

@@ -2,6 +2,8 @@
 
 #include <muparserx/mpParser.h>
 
+#include "aerun/formula_names.hpp"
+
 namespace aerun::sweep_detail {
 
 namespace {
@@ -56,19 +58,19 @@ Evaluator::Evaluator(const std::vector<std::string>& names, const std::vector<Va
   vars_.reserve(names_.size());
   for (size_t i = 0; i < names_.size(); ++i) vars_.push_back(std::make_unique<mup::Value>(0.0));
   // Derive k sees the inputs and derived slots before its own; conditions see every slot.
+  // A name that is also a muparserx built-in (size, sum, pi...) is renamed where it is not
+  // called (formula_names.hpp): formulas see the case's value.
   auto compile = [&](const Formula& f, size_t visible_slots) {
     Compiled c{f, std::make_unique<mup::ParserX>(mup::pckALL_NON_COMPLEX), {}};
     for (size_t s = 0; s < visible_slots; ++s) {
       if (!is_identifier(names_[s])) continue;  // cannot be written in a formula anyway
-      try {
-        c.parser->DefineVar(names_[s], mup::Variable(vars_[s].get()));
-        c.visible.push_back(names_[s]);
-      } catch (const mup::ParserError&) {
-        // The name of a muparserx constant or function (e.g. "pi"): formulas see the built-in.
-      }
+      c.parser->DefineVar(formula_variable(names_[s]), mup::Variable(vars_[s].get()));
+      c.visible.push_back(names_[s]);
     }
+    if (auto problem = bare_function_problem(f.text, c.visible))
+      throw InputError(f.loc, f.key, "bad formula \"" + f.text + "\": " + *problem);
     try {
-      c.parser->SetExpr(f.text);
+      c.parser->SetExpr(shield_formula(f.text, c.visible));
     } catch (const mup::ParserError& e) {
       throw InputError(f.loc, f.key, "bad formula \"" + f.text + "\": " + e.GetMsg());
     }
@@ -89,7 +91,7 @@ const mup::IValue& evaluate(const mup::ParserX& p, const Formula& f,
     return p.Eval();
   } catch (const mup::ParserError& e) {
     std::string msg;
-    const std::string tok = e.GetToken();
+    const std::string tok = case_name_of(e.GetToken());
     if (e.GetCode() == mup::ecUNASSIGNABLE_TOKEN && is_identifier(tok)) {
       std::string known;
       for (const auto& n : visible) known += (known.empty() ? "" : ", ") + n;
@@ -126,7 +128,7 @@ void Evaluator::validate(ParamList& point) {
   auto note_used = [&](const Compiled& c) {
     for (const auto& [name, var] : c.parser->GetExprVar())
       for (size_t s = 0; s < kinds_.size(); ++s)
-        if (names_[s] == name) used[s] = 1;
+        if (names_[s] == case_name_of(name)) used[s] = 1;
   };
   for (const Compiled& c : derive_) {
     apply_derive(c, point, true);

@@ -60,3 +60,34 @@ TEST(DryRun, RepeatsMultiplyTheRunsAndOnlyFilters) {
       d, {"case", "c.yaml", "-n", "--only", "a=2", "--only", "a=3", "--only", "repeat=0"});
   EXPECT_THAT(r.out, HasSubstr("echo 2 0\necho 3 0\n# 2 runs\n"));
 }
+
+TEST(DryRun, AParameterNamedLikeAMuparserxFunctionWorksInDeriveAndExclude) {
+  // `size` and `sum` are muparserx functions; here they are the case's parameters.
+  TempDir d;
+  write_file(d / "c.yaml", R"yaml(case: builtin-names
+params: {size: [1, 2, 4], sum: 10}
+derive:
+  total: size * sum
+exclude:
+  - "size + sum > 13"
+command: echo {size} {total}
+)yaml");
+  const auto r = run_aerun(d, {"case", "c.yaml", "--dry-run"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  // total = size * 10: 10, 20 (40 for size 4 is excluded: 4 + 10 = 14 > 13)
+  EXPECT_THAT(r.out, HasSubstr("echo 1 10\necho 2 20\n# 2 runs\n"));
+}
+
+TEST(DryRun, AFunctionNameWrittenAsAValueIsAnErrorNamingFileLineAndKey) {
+  TempDir d;
+  write_file(d / "c.yaml", R"yaml(case: builtin-names
+params: {layers: [1, 2]}
+derive:
+  total: size * layers
+command: echo {total}
+)yaml");
+  const auto r = run_aerun(d, {"case", "c.yaml", "--dry-run"});
+  EXPECT_NE(r.code, 0);
+  EXPECT_THAT(r.err, HasSubstr("c.yaml:4:3: derive.total: bad formula \"size * layers\": 'size' "
+                               "is a muparserx function, written here as a value"));
+}

@@ -287,7 +287,8 @@ TEST(CaseErrors, TableRowsMustBeParameters) {
 TEST(CaseErrors, ColumnSourcesMustBeMetricsParametersOrBuiltIns) {
   EXPECT_EQ(error_of(kTableHead + "  t:\n    columns: [iter_sm]\n"),
             "bad.yaml:7:15: tables.t.columns[0]: unknown column source 'iter_sm' (did you mean "
-            "'iter_ms'?); a column shows a metric, a parameter, startup_s or wall_s");
+            "'iter_ms'?); a column shows a metric, a parameter or a run time (start, "
+            "first_output, first_step, end, submit, job_start, startup_s, wall_s, queue_wait_s)");
 }
 
 TEST(CaseErrors, ColumnSourcesAreCheckedAgainstTheMetricsPresetsBring) {
