@@ -76,6 +76,17 @@ void check_command(const YamlReader& r, const CaseSpec& spec) {
   }
 }
 
+// `{name}` in a per-point resource value must name a parameter (built-ins are no resource).
+void check_resources(const CaseSpec& spec) {
+  const std::vector<std::string> valid = parameter_names(spec);
+  for (const auto& t : spec.resources.per_point)
+    for (const auto& ph : placeholders(t.text))
+      if (!contains(valid, ph.name))
+        throw InputError(
+            t.loc, "resources." + t.name,
+            "placeholder '{" + ph.name + "}' names no parameter" + did_you_mean(ph.name, valid));
+}
+
 }  // namespace
 
 std::vector<std::string> parameter_names(const CaseSpec& spec) {
@@ -104,6 +115,7 @@ void check_case(const YamlReader& r, const CaseSpec& spec) {
           m.loc, "metrics." + m.name,
           "metric '" + m.name + "' has the name of a parameter or a built-in column; rename one");
   check_command(r, spec);
+  check_resources(spec);
 }
 
 }  // namespace aerun::detail
