@@ -55,42 +55,50 @@ std::string task_command(const TempDir& dir, const std::string& script, int inde
   return read_file(out);
 }
 
-// The seed's "Performance" table, one row per run: PP, PP chunks, micro-batch.
+// The seed's "Performance" table, one row per run in the seed's order: nodes (x 4 GPUs), PP, PP
+// chunks, micro-batch, day (the Notes column).
 struct PerfRow {
-  int pp, chunks, mbs;
+  int nodes, pp, chunks, mbs;
+  std::string day;
 };
-const std::map<int, std::vector<PerfRow>> kPerf = {
-    {4, {{8, 64, 4}, {8, 128, 4}, {8, 256, 4}, {4, 128, 4}, {4, 128, 6}, {8, 128, 6}, {8, 32, 8}}},
-    {8, {{8, 128, 4}, {8, 128, 6}, {8, 256, 6}, {8, 512, 6}}},
-    {16, {{16, 256, 4}, {16, 256, 6}, {16, 256, 8}, {16, 512, 6}, {16, 512, 8}, {32, 256, 4}}},
-};
+const std::vector<PerfRow> kPerf = {
+    {4, 8, 64, 4, "05-26"},    {4, 8, 128, 4, "05-26"},   {4, 8, 256, 4, "05-26"},
+    {4, 4, 128, 4, "05-26"},   {4, 4, 128, 6, "05-26"},   {4, 8, 128, 6, "05-26"},
+    {4, 8, 32, 8, "05-26"},    {8, 8, 128, 4, "05-26"},   {8, 8, 128, 6, "05-26"},
+    {8, 8, 256, 6, "05-26"},   {8, 8, 512, 6, "05-26"},   {16, 16, 256, 4, "05-25"},
+    {16, 16, 256, 4, "05-26"}, {16, 16, 256, 4, "05-27"}, {16, 16, 256, 4, "05-28"},
+    {16, 16, 256, 6, "05-26"}, {16, 16, 256, 8, "05-26"}, {16, 16, 512, 6, "05-26"},
+    {16, 16, 512, 8, "05-26"}, {16, 32, 256, 4, "05-26"}};
 
-TEST(BigscienceCases, EachPerfCaseIsOneSlurmArrayAskingForTheSeedsAllocation) {
+TEST(BigscienceCases, ThePerfCaseIsOneSlurmArrayPerGpuCountAskingForTheSeedsAllocation) {
   // seed 004: salloc --constraint=v100-32g --nodes=16 --ntasks=16 --cpus-per-task=40 --gres=gpu:4
-  //           --hint=nomultithread  (one task per node); the "change runtime" one-liner: 00:20:00
-  for (const auto& [nodes, rows] : kPerf) {
-    TempDir dir;
-    const auto scripts =
-        dry_run_scripts(dir, fmt::format("{}/meg-gpt2-perf-n{}.yaml", kCases, nodes), "slurm");
-    ASSERT_EQ(scripts.size(), 1u) << nodes;
-    const std::string script = read_file(scripts[0]);
+  //           --hint=nomultithread  (one task per node); the "change runtime" one-liner: 00:20:00.
+  // Per-point nodes: 4 nodes (7 rows), 8 nodes (4 rows), 16 nodes (9 rows), in the seed's order.
+  TempDir dir;
+  const auto scripts = dry_run_scripts(dir, kCases + "/meg-gpt2-perf.yaml", "slurm");
+  ASSERT_EQ(scripts.size(), 3u);
+  const std::vector<std::pair<int, int>> arrays = {{4, 7}, {8, 4}, {16, 9}};
+  for (size_t a = 0; a < arrays.size(); ++a) {
+    const auto [nodes, runs] = arrays[a];
+    const std::string script = read_file(scripts[a]);
     EXPECT_THAT(script,
                 HasSubstr(fmt::format("#SBATCH --nodes={}\n#SBATCH --ntasks-per-node=1\n"
                                       "#SBATCH --cpus-per-task=40\n#SBATCH --time=00:20:00\n"
                                       "#SBATCH --account=six@gpu\n#SBATCH --constraint=v100-32g\n"
                                       "#SBATCH --hint=nomultithread\n#SBATCH --array=0-{}\n"
                                       "#SBATCH --gres=gpu:4\n",
-                                      nodes, rows.size() - 1)));
-    EXPECT_EQ(std::system(("bash -n " + shell_quote(scripts[0])).c_str()), 0);
-    EXPECT_FALSE(fs::exists(dir / "a.db"));  // a dry-run stores nothing
+                                      nodes, runs - 1)));
+    EXPECT_EQ(std::system(("bash -n " + shell_quote(scripts[a])).c_str()), 0);
   }
+  EXPECT_FALSE(fs::exists(dir / "a.db"));  // a dry-run stores nothing
 }
 
 TEST(BigscienceCases, PerfRunsAreTheBigscienceSrunLineWithTheSeedsTpPpChunksAndMicroBatch) {
   TempDir dir;
-  const auto scripts = dry_run_scripts(dir, kCases + "/meg-gpt2-perf-n4.yaml", "slurm");
-  ASSERT_EQ(scripts.size(), 1u);
-  // Task 0: 18B (NHIDDEN 6144, NLAYERS 40), TP 4, PP 8, 64 chunks, MBS 4: global batch 4*64*1.
+  const auto scripts = dry_run_scripts(dir, kCases + "/meg-gpt2-perf.yaml", "slurm");
+  ASSERT_EQ(scripts.size(), 3u);
+  // Task 0 of the 4-node array: 18B (NHIDDEN 6144, NLAYERS 40), TP 4, PP 8, 64 chunks, MBS 4:
+  // global batch 4*64*1.
   EXPECT_EQ(task_command(dir, scripts[0], 0),
             "srun --jobid $SLURM_JOBID bash -c 'python -u -m torch.distributed.launch "
             "--nproc_per_node 4 --nnodes 4 --master_addr $(scontrol show hostnames "
@@ -108,23 +116,23 @@ TEST(BigscienceCases, PerfRunsAreTheBigscienceSrunLineWithTheSeedsTpPpChunksAndM
             "--save-interval 500 --eval-interval 100 --eval-iters 10 --data-path "
             "$six_ALL_CCFRWORK/datasets-custom/openwebtext-10k/meg-gpt2_text_document "
             "--data-impl mmap --split 949,50,1 --distributed-backend nccl'");
-  // Every task of every case: the seed's row, in the seed's order; Glob-BS = MBS * chunks * DP(1).
-  for (const auto& [nodes, rows] : kPerf) {
-    TempDir d;
-    const auto s =
-        dry_run_scripts(d, fmt::format("{}/meg-gpt2-perf-n{}.yaml", kCases, nodes), "slurm");
-    ASSERT_EQ(s.size(), 1u);
-    for (size_t i = 0; i < rows.size(); ++i) {
-      const std::string cmd = task_command(d, s[0], static_cast<int>(i));
-      const PerfRow& row = rows[i];
-      EXPECT_THAT(cmd, HasSubstr(fmt::format("--nnodes {} ", nodes)));
+  // Every task of every array: the seed's row, in the seed's order, with the array's own node
+  // count in --nnodes; Glob-BS = MBS * chunks * DP(1).
+  size_t row = 0;
+  for (size_t a = 0; a < scripts.size(); ++a) {
+    const int tasks = a == 0 ? 7 : a == 1 ? 4 : 9;
+    for (int i = 0; i < tasks; ++i, ++row) {
+      const std::string cmd = task_command(dir, scripts[a], i);
+      const PerfRow& r = kPerf.at(row);
+      EXPECT_THAT(cmd, HasSubstr(fmt::format("--nnodes {} ", r.nodes)));
       EXPECT_THAT(cmd, HasSubstr(fmt::format("--tensor-model-parallel-size 4 "
                                              "--pipeline-model-parallel-size {} ",
-                                             row.pp)));
-      EXPECT_THAT(cmd, HasSubstr(fmt::format("--micro-batch-size {} --global-batch-size {} ",
-                                             row.mbs, row.mbs * row.chunks)));
+                                             r.pp)));
+      EXPECT_THAT(cmd, HasSubstr(fmt::format("--micro-batch-size {} --global-batch-size {} ", r.mbs,
+                                             r.mbs * r.chunks)));
     }
   }
+  EXPECT_EQ(row, kPerf.size());
 }
 
 TEST(BigscienceCases, LogsCaseRunsTheSeedsRenamedScriptsOnSixteenNodes) {
@@ -171,31 +179,49 @@ std::string param(const ParamList& p, const std::string& name) {
   return v ? v->text() : "";
 }
 
-TEST(BigscienceCases, PerfTablesFromFixtureLogsGiveTheSeedsSpeedAndTflops) {
-  for (const int nodes : {4, 8, 16}) {
-    const CaseSpec c = load_case(fmt::format("{}/meg-gpt2-perf-n{}.yaml", kCases, nodes));
-    std::vector<RunRecord> runs;
-    Sweep(c).for_each([&](const ParamList& p) {
-      const std::string log =
-          fmt::format("{}/fixture_meg_gpt2_perf_n{}-pp{}-chunks{}-mbs{}.out", kFixtures, nodes,
-                      param(p, "pp"), param(p, "pp_chunks"), param(p, "mbs"));
-      EXPECT_TRUE(fs::exists(log)) << log;
-      runs.push_back(run_from_log(c, p, log));
-      return true;
-    });
-    ASSERT_EQ(runs.size(), kPerf.at(nodes).size());
-    const Table t = build_table(c, c.tables.at(0), runs);
-    const std::string md = render_markdown(t);
-    expect_golden(md, fmt::format("meg-gpt2-perf-n{}.md", nodes));
-    if (nodes == 16) {
-      // PP 16, 256 chunks, MBS 4: iterations of 128.7, 129.0 and 129.3 s -> mean 129.0 s.
-      // Size 64*(12*8192^2 + 13*8192) + 50257*8192 + 1024*8192 + 2*8192 = 51 966 533 632 -> 52.0 B;
-      // TFLOPs 51.966533632*4*2*1024*1024 / (129.0*64*1e3) = 435 925 ... / 8 256 000 = 52.80
-      // (the seed: 52.8 with MSIZE rounded to 52).
-      EXPECT_THAT(md, HasSubstr("| 16 | 256 | 4 | 1 | 1024 | 52.0 | 129.0 | 129 | 1.00 ✓ | 52.8 | "
-                                "52.8 | 1.00 ✓ |"));
-    }
-  }
+// The fixture log of a Performance row: fixture_meg_gpt2_perf_n<nodes>-pp<pp>-chunks<c>-mbs<m>.out;
+// the 64-GPU point the seed repeated on later days has the day appended (-05-26, -05-27, -05-28).
+std::string perf_fixture(const ParamList& p) {
+  std::string name =
+      fmt::format("{}/fixture_meg_gpt2_perf_n{}-pp{}-chunks{}-mbs{}", kFixtures, param(p, "nodes"),
+                  param(p, "pp"), param(p, "pp_chunks"), param(p, "mbs"));
+  const bool repeat = param(p, "nodes") == "16" && param(p, "pp") == "16" &&
+                      param(p, "pp_chunks") == "256" && param(p, "mbs") == "4";
+  if (repeat && param(p, "day") != "05-25") name += "-" + param(p, "day");
+  return name + ".out";
+}
+
+TEST(BigscienceCases, PerfTableFromFixtureLogsGivesTheSeedsWholeTableWithItsGpuCounts) {
+  const CaseSpec c = load_case(kCases + "/meg-gpt2-perf.yaml");
+  std::vector<RunRecord> runs;
+  Sweep(c).for_each([&](const ParamList& p) {
+    const std::string log = perf_fixture(p);
+    EXPECT_TRUE(fs::exists(log)) << log;
+    runs.push_back(run_from_log(c, p, log));
+    return true;
+  });
+  ASSERT_EQ(runs.size(), kPerf.size());
+  const Table t = build_table(c, c.tables.at(0), runs);
+  const std::string md = render_markdown(t);
+  expect_golden(md, "meg-gpt2-perf.md");
+  // 16 GPUs, 18B at PP 8, 64 chunks, MBS 4: iterations 90.2, 90.5, 90.8 s -> 90.5 s; size
+  // 40*(12*6144^2 + 13*6144) + 50257*6144 + 1024*6144 + 2*6144 = 18 437 670 912 -> 18.4 B;
+  // 18.437670912*4*2*1024*256 / (90.5*16*1e3) = 38 666 598 / 1 448 000 = 26.70 (seed 26.1 with
+  // MSIZE rounded to 18).
+  EXPECT_THAT(md, HasSubstr("| 16 | 8 | 64 | 4 | 05-26 | 1 | 256 | 18.4 | 90.5 | 90.5 | 1.00 ✓ | "
+                            "26.7 | 26.1 | 1.02 ✓ |"));
+  // 64 GPUs, PP 16, 256 chunks, MBS 4 on its four days: size 64*(12*8192^2 + 13*8192) +
+  // 50257*8192 + 1024*8192 + 2*8192 = 51 966 533 632 -> 52.0 B; 51.966533632*4*2*1024*1024 =
+  // 435 925 ... ; / (129*64e3) = 52.80, / (217*64e3) = 31.39, / (125*64e3) = 54.49,
+  // / (225*64e3) = 30.27: the seed's 52.8, 31.4, 54.5, 30.3, each its own row.
+  EXPECT_THAT(md, HasSubstr("| 64 | 16 | 256 | 4 | 05-25 | 1 | 1024 | 52.0 | 129.0 | 129 | 1.00 ✓ "
+                            "| 52.8 | 52.8 | 1.00 ✓ |"));
+  EXPECT_THAT(md, HasSubstr("| 64 | 16 | 256 | 4 | 05-26 | 1 | 1024 | 52.0 | 217.0 | 217 | 1.00 ✓ "
+                            "| 31.4 | 31.4 | 1.00 ✓ |"));
+  EXPECT_THAT(md, HasSubstr("| 64 | 16 | 256 | 4 | 05-27 | 1 | 1024 | 52.0 | 125.0 | 125 | 1.00 ✓ "
+                            "| 54.5 | 54.5 | 1.00 ✓ |"));
+  EXPECT_THAT(md, HasSubstr("| 64 | 16 | 256 | 4 | 05-28 | 1 | 1024 | 52.0 | 225.0 | 225 | 1.00 ✓ "
+                            "| 30.3 | 30.3 | 1.00 ✓ |"));
 }
 
 TEST(BigscienceCases, IngestingTheSeedsLogNamesGivesTheAveragersTableWithFailsAsStatuses) {
