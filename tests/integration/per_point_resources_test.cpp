@@ -116,5 +116,25 @@ resources: {nodes: "{nodes}"}
   EXPECT_THAT(bad.err, HasSubstr("launcher: asks for 3 nodes but only 2 hosts were found"));
 }
 
+TEST(PerPointResourcesLocal, EachRunGetsItsOwnPointsRendezvousEnvironment) {
+  TempDir dir;
+  write_file(dir / "hosts", "h1\nh2\n");
+  // The launch line is rendered but not run (echoed away); the run prints what aerun exported.
+  write_file(dir / "c.yaml", R"(case: env
+params:
+  nodes: [1, 2]
+command: "echo {launch} >/dev/null; echo nodes={nodes} ws=$WORLD_SIZE nn=$NNODES"
+launcher: {kind: mpich, ranks_per_node: 2, hostfile: hosts}
+resources: {nodes: "{nodes}"}
+)");
+  const Result r = run_aerun(dir, {"case", "c.yaml", "--db", dir / "r.db", "--no-progress"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  // 1 node x 2 ranks per node = 2 ranks; 2 x 2 = 4.
+  EXPECT_THAT(read_file(sql1(dir / "r.db", "SELECT log_path FROM runs WHERE command LIKE '%=1 %'")),
+              HasSubstr("nodes=1 ws=2 nn=1"));
+  EXPECT_THAT(read_file(sql1(dir / "r.db", "SELECT log_path FROM runs WHERE command LIKE '%=2 %'")),
+              HasSubstr("nodes=2 ws=4 nn=2"));
+}
+
 }  // namespace
 }  // namespace aerun::testing
