@@ -3,6 +3,8 @@
 // the job ids, and follows the jobs until they end unless told not to wait.
 #pragma once
 
+#include <filesystem>
+#include <functional>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -50,6 +52,7 @@ struct BatchJob {
   std::vector<int> attempts;           // per run
   std::vector<std::string> log_paths;  // per run
   std::string output;                  // the scheduler's output path (array pattern)
+  ResourcesSpec resources;             // what the job asks for (its runs' point's resources)
 };
 
 class BatchRunner {
@@ -68,6 +71,9 @@ class BatchRunner {
   BatchSummary run(const std::vector<PlannedRun>& planned, SchedulerClient& client);
 
  private:
+  void single_job(const PlannedRun& p, const std::filesystem::path& dir,
+                  const std::function<int(const PlannedRun&)>& attempt_of,
+                  std::vector<BatchJob>& jobs) const;
   bool submit_job(const BatchJob& job, SchedulerClient& client, JobFollower& follower,
                   BatchSummary& sum);
 

@@ -31,7 +31,13 @@ struct JobScriptRequest {
   int array_cap = 0;             // array tasks at once (0 = no cap)
   std::vector<std::string> env;  // "NAME=value" exported before the run (after the case's env)
   std::string aerun_binary;      // for `aerun env` (launch line) and `aerun stamp-output`
+  const ResourcesSpec* resources = nullptr;  // the job's (its point's); null: the case's
 };
+
+// What the job asks for: the request's resources, else the case's.
+inline const ResourcesSpec& job_resources(const CaseSpec& spec, const JobScriptRequest& req) {
+  return req.resources ? *req.resources : spec.resources;
+}
 
 // Fills `{{name}}` (the value as it is) and `{{name|q}}` (shell-quoted) placeholders. A line that
 // holds only a placeholder whose value is empty is dropped. Throws InputError

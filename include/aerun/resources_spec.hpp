@@ -6,8 +6,17 @@
 #include <vector>
 
 #include "aerun/error.hpp"
+#include "aerun/value.hpp"
 
 namespace aerun {
+
+// A resource value written with `{param}` placeholders (`nodes: "{nodes}"`): resolved for each
+// sweep point by resolve_resources().
+struct ResourceTemplate {
+  std::string name;  // the key as written: nodes, walltime, queue, constraint, ...
+  std::string text;  // e.g. "{nodes}" or "{hours}h"
+  SourceLoc loc;
+};
 
 // The `resources:` section of a case file. Unset values are left to the scheduler's defaults.
 // Every text value was checked at load time to hold no whitespace, quote or shell
@@ -29,7 +38,19 @@ struct ResourcesSpec {
   std::string template_path;          // the user's own job-script template (absolute)
   int array_cap = 0;                  // array tasks running at once (%K; 0 = no cap)
   bool array = true;                  // submit a sweep as one job array when it fits
+  std::vector<ResourceTemplate> per_point;  // values resolved per sweep point
   SourceLoc loc;
+
+  // Whether a per-point value sizes the launch line (nodes or gpus_per_node).
+  bool sizes_launch() const;
 };
+
+// The resources of one sweep point: the case's, with every per-point value filled from the
+// point's parameters and checked as a literal value is at load time. Throws InputError at the
+// value's file:line with key `resources.<name>` and the point's parameters in the message.
+ResourcesSpec resolve_resources(const ResourcesSpec& spec, const ParamList& point);
+
+// One text per distinct set of resources: runs with the same signature can share a job array.
+std::string resources_signature(const ResourcesSpec& r);
 
 }  // namespace aerun

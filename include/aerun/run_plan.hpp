@@ -2,6 +2,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -18,7 +19,16 @@ struct PlannedRun {
   int repeat_index = 0;
   std::string command;  // fully expanded, shell-ready
   std::string key;
+  // This point's resources when the case's vary per point (`nodes: "{nodes}"`); null: the case's.
+  std::shared_ptr<const ResourcesSpec> resources;
+  // "NAME=value" rendezvous variables of this point's own launch line (per-point nodes, local).
+  std::vector<std::string> env;
 };
+
+// The resources the run's job asks for: its point's, else the case's.
+inline const ResourcesSpec& resources_of(const CaseSpec& spec, const PlannedRun& run) {
+  return run.resources ? *run.resources : spec.resources;
+}
 
 // `--only KEY=VALUE` selections: a run is kept when, for every KEY named, its value equals one of
 // the VALUEs given for that KEY (`repeat` selects repeat indices).
@@ -36,7 +46,10 @@ class RunSelector {
 
 // Streams the planned runs of a case in sweep order (repeats innermost). fn returns false to stop.
 // Without keys (a dry run), PlannedRun::key stays empty. `launch` is the case's launch setup
-// (worked out here when null). Throws InputError on a bad sweep, command template or launcher.
+// (worked out here when null: once, or once per distinct point size when resources.nodes or
+// gpus_per_node vary per point, each run then carrying its rendezvous env). Per-point resources
+// are resolved and checked for every point. Throws InputError on a bad sweep, command template,
+// resource value or launcher.
 void plan_runs(const CaseSpec& spec, const RunSelector* selector,
                const std::function<bool(const PlannedRun&)>& fn, bool with_keys = true,
                const LaunchSetup* launch = nullptr);

@@ -77,6 +77,17 @@ void check_command(const YamlReader& r, const CaseSpec& spec) {
   }
 }
 
+// `{name}` in a per-point resource value must name a parameter (built-ins are no resource).
+void check_resources(const CaseSpec& spec) {
+  const std::vector<std::string> valid = parameter_names(spec);
+  for (const auto& t : spec.resources.per_point)
+    for (const auto& ph : placeholders(t.text))
+      if (!contains(valid, ph.name))
+        throw InputError(
+            t.loc, "resources." + t.name,
+            "placeholder '{" + ph.name + "}' names no parameter" + did_you_mean(ph.name, valid));
+}
+
 }  // namespace
 
 std::vector<std::string> parameter_names(const CaseSpec& spec) {
@@ -106,6 +117,7 @@ void check_case(const YamlReader& r, const CaseSpec& spec) {
                            "' has the name of a parameter or of a run time (start, first_step, "
                            "end, startup_s, ...); rename one");
   check_command(r, spec);
+  check_resources(spec);
 }
 
 }  // namespace aerun::detail

@@ -49,6 +49,13 @@ void read_launcher(const YamlReader& r, const Item& it, CaseSpec& spec, const st
 // `resources:` (nodes, GPUs, walltime, queue, account, ... of each job).
 void read_scheduler(const YamlReader& r, const Item& it, CaseSpec& spec);
 void read_resources(const YamlReader& r, const Item& it, CaseSpec& spec, const std::string& base);
+// One resource value from its text (resource_value.cpp): `k` the key's name (nodes, walltime,
+// queue, ...), `key` how errors name it. Throws InputError for a value a directive cannot hold.
+void set_resource(ResourcesSpec& s, const std::string& k, const std::string& text,
+                  const SourceLoc& loc, const std::string& key);
+// A whole number between min and max, else InputError.
+int count(const std::string& text, const SourceLoc& loc, const std::string& key, long long min,
+          long long max);
 
 // Tables, read after everything else so rows, columns and references can be checked against
 // parameters and metrics (table_section.cpp).

@@ -51,6 +51,17 @@ Preset megatron_v1() {
               "tokens/s/GPU",
               1,
               {{R"(tokens_per_gpu_per_second_tgs=)" + num, 1}}},
+             // Megatron's timer line around save_checkpoint(): `time (ms) | save-checkpoint:
+             // 17960.68` (Timers.log, 2021); newer Megatron prints the timer on its own line as
+             // `save-checkpoint ....: (min, max)` under "(min, max) time across ranks (ms):"
+             // (the max is taken) or `save-checkpoint ....: max`.
+             {"save_checkpoint_ms",
+              R"(\| save-checkpoint: )" + num,
+              Reduction::Mean,
+              "ms",
+              1,
+              {{R"(save-checkpoint \.+: \([0-9.]+, )" + num + R"(\))", 1},
+               {R"(save-checkpoint \.+: )" + num, 1}}},
              {"lm_loss", R"(lm loss: )" + num, Reduction::Last, "", 1, {{R"(lm loss=)" + num, 1}}},
              {"grad_norm",
               R"(grad norm: )" + num,

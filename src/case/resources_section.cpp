@@ -18,57 +18,25 @@ const std::vector<std::string>& resources_keys() {
   return keys;
 }
 
-int count(const YamlReader& r, const Item& e, long long min, long long max) {
-  const long long n = r.integer(e);
-  if (n < min || n > max)
-    throw InputError(e.loc, e.key,
-                     "must be between " + std::to_string(min) + " and " + std::to_string(max));
-  return static_cast<int>(n);
-}
-
-// A value that goes into a directive line as it is: no whitespace, quote or shell metacharacter.
-std::string word(const YamlReader& r, const Item& e, const std::string& also = "") {
-  const std::string v = r.text(e);
-  for (char c : v) {
-    const bool ok = std::isalnum(static_cast<unsigned char>(c)) ||
-                    std::string("_.,:=+@/%-").find(c) != std::string::npos ||
-                    also.find(c) != std::string::npos;
-    if (!ok)
-      throw InputError(e.loc, e.key,
-                       "'" + v + "' holds '" + std::string(1, c) +
-                           "'; use letters, digits and _.,:=+@/%-" + also);
-  }
-  return v;
+// Keys whose value may hold `{param}` placeholders, resolved per sweep point.
+bool per_point_key(const std::string& k) {
+  static const std::vector<std::string> keys{
+      "nodes",     "gpus_per_node", "tasks_per_node", "cpus_per_task", "walltime",
+      "partition", "queue",         "account",        "project",       "constraint",
+      "hint",      "filesystems",   "place"};
+  return contains(keys, k);
 }
 
 void read_resource(const YamlReader& r, const Item& e, ResourcesSpec& s, const std::string& base) {
   const std::string& k = e.name;
-  if (k == "nodes") {
-    s.nodes = count(r, e, 1, 100000);
-  } else if (k == "gpus_per_node") {
-    s.gpus_per_node = count(r, e, 0, 1024);
-  } else if (k == "tasks_per_node") {
-    s.tasks_per_node = count(r, e, 1, 100000);
-  } else if (k == "cpus_per_task") {
-    s.cpus_per_task = count(r, e, 1, 100000);
-  } else if (k == "walltime") {
-    s.walltime_s = parse_duration(r.text(e), e.loc, e.key);
-    if (s.walltime_s < 60)
-      throw InputError(e.loc, e.key, "schedulers count walltime in minutes: at least 1m");
-  } else if (k == "partition" || k == "queue") {
-    s.queue = word(r, e);
-  } else if (k == "account" || k == "project") {
-    s.account = word(r, e);
-  } else if (k == "constraint") {
-    s.constraint = word(r, e, "&|[]*!()");
-  } else if (k == "hint") {
-    s.hint = word(r, e);
+  if (per_point_key(k)) {
+    const std::string text = r.text(e);
+    if (!placeholders(text).empty())
+      s.per_point.push_back({k, text, e.loc});
+    else
+      set_resource(s, k, text, e.loc, e.key);
   } else if (k == "exclusive") {
     s.exclusive = r.boolean(e);
-  } else if (k == "filesystems") {
-    s.filesystems = word(r, e);
-  } else if (k == "place") {
-    s.place = word(r, e);
   } else if (k == "extra") {
     s.extra = r.texts(e);
     for (const auto& line : s.extra)
@@ -79,7 +47,7 @@ void read_resource(const YamlReader& r, const Item& e, ResourcesSpec& s, const s
     s.template_path =
         (p.is_absolute() ? p : std::filesystem::path(base) / p).lexically_normal().string();
   } else if (k == "array_cap") {
-    s.array_cap = count(r, e, 1, 1000000);
+    s.array_cap = count(r.text(e), e.loc, e.key, 1, 1000000);
   } else if (k == "array") {
     s.array = r.boolean(e);
   }

@@ -34,13 +34,14 @@ int run_in_allocation(const Globals& g, const CaseSpec& spec, std::vector<Planne
       "submitted\n",
       spec.name, to_string(sched), alloc);
   if (sched == Scheduler::Slurm && !spec.launcher) {
-    const ResourcesSpec& r = spec.resources;
-    std::string step = "srun --exact --nodes=" + std::to_string(r.nodes.value_or(1)) +
-                       " --ntasks-per-node=" + std::to_string(r.tasks_per_node.value_or(1));
-    if (r.cpus_per_task) step += " --cpus-per-task=" + std::to_string(*r.cpus_per_task);
-    if (r.gpus_per_node) step += " --gpus-per-node=" + std::to_string(*r.gpus_per_node);
-    for (auto& p : planned)
+    for (auto& p : planned) {
+      const ResourcesSpec& r = resources_of(spec, p);  // the point's own size
+      std::string step = "srun --exact --nodes=" + std::to_string(r.nodes.value_or(1)) +
+                         " --ntasks-per-node=" + std::to_string(r.tasks_per_node.value_or(1));
+      if (r.cpus_per_task) step += " --cpus-per-task=" + std::to_string(*r.cpus_per_task);
+      if (r.gpus_per_node) step += " --gpus-per-node=" + std::to_string(*r.gpus_per_node);
       p.command = step + " " + shell_quote(spec.shell) + " -c " + shell_quote(p.command);
+    }
   }
   Store store(g.resolved_db());
   RunnerOptions opts;

@@ -120,7 +120,10 @@ int run_case_command(const Globals& g, const CaseArgs& a) {
     return 0;
   }
 
-  const LaunchSetup launch = prepare_launch(spec);
+  // Per-point nodes or GPUs (`nodes: "{nodes}"`) size each point's launch line: plan_runs works
+  // them out, and each run carries its own rendezvous env.
+  const bool launch_per_point = spec.launcher && spec.resources.sizes_launch();
+  const LaunchSetup launch = launch_per_point ? LaunchSetup{} : prepare_launch(spec);
   std::vector<PlannedRun> planned;
   plan_runs(
       spec, &selector,
@@ -128,7 +131,7 @@ int run_case_command(const Globals& g, const CaseArgs& a) {
         planned.push_back(r);
         return true;
       },
-      /*with_keys=*/true, &launch);
+      /*with_keys=*/true, launch_per_point ? nullptr : &launch);
   Store store(g.resolved_db());
   RunnerOptions opts;
   opts.jobs = a.jobs;

@@ -93,6 +93,10 @@ std::vector<std::string> child_environment(const CaseSpec& spec, const PlannedRu
     const auto eq = e.find('=');
     if (eq != std::string::npos) set(e.substr(0, eq), e.substr(eq + 1));
   }
+  for (const auto& e : plan.env) {  // the point's own rendezvous variables
+    const auto eq = e.find('=');
+    if (eq != std::string::npos) set(e.substr(0, eq), e.substr(eq + 1));
+  }
   set("AERUN_CASE", spec.name);
   set("AERUN_RUN_KEY", plan.key);
   set("AERUN_REPEAT", std::to_string(plan.repeat_index));

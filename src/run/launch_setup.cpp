@@ -20,11 +20,13 @@ std::string escape_braces(const std::string& s) {
 
 }  // namespace
 
-LaunchSetup prepare_launch(const CaseSpec& spec) {
+LaunchSetup prepare_launch(const CaseSpec& spec, const ResourcesSpec* point) {
   LaunchSetup s;
   s.command_template = spec.command;
   if (!spec.launcher) return s;
-  const LauncherSpec& l = *spec.launcher;
+  LauncherSpec l = *spec.launcher;
+  if (point && !l.nodes) l.nodes = point->nodes;
+  if (point && !l.gpus_per_node) l.gpus_per_node = point->gpus_per_node;
   DiscoveryOptions o;
   o.hostfile = l.hostfile;
   o.gpus_per_host = l.gpus_per_node;

@@ -4,6 +4,9 @@
 
 #include <fmt/format.h>
 
+#include <map>
+#include <memory>
+
 #include "aerun/case_loader.hpp"
 #include "aerun/command_template.hpp"
 #include "aerun/error.hpp"
@@ -87,14 +90,46 @@ void plan_runs(const CaseSpec& spec, const RunSelector* selector,
                const std::function<bool(const PlannedRun&)>& fn, bool with_keys,
                const LaunchSetup* launch) {
   Sweep sweep(spec);
+  const bool per_point = !spec.resources.per_point.empty();
+  // Per-point sizes make one launch line per distinct (nodes, gpus_per_node), unless the caller
+  // gave the launch (a batch job finds its own inside the allocation).
+  const bool launch_per_point = !launch && spec.launcher && spec.resources.sizes_launch();
   LaunchSetup own;
-  if (!launch) {
+  if (!launch && !launch_per_point) {
     own = prepare_launch(spec);
     launch = &own;
   }
-  CommandTemplate tmpl(launch->command_template, spec.command_loc, sweep.names());
+  std::unique_ptr<CommandTemplate> fixed;
+  if (launch)
+    fixed = std::make_unique<CommandTemplate>(launch->command_template, spec.command_loc,
+                                              sweep.names());
+  struct PointLaunch {
+    LaunchSetup setup;
+    std::unique_ptr<CommandTemplate> tmpl;
+  };
+  std::map<std::pair<int, int>, PointLaunch> launches;
+  std::map<std::string, std::shared_ptr<const ResourcesSpec>> resolved;
   PlannedRun run;
   sweep.for_each([&](const ParamList& point) {
+    const CommandTemplate* tmpl = fixed.get();
+    if (per_point) {
+      auto r = std::make_shared<const ResourcesSpec>(resolve_resources(spec.resources, point));
+      auto [it, fresh] = resolved.emplace(resources_signature(*r), r);
+      run.resources = it->second;
+      if (launch_per_point) {
+        const std::pair<int, int> size{r->nodes.value_or(0), r->gpus_per_node.value_or(-1)};
+        auto found = launches.find(size);
+        if (found == launches.end()) {
+          PointLaunch pl;
+          pl.setup = prepare_launch(spec, r.get());
+          pl.tmpl = std::make_unique<CommandTemplate>(pl.setup.command_template, spec.command_loc,
+                                                      sweep.names());
+          found = launches.emplace(size, std::move(pl)).first;
+        }
+        tmpl = found->second.tmpl.get();
+        run.env = found->second.setup.env;
+      }
+    }
     for (int r = 0; r < spec.repeat; ++r) {
       if (selector && !selector->keeps(point, r)) continue;
       if (selector && !selector->empty())
@@ -102,7 +137,7 @@ void plan_runs(const CaseSpec& spec, const RunSelector* selector,
       else if (with_keys)
         run.params = point;
       run.repeat_index = r;
-      run.command = tmpl.render(point, spec.name, r);
+      run.command = tmpl->render(point, spec.name, r);
       if (with_keys) run.key = run_key(spec.name, run.command, point, spec.env, r);
       if (!fn(run)) return false;
     }

@@ -6,9 +6,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <ostream>
 
 #include "aerun/job_script.hpp"
@@ -42,43 +44,66 @@ BatchRunner::BatchRunner(const CaseSpec& spec, Store* store, Scheduler scheduler
 
 std::vector<BatchJob> BatchRunner::plan_jobs(const std::vector<const PlannedRun*>& todo) const {
   const fs::path dir = fs::absolute(fs::path(opts_.logs_dir)) / spec_.name;
-  auto attempt_of = [this](const PlannedRun& p) {
+  const std::function<int(const PlannedRun&)> attempt_of = [this](const PlannedRun& p) {
     if (!store_) return 1;
     const auto prev = store_->find_by_key(p.key);
     return prev ? prev->attempt + 1 : 1;
   };
   std::vector<BatchJob> jobs;
-  const bool array = scheduler_ != Scheduler::None && spec_.resources.array && todo.size() > 1;
-  if (array) {
-    BatchJob j;
-    std::string ids;
+  if (scheduler_ != Scheduler::None && spec_.resources.array && todo.size() > 1) {
+    // One array per distinct set of resources (a per-point `nodes: "{nodes}"` gives several),
+    // in the order their first run comes in the sweep; a set with a single run is a plain job.
+    std::vector<std::pair<std::string, std::vector<const PlannedRun*>>> groups;
     for (const PlannedRun* p : todo) {
-      j.runs.push_back(p);
-      j.attempts.push_back(attempt_of(*p));
-      ids += p->key + ":" + std::to_string(j.attempts.back()) + "\n";
+      const std::string sig = resources_signature(resources_of(spec_, *p));
+      auto it = std::find_if(groups.begin(), groups.end(), [&](auto& g) { return g.first == sig; });
+      if (it == groups.end())
+        groups.push_back({sig, {p}});
+      else
+        it->second.push_back(p);
     }
-    j.name = job_name(scheduler_, spec_.name + "-" + sha256_hex(ids).substr(0, 8));
-    for (size_t i = 0; i < todo.size(); ++i)
-      j.log_paths.push_back((dir / fmt::format("{}_{}.log", j.name, i)).string());
-    j.output = (dir / (j.name + (scheduler_ == Scheduler::Pbs ? "_^array_index^.log" : "_%a.log")))
-                   .string();
-    j.script_path = (dir / "jobs" / (j.name + "." + script_ext(scheduler_))).string();
-    jobs.push_back(std::move(j));
+    for (const auto& [sig, runs] : groups) {
+      if (runs.size() == 1) {
+        single_job(*runs.front(), dir, attempt_of, jobs);
+        continue;
+      }
+      BatchJob j;
+      std::string ids;
+      for (const PlannedRun* p : runs) {
+        j.runs.push_back(p);
+        j.attempts.push_back(attempt_of(*p));
+        ids += p->key + ":" + std::to_string(j.attempts.back()) + "\n";
+      }
+      j.name = job_name(scheduler_, spec_.name + "-" + sha256_hex(ids).substr(0, 8));
+      for (size_t i = 0; i < runs.size(); ++i)
+        j.log_paths.push_back((dir / fmt::format("{}_{}.log", j.name, i)).string());
+      j.output =
+          (dir / (j.name + (scheduler_ == Scheduler::Pbs ? "_^array_index^.log" : "_%a.log")))
+              .string();
+      j.script_path = (dir / "jobs" / (j.name + "." + script_ext(scheduler_))).string();
+      j.resources = resources_of(spec_, *runs.front());
+      jobs.push_back(std::move(j));
+    }
     return jobs;
   }
-  for (const PlannedRun* p : todo) {
-    BatchJob j;
-    j.runs = {p};
-    j.attempts = {attempt_of(*p)};
-    j.name = job_name(scheduler_, spec_.name + "-" + p->key.substr(0, 8));
-    j.log_paths = {(dir / fmt::format("{}-a{}.log", p->key.substr(0, 16), j.attempts[0])).string()};
-    j.output = j.log_paths[0];
-    j.script_path =
-        (dir / "jobs" / fmt::format("{}-a{}.{}", j.name, j.attempts[0], script_ext(scheduler_)))
-            .string();
-    jobs.push_back(std::move(j));
-  }
+  for (const PlannedRun* p : todo) single_job(*p, dir, attempt_of, jobs);
   return jobs;
+}
+
+void BatchRunner::single_job(const PlannedRun& p, const fs::path& dir,
+                             const std::function<int(const PlannedRun&)>& attempt_of,
+                             std::vector<BatchJob>& jobs) const {
+  BatchJob j;
+  j.runs = {&p};
+  j.attempts = {attempt_of(p)};
+  j.name = job_name(scheduler_, spec_.name + "-" + p.key.substr(0, 8));
+  j.log_paths = {(dir / fmt::format("{}-a{}.log", p.key.substr(0, 16), j.attempts[0])).string()};
+  j.output = j.log_paths[0];
+  j.script_path =
+      (dir / "jobs" / fmt::format("{}-a{}.{}", j.name, j.attempts[0], script_ext(scheduler_)))
+          .string();
+  j.resources = resources_of(spec_, p);
+  jobs.push_back(std::move(j));
 }
 
 std::string BatchRunner::write_script(const BatchJob& job) const {
@@ -88,6 +113,7 @@ std::string BatchRunner::write_script(const BatchJob& job) const {
   req.output = job.output;
   req.env = opts_.env;
   req.aerun_binary = opts_.aerun_binary;
+  req.resources = &job.resources;
   int cap = spec_.resources.array_cap;
   if (opts_.max_queued > 0 && (cap == 0 || opts_.max_queued < cap)) cap = opts_.max_queued;
   req.array_cap = cap;

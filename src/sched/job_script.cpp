@@ -64,7 +64,8 @@ std::string launch_block(const CaseSpec& spec, const JobScriptRequest& req) {
   add("--cpu-bind", l.cpu_bind);
   add("--depth", opt(l.depth));
   add("--gpu-bind", l.gpu_bind);
-  add("--gpus-per-host", opt(l.gpus_per_node ? l.gpus_per_node : spec.resources.gpus_per_node));
+  add("--gpus-per-host",
+      opt(l.gpus_per_node ? l.gpus_per_node : job_resources(spec, req).gpus_per_node));
   add("--hostfile", l.hostfile);
   add("--mpi", l.mpi);
   add("--program", l.program);
@@ -93,7 +94,7 @@ std::string run_block(const CaseSpec& spec, const JobScriptRequest& req) {
 
 std::map<std::string, std::string> job_script_vars(const CaseSpec& spec,
                                                    const JobScriptRequest& req) {
-  const ResourcesSpec& r = spec.resources;
+  const ResourcesSpec& r = job_resources(spec, req);
   std::map<std::string, std::string> v;
   v["case"] = spec.name;
   v["case_file"] = spec.file;

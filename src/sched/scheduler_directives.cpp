@@ -78,9 +78,9 @@ std::string pbs_directives(const ResourcesSpec& r, const JobScriptRequest& req) 
 std::string scheduler_directives(const CaseSpec& spec, const JobScriptRequest& req) {
   switch (req.scheduler) {
     case Scheduler::Slurm:
-      return slurm_directives(spec.resources, req);
+      return slurm_directives(job_resources(spec, req), req);
     case Scheduler::Pbs:
-      return pbs_directives(spec.resources, req);
+      return pbs_directives(job_resources(spec, req), req);
     case Scheduler::None:
       break;
   }

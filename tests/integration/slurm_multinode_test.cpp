@@ -1,5 +1,6 @@
 // A 2-node job with fake GPUs on the local Slurm test cluster: the job's ranks see the right
 // SLURM_* variables and CUDA_VISIBLE_DEVICES; and a walltime overrun ends as timeout.
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -75,4 +76,36 @@ TEST_F(SlurmMultiNode, InsideAnAllocationRunsAreJobStepsAndNothingIsSubmitted) {
               HasSubstr("i=1 step=0 job=" + job));
   EXPECT_THAT(read_file(sql1(db(), "SELECT log_path FROM runs WHERE command LIKE '%i=2%'")),
               HasSubstr("i=2 step=1 job=" + job));
+}
+
+TEST_F(SlurmMultiNode, PerPointNodesGiveEachPointItsOwnAllocationAndLaunchLine) {
+  // nodes [1, 2] x tag [a, b]: two arrays (one per node count), each task a job of its point's
+  // size; the srun launch line inside the job spans the job's own nodes (1 rank per node).
+  write_file(dir_ / "c.yaml", R"(case: pernode
+params:
+  nodes: [1, 2]
+  tag: [a, b]
+command: "{launch} bash -c 'echo tag={tag} want={nodes} got=$SLURM_JOB_NUM_NODES rank=$SLURM_PROCID of=$SLURM_NTASKS'"
+launcher: {kind: srun, ranks_per_node: 1}
+resources: {nodes: "{nodes}", tasks_per_node: 1, walltime: 2m}
+)");
+  const auto r = aerun({"case", "c.yaml", "--scheduler", "slurm"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  // Two submissions, each an array of the two tags.
+  EXPECT_EQ(sql1(db(), "SELECT count(DISTINCT substr(job_id, 1, instr(job_id, '_'))) FROM runs"),
+            "2");
+  ASSERT_EQ(sql1(db(), "SELECT count(*) FROM runs"), "4");
+  for (const char* tag : {"a", "b"}) {
+    for (const int nodes : {1, 2}) {
+      const std::string log = read_file(
+          sql1(db(), fmt::format("SELECT log_path FROM runs WHERE command LIKE '%tag={}%want={}%'",
+                                 tag, nodes)));
+      EXPECT_THAT(log, HasSubstr(fmt::format("tag={} want={} got={} rank=0 of={}", tag, nodes,
+                                             nodes, nodes)));
+      if (nodes == 2) {
+        EXPECT_THAT(log, HasSubstr(fmt::format("tag={} want=2 got=2 rank=1 of=2", tag)));
+      }
+    }
+  }
+  EXPECT_EQ(sql1(db(), "SELECT count(*) FROM runs WHERE status = 'ok'"), "4");
 }

@@ -55,6 +55,19 @@ TEST(MegatronPreset, ReadsEveryWordingOfTheIterationLine) {
   EXPECT_NEAR(get(ex, "tokens_per_gpu_s")->value, (682.667 + 694.237) / 2, 1e-9);
 }
 
+TEST(MegatronPreset, ReadsTheSaveCheckpointTimerInEveryWording) {
+  const auto ex = extract("fixture_megatron_save_checkpoint.log", {"megatron"});
+  // Line 4 "time (ms) | save-checkpoint: 19495.31", line 6 "(19401.22, 19652.80)" (the max),
+  // line 8 "11525.99": (19495.31 + 19652.80 + 11525.99) / 3 = 50674.10 / 3
+  const auto save = get(ex, "save_checkpoint_ms");
+  ASSERT_TRUE(save);
+  EXPECT_EQ(save->count, 3);
+  EXPECT_NEAR(save->value, 50674.10 / 3, 1e-9);
+  EXPECT_EQ(save->unit, "ms");
+  EXPECT_EQ(save->source_line, 8);
+  EXPECT_NEAR(get(ex, "iter_ms")->value, 2953.1, 1e-9);  // the iteration line is still read
+}
+
 TEST(MegatronPreset, FieldsAreOptionalOnSkippedIterations) {
   const auto ex = extract("fixture_megatron_iterations.log", {"megatron"});
   const auto loss = get(ex, "lm_loss");  // line 5 (a skipped iteration) has none

@@ -1,0 +1,71 @@
+// Per-point resources: `{param}` placeholders in `resources:` values filled for each sweep point.
+#include <fmt/format.h>
+
+#include "aerun/case_loader.hpp"
+#include "aerun/resources_spec.hpp"
+#include "case/case_sections.hpp"
+
+namespace aerun {
+
+namespace {
+
+std::string point_text(const ParamList& point) {
+  std::string out;
+  for (const auto& [name, value] : point)
+    out += (out.empty() ? "" : ", ") + name + "=" + value.text();
+  return out;
+}
+
+// The template's text with each `{name}` replaced by the parameter's value as written.
+std::string fill(const ResourceTemplate& t, const ParamList& point) {
+  std::string out;
+  size_t from = 0;
+  for (const Placeholder& ph : placeholders(t.text)) {
+    out.append(t.text, from, ph.offset - from);
+    const Value* v = find_param(point, ph.name);
+    if (!v)
+      throw InputError(t.loc, "resources." + t.name,
+                       fmt::format("placeholder '{{{}}}' names no parameter of the point ({})",
+                                   ph.name, point_text(point)));
+    out += v->text();
+    from = ph.offset + ph.name.size() + 2;
+  }
+  out.append(t.text, from, std::string::npos);
+  return out;
+}
+
+}  // namespace
+
+bool ResourcesSpec::sizes_launch() const {
+  for (const auto& t : per_point)
+    if (t.name == "nodes" || t.name == "gpus_per_node") return true;
+  return false;
+}
+
+ResourcesSpec resolve_resources(const ResourcesSpec& spec, const ParamList& point) {
+  ResourcesSpec out = spec;
+  out.per_point.clear();
+  for (const ResourceTemplate& t : spec.per_point) {
+    const std::string value = fill(t, point);
+    try {
+      detail::set_resource(out, t.name, value, t.loc, "resources." + t.name);
+    } catch (const InputError& e) {
+      throw InputError(
+          e.loc(), e.key(),
+          fmt::format("{} (from '{}' at the point {})", e.message(), t.text, point_text(point)));
+    }
+  }
+  return out;
+}
+
+std::string resources_signature(const ResourcesSpec& r) {
+  auto opt = [](const std::optional<int>& v) { return v ? std::to_string(*v) : std::string("-"); };
+  std::string s =
+      fmt::format("{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}", opt(r.nodes), opt(r.gpus_per_node),
+                  opt(r.tasks_per_node), opt(r.cpus_per_task), r.walltime_s, r.queue, r.account,
+                  r.constraint, r.hint, r.exclusive, r.filesystems, r.place);
+  for (const auto& e : r.extra) s += "|" + e;
+  return s;
+}
+
+}  // namespace aerun
