@@ -20,6 +20,7 @@ struct TableCell {
   std::optional<double> paper;  // the paper's value, when a reference names this cell
   std::optional<double> ratio;  // measured / paper
   std::optional<bool> pass;     // |ratio - 1| <= tolerance
+  bool status = false;          // text is why there is no value: a run status ("OOM") or "missing"
   // A calendar-time cell (a run's start, first step...): value/min/max are epoch seconds, shown
   // as ISO 8601 by csv and json and by the column's format in the spread of md and html.
   struct Instant {

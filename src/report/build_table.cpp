@@ -27,6 +27,7 @@ struct Source {
   const RunTime* time = nullptr;  // RunTime only
   long offset_s = 0;              // instants: seconds east of UTC they are shown in
   std::string zone;               // instants: "UTC" or "+02:00", the header's default unit
+  bool params_only = false;       // a derived metric of parameters alone: failed runs have it
 
   bool instant() const { return time && time->instant; }
 };
@@ -186,8 +187,8 @@ TableCell measured_cell(const std::vector<const RunRecord*>& runs, const Source&
   std::vector<double> values;
   bool any_ok = false;
   for (const RunRecord* r : runs) {
-    if (r->status != "ok") continue;
-    any_ok = true;
+    if (r->status != "ok" && !src.params_only) continue;
+    any_ok = any_ok || r->status == "ok";
     if (auto v = run_value(*r, src, col.source)) values.push_back(*v);
   }
   if (!values.empty()) {
@@ -206,9 +207,11 @@ TableCell measured_cell(const std::vector<const RunRecord*>& runs, const Source&
   }
   if (runs.empty() || any_ok) {
     cell.text = "missing";
+    cell.status = true;
     return cell;
   }
   cell.text = statuses_text(runs);
+  cell.status = true;
   return cell;
 }
 
@@ -229,6 +232,7 @@ TableCell largest_ok_param_cell(const RowAcc& row, const ColumnSpec& col) {
   }
   cell.text = row.runs.empty() ? "missing" : statuses_text(row.runs);
   if (cell.text.empty()) cell.text = "missing";
+  cell.status = true;
   return cell;
 }
 
@@ -251,6 +255,7 @@ TableCell param_cell(const RowAcc& row, const std::vector<std::string>& row_para
   }
   if (values.empty()) {
     cell.text = "missing";
+    cell.status = true;
     return cell;
   }
   std::vector<std::string> texts;
@@ -380,8 +385,10 @@ TableCell speedup_cell(const TableCell& mine, const TableCell* other, bool self,
     cell.text = "—";
   } else if (!mine.value) {
     cell.text = mine.text;
+    cell.status = mine.status;
   } else if (!other || !other->value) {
     cell.text = other ? other->text : "missing";
+    cell.status = other ? other->status : true;
   } else if (*mine.value != 0 && *other->value != 0) {
     cell.value = col.lower_is_better ? *mine.value / *other->value : *other->value / *mine.value;
     cell.text = format_cell_number(*cell.value, col.format.empty() ? ".2f" : col.format);
@@ -459,8 +466,14 @@ Table build_table(const CaseSpec& c, const TableSpec& t, const std::vector<RunRe
     if (run_selected(r, c, t)) selected.push_back(&r);
   // Derived metrics are computed on copies of the runs, then read like any metric.
   std::vector<RunRecord> derived;
+  std::vector<std::string> params_only;  // derived metrics of parameters alone
   if (!t.derive.empty()) {
     const report_detail::RunFormulas formulas(t, formula_names(c, selected));
+    params_only = formulas.parameter_only([&](const std::string& name) {
+      return std::any_of(selected.begin(), selected.end(), [&](const RunRecord* r) {
+        return find_param(r->params, name) != nullptr;
+      });
+    });
     derived.reserve(selected.size());
     for (const RunRecord* r : selected) {
       derived.push_back(*r);
@@ -512,6 +525,8 @@ Table build_table(const CaseSpec& c, const TableSpec& t, const std::vector<RunRe
   for (const auto& col : t.columns) {
     table.columns.push_back(label_of(col));
     kinds.push_back(resolve_source(c, t, col, selected));
+    kinds.back().params_only =
+        std::find(params_only.begin(), params_only.end(), col.source) != params_only.end();
     validate_column_source(t, col, kinds.back());
     std::string unit = col.unit;
     for (const auto& d : t.derive)

@@ -61,6 +61,7 @@ std::string measured(const TableCell& c) {
     return fmt::format("<td class=\"num\">{}{}</td>", html(c.text), extra);
   }
   if (c.text.empty() || c.text == "—") return "<td class=\"num\">" + html(c.text) + "</td>";
+  if (!c.status) return "<td>" + html(c.text) + "</td>";  // a text parameter ("Y")
   const char* cls = c.text == "missing" ? "missing" : "status";
   return fmt::format("<td class=\"{}\">{}</td>", cls, html(c.text));
 }

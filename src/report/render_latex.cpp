@@ -54,7 +54,7 @@ std::string tex(const std::string& s) {
 
 // A measured cell: the number, or its status in italics (OOM, fail, missing).
 std::string measured(const TableCell& c) {
-  if (c.value || c.text.empty() || c.text == "—") return tex(c.text);
+  if (!c.status) return tex(c.text);
   return "\\textit{" + tex(c.text) + "}";
 }
 

@@ -57,6 +57,18 @@ RunFormulas::RunFormulas(const TableSpec& t, std::vector<std::string> known) : t
 
 RunFormulas::~RunFormulas() = default;
 
+std::vector<std::string> RunFormulas::parameter_only(
+    const std::function<bool(const std::string&)>& is_param) const {
+  std::vector<std::string> names;
+  for (const Compiled& c : formulas_) {
+    const bool only = std::all_of(c.used.begin(), c.used.end(), [&](const std::string& u) {
+      return is_param(u) || std::find(names.begin(), names.end(), u) != names.end();
+    });
+    if (only) names.push_back(c.spec.name);
+  }
+  return names;
+}
+
 void RunFormulas::apply(RunRecord& run) const {
   for (const Compiled& c : formulas_) {
     bool complete = true;

@@ -1,6 +1,7 @@
 // A table's derived metrics (`derive:`), computed per run with muparserx.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -26,6 +27,12 @@ class RunFormulas {
   // Appends the derived metrics the run has every input for (with the derive's unit).
   // Throws InputError when a formula fails on this run (e.g. a string where a number goes).
   void apply(RunRecord& run) const;
+
+  // The derived metrics computed from parameters alone (is_param), directly or through earlier
+  // such derived metrics: a failed run has them too (e.g. the global batch of a run that ran out
+  // of memory).
+  std::vector<std::string> parameter_only(
+      const std::function<bool(const std::string&)>& is_param) const;
 
  private:
   struct Compiled;

@@ -289,7 +289,9 @@ TEST(Bigscience64GpuCases, ZeroTablesShowId11AsOomNeverAsAZero) {
       "{id}-{msize}B-tp{tp}-mbs-{mbs}-scatemb-{scat_emb}-pacpu-{pa_cpu}-{date}.out", 25,
       {"meg-ds-zero-perf", "meg-ds-zero-tp-dp", "meg-ds-zero-offload", "meg-ds-zero-olatunji"});
   EXPECT_EQ(sql1(dir / "r.db", "SELECT count(*) FROM runs WHERE status='oom'"), "1");
-  EXPECT_THAT(md, HasSubstr("| 11 | Y | Y | 1 | OOM | 22 | OOM | OOM |  |  | OOM |  |  |"));
+  // DP (64 / TP) and Glob-BS (MBS 22 * DP 64 = 1408) are derived from parameters alone: the OOM
+  // run has them; its speed and TFLOPs are its status.
+  EXPECT_THAT(md, HasSubstr("| 11 | Y | Y | 1 | 64 | 22 | 1408 | OOM |  |  | OOM |  |  |"));
   // The same point on two dates: 52*4*2*1024*768 / (122*64e3) = 327155712 / 7808000 = 41.90 and
   // / (127*64e3) = 327155712 / 8128000 = 40.25.
   EXPECT_THAT(md, HasSubstr("| z.1 | 52 | 16 | 48 | 768 | 122.0 | 122 | 1.00 ✓ | 41.9 | 41.9 | "
@@ -314,8 +316,8 @@ TEST(Bigscience64GpuCases, HfTableDerivesSpeedFromSamplesPerSecondAndShowsTheCgr
   EXPECT_THAT(md, HasSubstr("| hf.1 | 3 | N | N | 8 | 512 | 139.0 | 139 | 1.00 ✓ | 24.5 | 24.5 | "
                             "1.00 ✓ | 05-25 |"));
   EXPECT_THAT(md,
-              HasSubstr("| hf.10 | 2 | Y | N | 4 | host_oom | host_oom |  |  | host_oom |  |  | "
-                        "05-28 |"));
+              HasSubstr("| hf.10 | 2 | Y | N | 4 | 256 | host_oom |  |  | host_oom |  |  | "
+                        "05-28 |"));  // Glob-BS = 4 * 64 from parameters, even for the killed run
 }
 
 }  // namespace

@@ -128,3 +128,21 @@ TEST(RenderJson, WritesStringKeysAsStringsAndAnEmptyTableAsAnEmptyArray) {
   EXPECT_THAT(render_json(build_table(make_case(), make_table({"method"}, {}), {})),
               HasSubstr("\"rows\": []\n}\n"));
 }
+
+TEST(RenderLatexAndHtml, SetStatusesApartButNotTextParameters) {
+  // "Y" is a parameter's text (the seed's DS column), "OOM" a run's status, "missing" no run.
+  TableSpec spec = make_table({"hidden"}, {column("iter_ms"), column("ds")});
+  const std::vector<RunRecord> runs = {
+      make_run(params({{"hidden", "64"}, {"ds", "Y"}}), "ok", {{"iter_ms", 12.5}}),
+      make_run(params({{"hidden", "128"}, {"ds", "Y"}}), "oom")};
+  spec.references.push_back(reference(params({{"hidden", "256"}}), "iter_ms", 40));
+  const Table t = build_table(make_case(), spec, runs);
+  const std::string tex = render_latex(t);
+  EXPECT_THAT(tex, HasSubstr("64 & 12.5 &  &  & Y \\\\"));
+  EXPECT_THAT(tex, HasSubstr("128 & \\textit{OOM} &  &  & Y \\\\"));
+  EXPECT_THAT(tex, HasSubstr("\\textit{missing}"));
+  const std::string html = render_html(t);
+  EXPECT_THAT(html, HasSubstr("<td>Y</td>"));
+  EXPECT_THAT(html, HasSubstr("<td class=\"status\">OOM</td>"));
+  EXPECT_THAT(html, HasSubstr("<td class=\"missing\">missing</td>"));
+}

@@ -70,6 +70,20 @@ TEST(TableDerive, IsEvaluatedPerRunThenAggregatedAndMissingWhenAnInputIsMissing)
   EXPECT_EQ(table.rows[1].cells[0].text, "missing");
 }
 
+TEST(TableDerive, OfParametersAloneIsShownForFailedRunsTooAndOfMetricsIsTheirStatus) {
+  // gbs = batch * gpus * 8 = 4 * 1 * 8 = 32 from parameters alone (also through derived gbs2 =
+  // gbs * 2 = 64); a run that ran out of memory has its global batch, not its speed.
+  TableSpec t = make_table({"method"}, {column("gbs"), column("gbs2"), column("sps")});
+  t.derive = {derive("gbs", "batch * gpus * 8"), derive("gbs2", "gbs * 2"),
+              derive("sps", "gbs / (iter_ms / 1000)")};
+  const std::vector<RunRecord> runs{make_run(gpt("a", "1"), "oom")};
+  const Table table = build_table(testing::make_case(), t, runs);
+  ASSERT_EQ(table.rows.size(), 1u);
+  EXPECT_EQ(table.rows[0].cells[0].text, "32");
+  EXPECT_EQ(table.rows[0].cells[1].text, "64");
+  EXPECT_EQ(table.rows[0].cells[2].text, "OOM");
+}
+
 TEST(TableDerive, AnUnknownVariableIsAnInputErrorNamingTheFormula) {
   TableSpec t = make_table({"method"}, {column("x")});
   t.derive = {derive("x", "iter_ms * nope")};
