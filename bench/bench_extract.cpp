@@ -10,17 +10,15 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include <fcntl.h>
-#include <sys/mman.h>
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
-#include <memory>
 #include <string>
 
 #include "aerun/extractor.hpp"
+#include "aerun/file_chunks.hpp"
 #include "aerun/presets.hpp"
 #include "extract/count_newlines.hpp"
 #include "extract/multi_literal.hpp"
@@ -90,32 +88,21 @@ std::vector<std::string> preset_literals(const aerun::CaseSpec& spec) {
   return lits;
 }
 
-// Reads the file as extract_file does (1 MiB reads into a 2 MiB-aligned buffer) and counts its
+// Reads the file as extract_file does (for_each_chunk) and counts its
 // lines, also finding the literals when there are any; prints the time and the counts.
 int floor_pass(const std::string& path, std::vector<std::string> literals) {
   const bool find = !literals.empty();
   aerun::MultiLiteral ml(std::move(literals));
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    std::perror(path.c_str());
-    return 1;
-  }
-  constexpr size_t kChunk = 1u << 20, kAlign = 2u << 20;
-  std::unique_ptr<char, decltype(&std::free)> buf(
-      static_cast<char*>(std::aligned_alloc(kAlign, kAlign)), &std::free);
-  ::madvise(buf.get(), kAlign, MADV_HUGEPAGE);
-  long long lines = 0, hits = 0, bytes = 0;
+  long long lines = 0, hits = 0;
   const auto t0 = std::chrono::steady_clock::now();
-  for (ssize_t n; (n = ::read(fd, buf.get(), kChunk)) > 0;) {
-    bytes += n;
+  const long long bytes = aerun::for_each_chunk(path, [&](std::string_view c) {
     if (find)
       lines += static_cast<long long>(
-          ml.scan(buf.get(), static_cast<size_t>(n), [&](size_t, size_t, size_t) { ++hits; }));
+          ml.scan(c.data(), c.size(), [&](size_t, size_t, size_t) { ++hits; }));
     else
-      lines += static_cast<long long>(aerun::count_newlines(buf.get(), static_cast<size_t>(n)));
-  }
+      lines += static_cast<long long>(aerun::count_newlines(c.data(), c.size()));
+  });
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  ::close(fd);
   std::printf("bytes=%lld\nseconds=%.4f\nlines=%lld\nliteral_hits=%lld\n", bytes, secs, lines,
               hits);
   return 0;

@@ -1,7 +1,5 @@
 // One log file -> the run it describes (extraction and digest in a single streaming pass).
-#include <fcntl.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
@@ -10,29 +8,11 @@
 
 #include "aerun/error.hpp"
 #include "aerun/extractor.hpp"
+#include "aerun/file_chunks.hpp"
 #include "aerun/ingest.hpp"
 #include "aerun/sha256.hpp"
 
 namespace aerun {
-
-namespace {
-
-// Owns a file descriptor opened for reading.
-class ReadFd {
- public:
-  explicit ReadFd(const std::string& path) : fd_(::open(path.c_str(), O_RDONLY | O_CLOEXEC)) {
-    if (fd_ < 0) throw SystemError("cannot read " + path + ": " + std::strerror(errno));
-  }
-  ~ReadFd() { ::close(fd_); }
-  ReadFd(const ReadFd&) = delete;
-  ReadFd& operator=(const ReadFd&) = delete;
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
-
-}  // namespace
 
 std::string ingest_key(const std::string& case_name, const std::string& absolute_path) {
   return sha256_hex(case_name + "\n" + absolute_path);
@@ -43,25 +23,14 @@ RunRecord ingest_file(const CaseSpec& spec, const std::string& path, const Param
   const std::string abs = fs::absolute(path).lexically_normal().string();
   Extractor ex(spec.metrics, spec.status, spec.startup);
   Sha256 digest;
-  ReadFd fd(abs);
-  ::posix_fadvise(fd.get(), 0, 0, POSIX_FADV_SEQUENTIAL);
-  std::vector<char> buf(1u << 20);
-  long long size = 0;
-  for (;;) {
-    const ssize_t n = ::read(fd.get(), buf.data(), buf.size());
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      throw SystemError("error reading " + abs + ": " + std::strerror(errno));
-    }
-    if (n == 0) break;
-    const std::string_view chunk(buf.data(), static_cast<size_t>(n));
+  const long long size = for_each_chunk(abs, [&](std::string_view chunk) {
     ex.feed(chunk);
     digest.update(chunk);
-    size += n;
-  }
+  });
   ex.finish();
   struct stat st {};
-  ::fstat(fd.get(), &st);
+  if (::stat(abs.c_str(), &st) != 0)
+    throw SystemError("cannot stat " + abs + ": " + std::strerror(errno));
 
   RunRecord r;
   r.key = ingest_key(spec.name, abs);
