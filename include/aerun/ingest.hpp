@@ -56,6 +56,7 @@ struct IngestedFile {
 
 struct IngestOptions {
   std::string name_template;  // empty: every file, no parameters
+  unsigned jobs = 1;          // files read and extracted at once (stored one by one, in order)
 };
 
 // The run a log file describes: key = sha256(case name, '\n', absolute path); status from the
@@ -69,8 +70,11 @@ std::string ingest_key(const std::string& case_name, const std::string& absolute
 
 // Walks files and folders (recursively, in natural order) and stores each log as a run of spec.
 // A file whose size and sha256 match its stored run is left alone; a changed one updates its run
-// (attempt + 1). A file whose name does not fit the template is skipped. Throws InputError for a
-// path that does not exist.
+// (attempt + 1). A file whose name does not fit the template is skipped. Files are read and
+// extracted on opts.jobs threads and stored on the caller's, one transaction each, in natural
+// order: the store and the result are the same whatever the number of jobs. A file that cannot be
+// read throws after the files before it are stored. Throws InputError for a path that does not
+// exist.
 std::vector<IngestedFile> ingest_paths(Store& store, const CaseSpec& spec,
                                        const std::vector<std::string>& paths,
                                        const IngestOptions& opts);

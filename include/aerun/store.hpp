@@ -33,6 +33,9 @@ class Store {
   Store(const Store&) = delete;
   Store& operator=(const Store&) = delete;
 
+  // The file given to the constructor (":memory:" for an in-memory store).
+  const std::string& path() const { return path_; }
+
   // Claims a run before launching it: inserts the row for r.key (status "running", attempt 1,
   // launch info, params, env, command, runner_pid, host, ...) or, when the key exists (an earlier
   // failed or interrupted attempt), updates it with attempt+1, clears its earlier results and
@@ -67,6 +70,7 @@ class Store {
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
+  std::string path_;
 };
 
 }  // namespace aerun

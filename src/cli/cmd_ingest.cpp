@@ -1,5 +1,7 @@
 // `aerun ingest PATH... --case NAME|FILE`: logs of runs aerun did not launch, stored as runs.
 #include <fmt/format.h>
+#include <algorithm>
+#include <thread>
 
 #include <filesystem>
 #include <iostream>
@@ -18,6 +20,7 @@ struct IngestArgs {
   std::string case_ref;
   std::string pattern;
   std::vector<std::string> presets;
+  unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
 };
 
 // The case the logs belong to: a case file (its metrics, presets, status, startup and tables), or
@@ -51,6 +54,7 @@ int ingest_command(const Globals& g, const IngestArgs& a) {
   Store store(g.resolved_db());
   IngestOptions opts;
   opts.name_template = a.pattern;
+  opts.jobs = a.jobs;
   const auto files = ingest_paths(store, spec, a.paths, opts);
   int added = 0, updated = 0, unchanged = 0, skipped = 0;
   for (const auto& f : files) {
@@ -93,6 +97,9 @@ void add_ingest_command(CLI::App& app, Globals& g, Action& action) {
                 "file-name template, e.g. 'log_{method}_l-{layers}_{date}.txt'");
   c->add_option("--preset", args->presets, "presets to extract with, e.g. megatron,stronghold")
       ->delimiter(',');
+  c->add_option("-j,--jobs", args->jobs,
+                "files read at once (default: the CPUs; stored one by one, in file order)")
+      ->check(CLI::Range(1, 4096));
   c->add_option("--db", g.db, "results store");
   c->callback([&action, &g, args] { action = [&g, args] { return ingest_command(g, *args); }; });
 }

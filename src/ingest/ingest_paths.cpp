@@ -1,6 +1,11 @@
 // Walking the given files and folders and storing each log as a run, once per content.
 #include <algorithm>
+#include <atomic>
+#include <exception>
 #include <filesystem>
+#include <optional>
+#include <set>
+#include <thread>
 
 #include "aerun/error.hpp"
 #include "aerun/ingest.hpp"
@@ -37,6 +42,28 @@ std::vector<std::string> collect_files(const std::vector<std::string>& paths) {
   return files;
 }
 
+// The files of the store (the database and SQLite's -wal, -shm and -journal beside it), canonical:
+// a folder being ingested may hold them (results/ holds both the default store and logs).
+std::set<std::string> own_files(const Store& store) {
+  std::set<std::string> out;
+  if (store.path().empty() || store.path() == ":memory:") return out;
+  std::error_code ec;
+  const std::string db = fs::weakly_canonical(store.path(), ec).string();
+  for (const char* suffix : {"", "-wal", "-shm", "-journal"}) out.insert(db + suffix);
+  return out;
+}
+
+// One file's way through ingest_paths.
+struct Work {
+  IngestedFile file;
+  ParamList params;
+  std::optional<RunRecord> prev;  // its stored run
+  bool todo = false;              // the name fits: read it
+  bool unchanged = false;         // same size, digest and parameters as prev
+  std::optional<RunRecord> run;   // read and extracted
+  std::exception_ptr error;       // reading it failed
+};
+
 }  // namespace
 
 std::vector<IngestedFile> ingest_paths(Store& store, const CaseSpec& spec,
@@ -44,34 +71,76 @@ std::vector<IngestedFile> ingest_paths(Store& store, const CaseSpec& spec,
                                        const IngestOptions& opts) {
   std::optional<NameTemplate> tmpl;
   if (!opts.name_template.empty()) tmpl.emplace(opts.name_template);
-  std::vector<IngestedFile> out;
+  // 1. In order, on this thread: each file's parameters and its stored run, if any.
+  const auto store_files = own_files(store);
+  std::vector<Work> work;
   for (const auto& file : collect_files(paths)) {
-    IngestedFile f;
-    f.path = file;
-    ParamList params;
+    Work w;
+    w.file.path = file;
+    std::error_code ec;
+    if (store_files.count(fs::weakly_canonical(file, ec).string())) {
+      w.file.why = "the results store itself";
+      work.push_back(std::move(w));
+      continue;
+    }
     if (tmpl) {
       auto p = tmpl->match(file);
       if (!p) {
-        f.why = "name does not match the template '" + opts.name_template + "'";
-        out.push_back(std::move(f));
+        w.file.why = "name does not match the template '" + opts.name_template + "'";
+        work.push_back(std::move(w));
         continue;
       }
-      params = std::move(*p);
+      w.params = std::move(*p);
     }
-    f.key = ingest_key(spec.name, file);
-    const auto prev = store.find_by_key(f.key);
-    std::error_code ec;
-    const auto size = static_cast<long long>(fs::file_size(file, ec));
-    if (prev && !ec && prev->log_size == size && prev->log_sha256 == sha256_file(file) &&
-        prev->params == params) {
-      f.action = IngestedFile::Action::Unchanged;
-      f.status = prev->status;
+    w.file.key = ingest_key(spec.name, file);
+    w.prev = store.find_by_key(w.file.key);
+    w.todo = true;
+    work.push_back(std::move(w));
+  }
+  // 2. On opts.jobs threads: read the files (digest, extraction); nothing touches the store.
+  std::atomic<size_t> next{0};
+  const auto worker = [&] {
+    for (size_t k; (k = next++) < work.size();) {
+      Work& w = work[k];
+      if (!w.todo) continue;
+      try {
+        std::error_code ec;
+        const auto size = static_cast<long long>(fs::file_size(w.file.path, ec));
+        if (w.prev && !ec && w.prev->log_size == size && w.prev->params == w.params &&
+            w.prev->log_sha256 == sha256_file(w.file.path))
+          w.unchanged = true;
+        else
+          w.run = ingest_file(spec, w.file.path, w.params);
+      } catch (...) {
+        w.error = std::current_exception();
+      }
+    }
+  };
+  const size_t threads = std::clamp<size_t>(opts.jobs, 1, std::max<size_t>(work.size(), 1));
+  {
+    std::vector<std::jthread> pool;
+    for (size_t t = 1; t < threads; ++t) pool.emplace_back(worker);
+    worker();
+  }
+  // 3. In order, on this thread: store each run (one transaction each); the first file that could
+  // not be read stops the walk there, as when files are taken one by one.
+  std::vector<IngestedFile> out;
+  for (Work& w : work) {
+    if (w.error) std::rethrow_exception(w.error);
+    IngestedFile& f = w.file;
+    if (!w.todo) {
       out.push_back(std::move(f));
       continue;
     }
-    RunRecord r = ingest_file(spec, file, params);
-    if (prev) {
-      r.attempt = prev->attempt + 1;
+    if (w.unchanged) {
+      f.action = IngestedFile::Action::Unchanged;
+      f.status = w.prev->status;
+      out.push_back(std::move(f));
+      continue;
+    }
+    RunRecord& r = *w.run;
+    if (w.prev) {
+      r.attempt = w.prev->attempt + 1;
       store.begin_run(r);  // bumps the attempt, clears the old results
       f.action = IngestedFile::Action::Updated;
     } else {

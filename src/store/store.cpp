@@ -266,7 +266,7 @@ struct Store::Impl {
   }
 };
 
-Store::Store(const std::string& path) {
+Store::Store(const std::string& path) : path_(path) {
   if (path != ":memory:" && !path.empty()) {
     const auto parent = std::filesystem::path(path).parent_path();
     std::error_code ec;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -39,8 +40,9 @@ class IngestFolder : public ::testing::Test {
   void TearDown() override { fs::remove_all(dir_); }
 
   std::string logs() const { return (dir_ / "results").string(); }
-  std::vector<IngestedFile> ingest(aerun::Store& store) {
+  std::vector<IngestedFile> ingest(aerun::Store& store, unsigned jobs = 1) {
     aerun::IngestOptions o;
+    o.jobs = jobs;
     o.name_template = "log_{method}_l-{layers}_hs-{hidden}_bs-{batch}_ws-{window}_{date}.txt";
     return aerun::ingest_paths(store, spec_, {logs()}, o);
   }
@@ -127,4 +129,69 @@ TEST_F(IngestFolder, ALogWithoutIterationsIsNoProgress) {
 TEST_F(IngestFolder, AMissingPathIsAnInputError) {
   aerun::Store store((dir_ / "a.db").string());
   EXPECT_THROW(aerun::ingest_paths(store, spec_, {logs() + "/nope"}, {}), aerun::InputError);
+}
+
+TEST_F(IngestFolder, ReadingOnSeveralThreadsStoresTheSameRunsInTheSameOrder) {
+  // 40 more logs (the offload log, as ws-100..ws-139), so the threads really share the work.
+  const std::string stronghold =
+      std::string(AERUN_FIXTURES) + "/logs/fixture_stronghold_offload.log";
+  for (int w = 100; w < 140; ++w)
+    fs::copy_file(stronghold, logs() + "/log_stronghold_l-32_hs-2048_bs-4_ws-" + std::to_string(w) +
+                                  "_2022-06-29.1656476815.txt");
+  aerun::Store one((dir_ / "one.db").string());
+  aerun::Store four((dir_ / "four.db").string());
+  const auto a = ingest(one, 1);
+  const auto b = ingest(four, 4);
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(a[i].path, b[i].path);
+    EXPECT_EQ(a[i].action, b[i].action);
+    EXPECT_EQ(a[i].status, b[i].status);
+  }
+  const auto ra = one.list({}), rb = four.list({});
+  ASSERT_EQ(ra.size(), 43u);
+  ASSERT_EQ(rb.size(), ra.size());
+  for (size_t i = 0; i < ra.size(); ++i) {  // same ids, keys, values, line numbers
+    EXPECT_EQ(ra[i].id, rb[i].id);
+    EXPECT_EQ(ra[i].key, rb[i].key);
+    EXPECT_EQ(ra[i].status, rb[i].status);
+    EXPECT_EQ(ra[i].log_sha256, rb[i].log_sha256);
+    ASSERT_EQ(ra[i].metrics.size(), rb[i].metrics.size());
+    for (size_t m = 0; m < ra[i].metrics.size(); ++m) {
+      EXPECT_EQ(ra[i].metrics[m].value, rb[i].metrics[m].value);
+      EXPECT_EQ(ra[i].metrics[m].source_line, rb[i].metrics[m].source_line);
+    }
+  }
+  EXPECT_EQ(count(ingest(four, 4), IngestedFile::Action::Unchanged), 43);
+}
+
+TEST_F(IngestFolder, AnUnreadableFileStopsTheWalkAfterStoringTheFilesBeforeIt) {
+  // ws-5 is a regular file whose reading fails (EIO: /proc/self/mem at offset 0, which is never
+  // mapped; a chmod would not stop root). Natural order: l2l, ws-2, ws-5, ws-10.
+  fs::create_symlink("/proc/self/mem",
+                     logs() + "/log_stronghold_l-32_hs-2048_bs-4_ws-5_2022-06-29.1.txt");
+  aerun::Store store((dir_ / "a.db").string());
+  EXPECT_THROW(ingest(store, 4), aerun::SystemError);
+  std::vector<std::string> windows;
+  for (const auto& r : store.list({}))
+    windows.push_back(aerun::find_param(r.params, "window")->text());
+  std::sort(windows.begin(), windows.end());
+  EXPECT_EQ(windows, (std::vector<std::string>{"2", "4"}));  // l2l (ws-4) and ws-2, not ws-10
+}
+
+TEST_F(IngestFolder, TheStoreInTheFolderIsNotTakenForALog) {
+  // The default store lives in results/, next to logs: ingesting results/ must skip it (and its
+  // -wal and -shm files, which exist while it is open).
+  aerun::Store store(logs() + "/aerun.db");
+  aerun::IngestOptions o;
+  o.jobs = 2;
+  const auto files = aerun::ingest_paths(store, spec_, {logs()}, o);  // no template: every file
+  int store_files = 0;
+  for (const auto& f : files)
+    if (f.why == "the results store itself") {
+      ++store_files;
+      EXPECT_EQ(f.action, IngestedFile::Action::Skipped);
+    }
+  EXPECT_GE(store_files, 1);
+  EXPECT_EQ(count(files, IngestedFile::Action::Added), 4);  // the 3 logs and README.md
 }
