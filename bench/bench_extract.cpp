@@ -67,8 +67,8 @@ std::string generate_log(long mb) {
   return path;
 }
 
-// The literals the extractor searches in its shared pass: each pattern's prefix literal, or the
-// literal it must contain, when at least 4 bytes long.
+// The literals the extractor searches in its shared pass: each pattern's search literal, when at
+// least 4 bytes long (kSharedLiteralMin in extractor.cpp).
 std::vector<std::string> preset_literals(const aerun::CaseSpec& spec) {
   std::vector<std::string> patterns;
   for (const auto& m : spec.metrics) {
@@ -80,8 +80,7 @@ std::vector<std::string> preset_literals(const aerun::CaseSpec& spec) {
     if (!p->empty()) patterns.push_back(*p);
   std::vector<std::string> lits;
   for (const auto& p : patterns) {
-    std::string lit = aerun::prefix_literal(p);
-    if (lit.size() < 4) lit = aerun::required_literal(p);
+    const std::string lit = aerun::search_literal(p);
     if (lit.size() >= 4 && std::find(lits.begin(), lits.end(), lit) == lits.end())
       lits.push_back(lit);
   }

@@ -94,10 +94,7 @@ Matcher compile(const std::string& pattern, const SourceLoc& loc, const std::str
     throw InputError(loc, key,
                      "pattern must have exactly one capture group, found " +
                          std::to_string(m.re->NumberOfCapturingGroups()) + ": " + pattern);
-  constexpr size_t kMinPrefix = 4;  // shorter prefixes filter too little; prefer the longest run
-  m.literal = prefix_literal(pattern);
-  m.anchored = m.literal.size() >= kMinPrefix;
-  if (!m.anchored) m.literal = required_literal(pattern);
+  m.literal = search_literal(pattern, &m.anchored);
   if (m.anchored) {
     m.fast = LinearPattern::recognise(pattern);
     if (m.fast && m.fast->groups() != m.re->NumberOfCapturingGroups()) m.fast.reset();

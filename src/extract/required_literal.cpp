@@ -183,4 +183,11 @@ std::string prefix_literal(std::string_view pattern) {
   return run;
 }
 
+std::string search_literal(std::string_view pattern, bool* anchored) {
+  std::string lit = prefix_literal(pattern);
+  const bool prefix = lit.size() >= kMinPrefix;
+  if (anchored) *anchored = prefix;
+  return prefix ? lit : required_literal(pattern);
+}
+
 }  // namespace aerun

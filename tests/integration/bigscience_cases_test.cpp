@@ -26,12 +26,8 @@ const std::string kFixtures = std::string(AERUN_FIXTURES) + "/bigscience";
 // The log names of seed 004's renamed sbatch scripts (<name>-<jobid>.out).
 const std::string kLogPattern = "{msize}B-{impl}-mbs-{mbs}-pp{pp}-dp-{dp}-gas-{gas}-{jobid}.out";
 
-void expect_golden(const std::string& text, const std::string& name) {
-  const std::string path = kFixtures + "/golden/" + name;
-  if (const char* u = std::getenv("AERUN_UPDATE_GOLDEN"); u && std::string(u) == "1")
-    write_file(path, text);
-  EXPECT_EQ(text, read_file(path))
-      << "golden file " << path << " differs (AERUN_UPDATE_GOLDEN=1 rewrites it; review the diff)";
+void expect_case_golden(const std::string& text, const std::string& name) {
+  expect_golden(text, kFixtures + "/golden/" + name);
 }
 
 // `aerun case FILE --scheduler S --dry-run`: the job script paths it prints.
@@ -205,7 +201,7 @@ TEST(BigscienceCases, PerfTableFromFixtureLogsGivesTheSeedsWholeTableWithItsGpuC
   ASSERT_EQ(runs.size(), kPerf.size());
   const Table t = build_table(c, c.tables.at(0), runs);
   const std::string md = render_markdown(t);
-  expect_golden(md, "meg-gpt2-perf.md");
+  expect_case_golden(md, "meg-gpt2-perf.md");
   // 16 GPUs, 18B at PP 8, 64 chunks, MBS 4: iterations 90.2, 90.5, 90.8 s -> 90.5 s; size
   // 40*(12*6144^2 + 13*6144) + 50257*6144 + 1024*6144 + 2*6144 = 18 437 670 912 -> 18.4 B;
   // 18.437670912*4*2*1024*256 / (90.5*16*1e3) = 38 666 598 / 1 448 000 = 26.70 (seed 26.1 with
@@ -237,13 +233,12 @@ TEST(BigscienceCases, IngestingTheSeedsLogNamesGivesTheAveragersTableWithFailsAs
   EXPECT_EQ(sql1(dir / "r.db", "SELECT count(*) FROM runs WHERE status='no_progress'"), "8");
   r = run_aerun(dir, {"table", "gpt2-meg-ds-64gpu", "--cases", cases, "--db", dir / "r.db"});
   ASSERT_EQ(r.code, 0) << r.err;
-  expect_golden(r.out, "gpt2-meg-ds-64gpu.md");
+  expect_case_golden(r.out, "gpt2-meg-ds-64gpu.md");
   // 61B megatron MBS 2 PP 16: iterations 144.2, 144.5, 144.8 s -> 144.5 s (the seed's int(): 144);
   // 61*4*2*1024*(2*1*512) / (144.5*64*1e3) = 511705088 / 9248000 = 55.33 (seed: 55.5 at 144 s).
   EXPECT_THAT(r.out,
               HasSubstr("| 61 | megatron | 2 | 16 | 1 | 512 | 144.5 | 144 | 1.00 ✓ | 55.3 |"));
 }
-
 
 // ---- The tables that span GPU counts (per-point nodes): max model size, save-checkpoint speed,
 // ---- HF + DeepSpeed ZeRO-3. Dry runs check the job scripts and command lines; the golden tables
@@ -328,7 +323,7 @@ TEST(BigscienceCases, MaxSizeTableFromFixtureLogsGivesBothOfTheSeedsTables) {
   const std::string md = replayed_table(
       dir, kCases + "/meg-gpt2-max-size.yaml",
       "fixture_meg_gpt2_max_size-{constraint}-n{nodes}-{msize}B.out", "meg-gpt2-max-size");
-  expect_golden(md, "meg-gpt2-max-size.md");
+  expect_case_golden(md, "meg-gpt2-max-size.md");
   // 16 GB, 16 GPUs: iterations 0.658, 0.661, 0.664 s -> 0.661 s; size 36*(12*4096^2 + 13*4096)
   // + 50257*4096 + 1024*4096 + 2*4096 = 7 460 659 200 -> 7.46 B;
   // 7.4606592*4*2*1024*4 / (0.661*16*1e3) = 244 450.8 / 10 576 = 23.11 (seed 23.2 with 7.5).
@@ -378,7 +373,7 @@ TEST(BigscienceCases, SaveCheckpointTableFromFixtureLogsGivesTheSeedsTimes) {
   const std::string md = replayed_table(dir, kCases + "/meg-gpt2-save-checkpoint.yaml",
                                         "fixture_meg_gpt2_save_checkpoint-n{nodes}-{msize}B.out",
                                         "meg-gpt2-save-checkpoint");
-  expect_golden(md, "meg-gpt2-save-checkpoint.md");
+  expect_case_golden(md, "meg-gpt2-save-checkpoint.md");
   // 181B on 64 nodes: `time (ms) | save-checkpoint: 19495.31`; size 256*(12*7680^2 + 13*7680)
   // + 50257*7680 + 1024*7680 + 2*7680 = 181 613 345 280 -> 181.6 B; 14 bytes each = 2.54 TB;
   // 2542.59 GB / 19.49531 s = 130.4 GB/s.
@@ -422,7 +417,7 @@ TEST(BigscienceCases, HfZero3MaxSizeTableFromTrainerMetricsGivesTheSeedsSpeedAnd
   const std::string md =
       replayed_table(dir, kCases + "/hf-zero3-max-size.yaml",
                      "fixture_hf_zero3_max_size-n{nodes}-{msize}B.out", "hf-zero3-max-size");
-  expect_golden(md, "hf-zero3-max-size.md");
+  expect_case_golden(md, "hf-zero3-max-size.md");
   // 16 GPUs: train_samples_per_second 1.103 -> speed 64 / 1.103 = 58.02 s; size 40*(12*7168^2 +
   // 13*7168) + 50257*7168 + 1024*7168 + 2*7168 = 25 033 831 424 -> 25.0 B;
   // 25.0338*4*2*1024*64 / (58.02*16*1e3) = 13 125 026 / 928 377 = 14.14 (seed 14.0).

@@ -118,10 +118,7 @@ std::string table_of(const TempDir& dir, const std::string& file, const std::str
   EXPECT_THAT(r.out, HasSubstr("1 added"));
   r = run_aerun(dir, {"table", table, "--cases", file, "--db", dir / "r.db"});
   EXPECT_EQ(r.code, 0) << r.err;
-  const std::string golden = kFixtures + "/golden/" + table + ".md";
-  if (const char* u = std::getenv("AERUN_UPDATE_GOLDEN"); u && std::string(u) == "1")
-    write_file(golden, r.out);
-  EXPECT_EQ(r.out, read_file(golden));
+  expect_golden(r.out, kFixtures + "/golden/" + table + ".md");
   return r.out;
 }
 

@@ -1,6 +1,7 @@
 // Helpers for tests that run the real aerun binary in a temp dir and read its store with SQL.
 #pragma once
 
+#include <gtest/gtest.h>
 #include <sqlite3.h>
 #include <unistd.h>
 
@@ -49,6 +50,15 @@ inline std::string read_file(const std::string& path) {
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
+}
+
+// Expects text to equal the golden file at path. AERUN_UPDATE_GOLDEN=1 rewrites the file first
+// (then review the diff before committing it).
+inline void expect_golden(const std::string& text, const std::string& path) {
+  if (const char* u = std::getenv("AERUN_UPDATE_GOLDEN"); u && std::string(u) == "1")
+    write_file(path, text);
+  EXPECT_EQ(text, read_file(path))
+      << "golden file " << path << " differs (AERUN_UPDATE_GOLDEN=1 rewrites it; review the diff)";
 }
 
 struct Result {

@@ -30,10 +30,7 @@ TEST(StartupCase, IngestingPerlmutterLogsGivesTheSeedsTableWithCalendarSeconds) 
   EXPECT_THAT(r.out, HasSubstr("119 added, 0 updated, 0 unchanged, 0 skipped"));
   r = run_aerun(dir, {"table", "startup-perlmutter", "--cases", kCase, "--db", dir / "r.db"});
   ASSERT_EQ(r.code, 0) << r.err;
-  const std::string golden = kFixtures + "/golden/startup-perlmutter.md";
-  if (const char* u = std::getenv("AERUN_UPDATE_GOLDEN"); u && std::string(u) == "1")
-    write_file(golden, r.out);
-  EXPECT_EQ(r.out, read_file(golden));
+  expect_golden(r.out, kFixtures + "/golden/startup-perlmutter.md");
 
   // Model size from the run's folder, world size from the name, the seed's start and stop
   // columns as the logs wrote them ("Job started at" and rank 0's step=0 stamp, shown in the

@@ -86,10 +86,7 @@ TEST(StrongholdCases, AFixtureReplayGivesFig7aAsABooktabsLatexTable) {
   ASSERT_EQ(r.code, 0) << r.out << r.err;
   r = run_aerun(dir, {"table", "fig7a", "--cases", replay, "--format", "latex", "--db", db});
   ASSERT_EQ(r.code, 0) << r.err;
-  const std::string golden = kFixtures + "/golden/fixture_replay_fig7a.tex";
-  if (const char* u = std::getenv("AERUN_UPDATE_GOLDEN"); u && std::string(u) == "1")
-    write_file(golden, r.out);
-  EXPECT_EQ(r.out, read_file(golden));
+  expect_golden(r.out, kFixtures + "/golden/fixture_replay_fig7a.tex");
   EXPECT_THAT(r.out, HasSubstr("\\toprule"));
   EXPECT_THAT(r.out, HasSubstr("\\bottomrule"));
 

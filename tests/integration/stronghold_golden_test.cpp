@@ -17,6 +17,7 @@
 #include "aerun/plot.hpp"
 #include "aerun/sweep.hpp"
 #include "aerun/table.hpp"
+#include "harness.hpp"
 
 namespace aerun {
 namespace {
@@ -25,13 +26,6 @@ namespace fs = std::filesystem;
 
 const std::string kFixtures = std::string(AERUN_FIXTURES) + "/stronghold";
 const std::string kCases = std::string(AERUN_CASES_DIR) + "/stronghold";
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 std::string param(const ParamList& p, const std::string& name) {
   const Value* v = find_param(p, name);
@@ -91,11 +85,7 @@ struct Stronghold {
 };
 
 void expect_golden(const std::string& text, const std::string& name) {
-  const std::string path = kFixtures + "/golden/" + name;
-  if (const char* u = std::getenv("AERUN_UPDATE_GOLDEN"); u && std::string(u) == "1")
-    std::ofstream(path) << text;
-  EXPECT_EQ(text, slurp(path)) << "golden file " << path
-                               << " differs (AERUN_UPDATE_GOLDEN=1 rewrites it; review the diff)";
+  testing::expect_golden(text, kFixtures + "/golden/" + name);
 }
 
 TEST(StrongholdGolden, Fig6aShowsTheLargestSizeThatTrainedPerMethodBesideTheNotebooksTable) {

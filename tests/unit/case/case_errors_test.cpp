@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "aerun/case_loader.hpp"
+#include "parse_error.hpp"
 
 namespace aerun {
 namespace {
@@ -16,13 +17,7 @@ const std::string kHead = "case: bad\ncommand: echo\n";  // lines 1-2 of most ca
 
 // The message parse_case throws for `yaml` (a test failure when it throws none).
 std::string error_of(const std::string& yaml) {
-  try {
-    parse_case(yaml, "bad.yaml", "/tmp");
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "no InputError for:\n" << yaml;
-  return "";
+  return testing::parse_error(yaml, "bad.yaml");
 }
 
 // --- YAML and top-level structure ---

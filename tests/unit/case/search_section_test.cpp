@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "aerun/case_loader.hpp"
+#include "parse_error.hpp"
 
 namespace aerun {
 namespace {
@@ -17,13 +18,7 @@ const std::string kHead =
     "case: fig6a\ncommand: ./run.sh -m {method} -l {layers}\nparams:\n  method: [a, b]\n";
 
 std::string error_of(const std::string& yaml) {
-  try {
-    parse_case(yaml, "bad.yaml", "/tmp");
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "no InputError for:\n" << yaml;
-  return "";
+  return testing::parse_error(yaml, "bad.yaml");
 }
 
 std::vector<std::string> values_of(const ParamSpec& p) {

@@ -7,6 +7,7 @@
 
 #include "aerun/case_loader.hpp"
 #include "aerun/error.hpp"
+#include "parse_error.hpp"
 
 namespace aerun {
 namespace {
@@ -18,13 +19,7 @@ const std::string kHead =
     "metrics: {sps: 'x ([0-9]+)', iter_ms: 'y ([0-9]+)'}\n";
 
 std::string error_of(const std::string& yaml) {
-  try {
-    parse_case(yaml, "t.yaml", "/tmp");
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "no error for:\n" << yaml;
-  return "";
+  return testing::parse_error(yaml, "t.yaml");
 }
 
 TEST(TableKeys, ReadDerivePivotRunsFromSpeedupLargestOkAndUnit) {

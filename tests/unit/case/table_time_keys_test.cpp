@@ -5,6 +5,7 @@
 
 #include "aerun/case_loader.hpp"
 #include "aerun/error.hpp"
+#include "parse_error.hpp"
 
 namespace aerun {
 namespace {
@@ -16,13 +17,7 @@ const std::string kHead =
     "metrics: {sps: 'x ([0-9]+)'}\ntables:\n  t1:\n    rows: [method]\n";
 
 std::string error_of(const std::string& yaml) {
-  try {
-    parse_case(yaml, "t.yaml", "/tmp");
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "no error for:\n" << yaml;
-  return "";
+  return testing::parse_error(yaml, "t.yaml");
 }
 
 TEST(TableTimeKeys, InstantsReadWithAStrftimeFormatAZoneAndFirstByDefault) {

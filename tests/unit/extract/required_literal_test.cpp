@@ -73,3 +73,12 @@ TEST(PrefixLiteral, IsTheLiteralRunThePatternStartsWith) {
   EXPECT_EQ(prefix_literal(R"((\d+) ms)"), "");
   EXPECT_EQ(prefix_literal("a|b"), "");
 }
+
+TEST(SearchLiteral, IsThePrefixWhenLongEnoughElseTheLiteralEveryMatchContains) {
+  bool anchored = false;
+  EXPECT_EQ(aerun::search_literal(R"(lm loss: ([0-9.]+))", &anchored), "lm loss: ");
+  EXPECT_TRUE(anchored);
+  // "it" is too short a prefix to anchor on: the longest literal run is searched instead.
+  EXPECT_EQ(aerun::search_literal(R"(it\s+(\d+) iterations done)", &anchored), " iterations done");
+  EXPECT_FALSE(anchored);
+}

@@ -10,14 +10,11 @@ namespace aerun {
 namespace {
 
 using testing::column;
+using testing::derive;
 using ::testing::HasSubstr;
 using testing::make_run;
 using testing::make_table;
 using testing::params;
-
-TableDerive derive(std::string name, std::string formula) {
-  return TableDerive{std::move(name), std::move(formula), "", SourceLoc{"/cases/demo.yaml", 30, 7}};
-}
 
 TEST(TableBuiltinNames, AParameterSizeAndAMetricSumAreTheRunsValues) {
   CaseSpec c = testing::make_case();

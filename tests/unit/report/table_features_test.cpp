@@ -11,19 +11,11 @@ namespace aerun {
 namespace {
 
 using testing::column;
+using testing::derive;
 using ::testing::HasSubstr;
 using testing::make_run;
 using testing::make_table;
 using testing::params;
-
-TableDerive derive(std::string name, std::string formula, std::string unit = {}) {
-  TableDerive d;
-  d.name = std::move(name);
-  d.formula = std::move(formula);
-  d.unit = std::move(unit);
-  d.loc = SourceLoc{"/cases/demo.yaml", 30, 7};
-  return d;
-}
 
 const char* const kModelSize =
     "(layers*(12*hidden^2 + 13*hidden) + vocab*hidden + seq*hidden + 2*hidden) / 1e9";

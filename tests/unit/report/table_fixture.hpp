@@ -74,6 +74,16 @@ inline TableSpec make_table(std::vector<std::string> rows, std::vector<ColumnSpe
   return t;
 }
 
+// A table `derive:` entry written at line 30 of the demo case.
+inline TableDerive derive(std::string name, std::string formula, std::string unit = {}) {
+  TableDerive d;
+  d.name = std::move(name);
+  d.formula = std::move(formula);
+  d.unit = std::move(unit);
+  d.loc = SourceLoc{"/cases/demo.yaml", 30, 7};
+  return d;
+}
+
 inline Reference reference(ParamList match, std::string column, double value) {
   Reference r;
   r.match = std::move(match);
