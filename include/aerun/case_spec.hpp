@@ -45,6 +45,15 @@ struct StatusPattern {
   SourceLoc loc;
 };
 
+// Positive evidence that a run finished (issue 10). When the exit code is unknown (an ingested
+// log, a batch job whose stamps lack it) a run is `ok` only if an `end` line was seen or the last
+// `counter` line says the planned count was reached; otherwise `incomplete`.
+struct CompletionSpec {
+  std::vector<std::string> end;      // RE2: a line only a finished run prints
+  std::vector<std::string> counter;  // RE2, two captures: done and planned ("iteration 49/ 1000")
+  SourceLoc loc;
+};
+
 // When training really started: the first-step pattern, seen live in the stream. Optionally also
 // from timestamps written in the log itself (the `log_startup_s` metric, and the startup of an
 // ingested run): job_start's capture and step_time's capture (first matches), parsed with their
@@ -198,6 +207,7 @@ struct CaseSpec {
   std::vector<MetricSpec> metrics;
   std::vector<StatusPattern> status;
   StartupSpec startup;
+  CompletionSpec completion;  // the case's first, then its presets' (issue 10)
   std::vector<TableSpec> tables;
   std::vector<PlotSpec> plots;  // issue 6: `plots:`
   // Issue 4: batch schedulers.

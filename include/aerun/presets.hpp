@@ -18,6 +18,7 @@ struct Preset {
   std::vector<MetricSpec> metrics;
   std::vector<StatusPattern> status;  // format-specific ones; the shared ones come on top
   StartupSpec startup;
+  CompletionSpec completion;  // end-of-training lines and "done/planned" counters
 };
 
 // Every preset version, in name then version order.
@@ -37,7 +38,8 @@ std::vector<std::string> preset_names();
 // preset order; a case metric with the name of a preset metric replaces it in place, other case
 // metrics follow; when two presets define one name the first listed wins. Status patterns: the
 // case's first (they win on a line both match), then each preset's own, then the shared ones
-// once. Startup: a field the case sets wins, else the first preset that sets it. Throws
+// once. Completion: the case's end and counter patterns first, then each preset's (deduplicated).
+// Startup: a field the case sets wins, else the first preset that sets it. Throws
 // InputError at loc (key "presets") for an unknown name, suggesting the nearest one.
 void apply_presets(CaseSpec& spec, const SourceLoc& loc);
 

@@ -25,7 +25,7 @@ const std::vector<std::string>& top_level_keys() {
       "case",    "title",   "paper",     "figure",    "workdir",   "shell",   "env",
       "params",  "zip",     "include",   "exclude",   "derive",    "command", "repeat",
       "timeout", "retries", "exclusive", "presets",   "metrics",   "status",  "startup",
-      "tables",  "plots",   "launcher",  "scheduler", "resources", "search"};
+      "tables",  "plots",   "launcher",  "scheduler", "resources", "search",  "completion"};
   return keys;
 }
 
@@ -107,6 +107,8 @@ void read_top_level(const YamlReader& r, const Item& e, CaseSpec& spec, const fs
     detail::read_status(r, e, spec);
   } else if (k == "startup") {
     detail::read_startup(r, e, spec);
+  } else if (k == "completion") {
+    detail::read_completion(r, e, spec);
   } else if (k == "launcher") {
     detail::read_launcher(r, e, spec, base.string());
   } else if (k == "scheduler") {

@@ -41,6 +41,7 @@ void read_search(const YamlReader& r, const Item& it, CaseSpec& spec);
 void read_metrics(const YamlReader& r, const Item& it, CaseSpec& spec);
 void read_status(const YamlReader& r, const Item& it, CaseSpec& spec);
 void read_startup(const YamlReader& r, const Item& it, CaseSpec& spec);
+void read_completion(const YamlReader& r, const Item& it, CaseSpec& spec);
 
 // The launcher section (launcher_section.cpp): `launcher: mpich` or a map of its keys.
 void read_launcher(const YamlReader& r, const Item& it, CaseSpec& spec, const std::string& base);

@@ -16,8 +16,10 @@ void check_regex(const std::string& pattern, const Item& at, const std::string& 
   if (!re.ok()) throw InputError(at.loc, at.key, "invalid regex for " + what + ": " + re.error());
   if (groups >= 0 && re.NumberOfCapturingGroups() != groups)
     throw InputError(at.loc, at.key,
-                     "the regex of " + what + " must have exactly one capture group (it has " +
-                         std::to_string(re.NumberOfCapturingGroups()) +
+                     "the regex of " + what + " must have exactly " +
+                         (groups == 1 ? std::string("one capture group")
+                                      : std::to_string(groups) + " capture groups") +
+                         " (it has " + std::to_string(re.NumberOfCapturingGroups()) +
                          "); write (?:...) for groups that only group");
 }
 
@@ -163,6 +165,32 @@ void read_startup(const YamlReader& r, const Item& it, CaseSpec& spec) {
     throw InputError(it.loc, it.key,
                      "'job_start_format' and 'step_time_format' are required with 'job_start' "
                      "(e.g. '%Y-%m-%d-%H%M%S')");
+}
+
+// completion: {end: regex | [regex, ...], counter: regex | [regex, ...]}
+void read_completion(const YamlReader& r, const Item& it, CaseSpec& spec) {
+  if (!it.node.IsMap())
+    throw InputError(it.loc, it.key,
+                     "expected a map with 'end' and/or 'counter', got " + describe(it.node));
+  spec.completion.loc = it.loc;
+  for (const Item& e : r.entries(it, {"end", "counter"})) {
+    std::vector<Item> patterns;
+    if (e.node.IsSequence())
+      patterns = r.elements(e);
+    else
+      patterns.push_back(e);
+    if (patterns.empty()) throw InputError(e.loc, e.key, "the list of regexes is empty");
+    for (const Item& p : patterns) {
+      const std::string re = r.text(p);
+      if (e.name == "end") {
+        check_regex(re, p, "completion.end", -1);
+        spec.completion.end.push_back(re);
+      } else {
+        check_regex(re, p, "completion.counter (done, then planned)", 2);
+        spec.completion.counter.push_back(re);
+      }
+    }
+  }
 }
 
 }  // namespace aerun::detail

@@ -103,6 +103,15 @@ void apply_presets(CaseSpec& spec, const SourceLoc& loc) {
   };
   for (const Preset* p : used) add_status(p->status);
   add_status(shared_status_patterns());
+  // Completion: the case's patterns, then each preset's, each pattern once.
+  auto add_unique = [](std::vector<std::string>& to, const std::vector<std::string>& from) {
+    for (const auto& x : from)
+      if (std::find(to.begin(), to.end(), x) == to.end()) to.push_back(x);
+  };
+  for (const Preset* p : used) {
+    add_unique(spec.completion.end, p->completion.end);
+    add_unique(spec.completion.counter, p->completion.counter);
+  }
   // Startup: what the case sets wins, else the first preset that sets it.
   StartupSpec& st = spec.startup;
   for (const Preset* p : used) {
