@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "aerun/case_spec.hpp"
+#include "aerun/run_judge.hpp"
 #include "aerun/run_record.hpp"
 
 namespace aerun {
@@ -23,7 +24,9 @@ inline constexpr std::string_view kLogStartupMetric = "log_startup_s";
 class Extractor {
  public:
   Extractor(const std::vector<MetricSpec>& metrics, const std::vector<StatusPattern>& status,
-            const StartupSpec& startup);
+            const StartupSpec& startup, const CompletionSpec& completion = {});
+  // The case's metrics, status, startup and completion patterns.
+  explicit Extractor(const CaseSpec& spec);
   ~Extractor();
   Extractor(Extractor&&) noexcept;
   Extractor& operator=(Extractor&&) noexcept;
@@ -56,6 +59,12 @@ class Extractor {
   };
   const std::optional<StatusHit>& status() const;
 
+  // What the log says for the judge (run_judge.hpp): the status lines that count (for each status,
+  // its first line and the first line after each of the last progress lines, with how many
+  // progress lines followed), progress, the last completion `end` line and `counter` values, and
+  // the last non-empty line.
+  void describe(RunEvidence& e) const;
+
   // Reduced metrics in spec order, then kLogStartupMetric (step_time - job_start_time, in s, from
   // the step line) when both timestamps were seen: only those with at least one value after skip
   // (Count reduces to the number of matches and is reported even when 0), each with its count and
@@ -74,6 +83,7 @@ class Extractor {
 
 // Runs an Extractor over a whole file (streamed in 1 MiB chunks); throws SystemError if unreadable.
 Extractor extract_file(const std::string& path, const std::vector<MetricSpec>& metrics,
-                       const std::vector<StatusPattern>& status, const StartupSpec& startup);
+                       const std::vector<StatusPattern>& status, const StartupSpec& startup,
+                       const CompletionSpec& completion = {});
 
 }  // namespace aerun

@@ -30,11 +30,11 @@ struct LogHit {
 // Everything known about a finished run. Unknown things stay empty.
 struct RunEvidence {
   // aerun's own decisions (local runs).
-  std::string start_error;   // could not start (no shell, no log file, ...)
-  std::string write_error;   // the log could not be written
-  bool stopped = false;      // stopped by the user (Ctrl-C / SIGTERM to aerun)
-  std::string stop_signal;   // "SIGINT"
-  double timeout_s = 0;      // > 0: aerun's own timeout fired after this many seconds
+  std::string start_error;  // could not start (no shell, no log file, ...)
+  std::string write_error;  // the log could not be written
+  bool stopped = false;     // stopped by the user (Ctrl-C / SIGTERM to aerun)
+  std::string stop_signal;  // "SIGINT"
+  double timeout_s = 0;     // > 0: aerun's own timeout fired after this many seconds
 
   // How the process ended (nullopt: unknown, e.g. an ingested log).
   std::optional<int> exit_code;
@@ -47,7 +47,7 @@ struct RunEvidence {
   std::string scheduler_text;
 
   // What the log said.
-  std::vector<LogHit> hits;      // status-pattern lines (at most a few per status), by line
+  std::vector<LogHit> hits;        // status-pattern lines (at most a few per status), by line
   bool progress_expected = false;  // some metric is flagged progress
   long long progress_lines = 0;    // lines that matched a progress metric
   long long last_progress_line = 0;

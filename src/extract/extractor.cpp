@@ -92,7 +92,10 @@ Matcher compile(const std::string& pattern, const SourceLoc& loc, const std::str
   if (!m.re->ok()) throw InputError(loc, key, "invalid regex: " + m.re->error());
   if (want_groups >= 0 && m.re->NumberOfCapturingGroups() != want_groups)
     throw InputError(loc, key,
-                     "pattern must have exactly one capture group, found " +
+                     "pattern must have exactly " +
+                         (want_groups == 1 ? std::string("one capture group")
+                                           : std::to_string(want_groups) + " capture groups") +
+                         ", found " +
                          std::to_string(m.re->NumberOfCapturingGroups()) + ": " + pattern);
   m.literal = search_literal(pattern, &m.anchored);
   if (m.anchored) {
@@ -200,7 +203,7 @@ struct MetricState {
 
 // One compiled pattern and what a match of it feeds.
 struct Probe {
-  enum class Kind { Metric, Status, Startup, JobStart, StepTime };
+  enum class Kind { Metric, Status, Startup, JobStart, StepTime, End, Counter };
   Matcher matcher;
   Kind kind = Kind::Metric;
   size_t target = 0;  // index of the metric or status name
@@ -213,6 +216,39 @@ struct Stamp {
   long long line = 0;
 };
 
+// The status lines of one status name the judge may need: the first, then the first after each
+// of the last three progress lines (progress_after holds the progress count at the line until
+// the lines are reported).
+struct StatusTrack {
+  std::vector<LogHit> kept;
+
+  void add(LogHit h) {
+    if (!kept.empty() && kept.back().progress_after == h.progress_after) return;
+    kept.push_back(std::move(h));
+    if (kept.size() > 4) kept.erase(kept.begin() + 1);
+  }
+};
+
+constexpr size_t kLastLineBytes = 300;
+
+// The last non-blank line of b[0, n), without its leading blanks (cut to kLastLineBytes), or empty when all are blank.
+std::string last_nonblank_line(const char* b, size_t n) {
+  size_t end = n;
+  for (int tries = 0; end > 0 && tries < 256; ++tries) {
+    while (end > 0 &&
+           (b[end - 1] == '\n' || b[end - 1] == '\r' || b[end - 1] == ' ' || b[end - 1] == '\t'))
+      --end;
+    if (end == 0) break;
+    const void* nl = ::memrchr(b, '\n', end);
+    size_t start = nl ? static_cast<size_t>(static_cast<const char*>(nl) - b) + 1 : 0;
+    while (start < end && (b[start] == ' ' || b[start] == '\t')) ++start;
+    const std::string_view line(b + start, end - start);
+    if (line.size() <= kLastLineBytes) return std::string(line);
+    return truncate_utf8(line, kLastLineBytes) + "...";
+  }
+  return "";
+}
+
 // Literals shorter than this are searched pattern by pattern instead of in the shared pass.
 constexpr size_t kSharedLiteralMin = 4;
 
@@ -224,7 +260,16 @@ struct Extractor::Impl {
   std::vector<Probe> probes;  // in priority order: metrics (patterns in order), status, startup
   long long startup_line = 0;
   std::optional<StatusHit> status;
+  std::vector<size_t> status_track;  // per status pattern: its status name's track
+  std::vector<StatusTrack> tracks;
+  long long status_line = 0;  // the last line a status pattern matched (one status a line)
   bool has_progress_metrics = false;
+  long long progress_lines = 0, last_progress_line = 0;
+  long long end_line = 0;
+  std::optional<double> counter_done, counter_planned;
+  long long counter_line = 0;
+  bool completion_configured = false;
+  std::string last_line;
   long offset_s = 0;
   std::string job_start_format, step_time_format;
   Stamp job_start, step_time;
@@ -288,13 +333,38 @@ struct Extractor::Impl {
         MetricState& m = metrics[p.target];
         if (m.taken_line == no) return;  // an earlier pattern of this metric matched the line
         re2::StringPiece cap;
-        if (p.matcher.match(line, hit, &cap))
+        if (p.matcher.match(line, hit, &cap)) {
           m.on_match(std::string_view(cap.data(), cap.size()), p.scale, no);
+          if (m.spec.progress && last_progress_line != no) {
+            ++progress_lines;
+            last_progress_line = no;
+          }
+        }
         return;
       }
       case Probe::Kind::Status:
-        if (!status && p.matcher.match(line, hit)) set_status(p.target, line, no);
+        if (status_line == no || !p.matcher.match(line, hit)) return;
+        status_line = no;
+        if (!status) set_status(p.target, line, no);
+        tracks[status_track[p.target]].add(LogHit{
+            status_names[p.target], truncate_utf8(line, kStatusLineBytes), no, progress_lines});
         return;
+      case Probe::Kind::End:
+        if (end_line != no && p.matcher.match(line, hit)) end_line = no;
+        return;
+      case Probe::Kind::Counter: {
+        re2::StringPiece sub[3];
+        if (!p.matcher.re->Match(re2::StringPiece(line.data(), line.size()), 0, line.size(),
+                                 RE2::UNANCHORED, sub, 3))
+          return;
+        const auto done = parse_number(std::string_view(sub[1].data(), sub[1].size()));
+        const auto planned = parse_number(std::string_view(sub[2].data(), sub[2].size()));
+        if (!done || !planned) return;
+        counter_done = done;
+        counter_planned = planned;
+        counter_line = no;
+        return;
+      }
       case Probe::Kind::Startup:
         if (startup_line == 0 && p.matcher.match(line, hit)) startup_line = no;
         return;
@@ -310,6 +380,8 @@ struct Extractor::Impl {
   // One line on its own (a line split across chunks, or the last one).
   void process_line(std::string_view line) {
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (std::string last = last_nonblank_line(line.data(), line.size()); !last.empty())
+      last_line = std::move(last);
     const long long no = ++lines;
     for (const auto& p : probes)
       if (const size_t hit = p.matcher.first_hit(line); hit != Matcher::npos)
@@ -402,6 +474,7 @@ struct Extractor::Impl {
              base + static_cast<long long>(line) + 1);
     }
     lines += static_cast<long long>(newlines);
+    if (std::string last = last_nonblank_line(b, n); !last.empty()) last_line = std::move(last);
   }
 
   void append_partial(const char* p, size_t n) {
@@ -409,8 +482,12 @@ struct Extractor::Impl {
   }
 };
 
+Extractor::Extractor(const CaseSpec& spec)
+    : Extractor(spec.metrics, spec.status, spec.startup, spec.completion) {}
+
 Extractor::Extractor(const std::vector<MetricSpec>& metrics,
-                     const std::vector<StatusPattern>& status, const StartupSpec& startup)
+                     const std::vector<StatusPattern>& status, const StartupSpec& startup,
+                     const CompletionSpec& completion)
     : impl_(std::make_unique<Impl>()) {
   Impl& s = *impl_;
   for (const auto& spec : metrics) {
@@ -430,7 +507,21 @@ Extractor::Extractor(const std::vector<MetricSpec>& metrics,
     s.probes.push_back({compile(sp.pattern, sp.loc, "status." + sp.status, -1), Probe::Kind::Status,
                         s.status_names.size(), 1});
     s.status_names.push_back(sp.status);
+    const auto same = std::find(s.status_names.begin(), s.status_names.end(), sp.status);
+    const size_t first = static_cast<size_t>(same - s.status_names.begin());
+    if (first + 1 == s.status_names.size()) {
+      s.status_track.push_back(s.tracks.size());
+      s.tracks.emplace_back();
+    } else {
+      s.status_track.push_back(s.status_track[first]);
+    }
   }
+  for (const auto& re : completion.end)
+    s.probes.push_back({compile(re, completion.loc, "completion.end", -1), Probe::Kind::End, 0, 1});
+  for (const auto& re : completion.counter)
+    s.probes.push_back(
+        {compile(re, completion.loc, "completion.counter", 2), Probe::Kind::Counter, 0, 1});
+  s.completion_configured = !completion.end.empty() || !completion.counter.empty();
   if (!startup.first_step.empty())
     s.probes.push_back({compile(startup.first_step, startup.loc, "startup.first_step", -1),
                         Probe::Kind::Startup, 0, 1});
@@ -529,6 +620,27 @@ long long Extractor::startup_line() const {
 const std::optional<Extractor::StatusHit>& Extractor::status() const {
   return impl_->status;
 }
+void Extractor::describe(RunEvidence& e) const {
+  const Impl& s = *impl_;
+  e.hits.clear();
+  for (const auto& t : s.tracks)
+    for (LogHit h : t.kept) {
+      h.progress_after = s.progress_lines - h.progress_after;
+      e.hits.push_back(std::move(h));
+    }
+  std::sort(e.hits.begin(), e.hits.end(),
+            [](const LogHit& a, const LogHit& b) { return a.line_no < b.line_no; });
+  e.progress_expected = s.has_progress_metrics;
+  e.progress_lines = s.progress_lines;
+  e.last_progress_line = s.last_progress_line;
+  e.end_line = s.end_line;
+  e.counter_done = s.counter_done;
+  e.counter_planned = s.counter_planned;
+  e.counter_line = s.counter_line;
+  e.completion_configured = s.completion_configured;
+  e.last_line = s.last_line;
+}
+
 long long Extractor::lines() const {
   return impl_->lines;
 }
@@ -552,8 +664,9 @@ std::vector<MetricSeries> Extractor::series() const {
 }
 
 Extractor extract_file(const std::string& path, const std::vector<MetricSpec>& metrics,
-                       const std::vector<StatusPattern>& status, const StartupSpec& startup) {
-  Extractor ex(metrics, status, startup);
+                       const std::vector<StatusPattern>& status, const StartupSpec& startup,
+                       const CompletionSpec& completion) {
+  Extractor ex(metrics, status, startup, completion);
   for_each_chunk(path, [&](std::string_view chunk) { ex.feed(chunk); });
   ex.finish();
   return ex;

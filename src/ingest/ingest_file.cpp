@@ -21,7 +21,7 @@ std::string ingest_key(const std::string& case_name, const std::string& absolute
 RunRecord ingest_file(const CaseSpec& spec, const std::string& path, const ParamList& params) {
   namespace fs = std::filesystem;
   const std::string abs = fs::absolute(path).lexically_normal().string();
-  Extractor ex(spec.metrics, spec.status, spec.startup);
+  Extractor ex(spec);
   Sha256 digest;
   const long long size = for_each_chunk(abs, [&](std::string_view chunk) {
     ex.feed(chunk);
@@ -44,20 +44,20 @@ RunRecord ingest_file(const CaseSpec& spec, const std::string& path, const Param
   r.log_sha256 = digest.hex();
   r.metrics = ex.metrics();
   r.series = ex.series();
-  r.end_time = static_cast<double>(st.st_mtim.tv_sec) + st.st_mtim.tv_nsec / 1e9;
   r.launch_time = ex.job_start_time();
   r.startup_time = ex.step_time();
   if (r.launch_time && r.startup_time) r.startup_s = *r.startup_time - *r.launch_time;
-  if (r.launch_time) r.wall_s = *r.end_time - *r.launch_time;
-  if (const auto& hit = ex.status()) {
-    r.status = hit->status;
-    r.reason = "line " + std::to_string(hit->line_no) + ": " + hit->line;
-  } else if (!ex.progress_seen()) {
-    r.status = "no_progress";
-    r.reason = "no iteration or step line in the log";
+  if (const auto last = last_log_time(abs, spec.startup)) {
+    r.end_time = last;
+    if (r.launch_time && *last >= *r.launch_time) r.wall_s = *last - *r.launch_time;
   } else {
-    r.status = "ok";
+    r.end_time = static_cast<double>(st.st_mtim.tv_sec) + st.st_mtim.tv_nsec / 1e9;
   }
+  RunEvidence ev;  // exit code unknown: ok needs positive evidence of completion
+  ex.describe(ev);
+  const Verdict v = judge_run(ev);
+  r.status = v.status;
+  r.reason = v.reason;
   return r;
 }
 

@@ -22,6 +22,7 @@
 #include "aerun/extractor.hpp"
 #include "aerun/gpu_lock.hpp"
 #include "aerun/provenance.hpp"
+#include "aerun/run_judge.hpp"
 #include "aerun/sha256.hpp"
 #include "aerun/signal_watch.hpp"
 #include "aerun/store.hpp"
@@ -52,28 +53,12 @@ struct ActiveRun {
   bool timed_out = false;
   bool interrupted = false;
   std::string write_error;
-  std::string tail;  // last output line, for failure reasons
+  std::string start_error;  // could not start: no log file, no shell, ...
 };
 
 std::string signal_name(int sig) {
   const char* abbrev = sigabbrev_np(sig);
   return abbrev ? fmt::format("SIG{}", abbrev) : fmt::format("signal {}", sig);
-}
-
-void remember_tail(ActiveRun& a, std::string_view chunk) {
-  // Keep the last non-empty line seen (bounded), for a failure reason.
-  a.tail.append(chunk.data(), std::min<size_t>(chunk.size(), 8192));
-  if (a.tail.size() > 8192) a.tail.erase(0, a.tail.size() - 8192);
-}
-
-std::string last_line(const std::string& tail) {
-  size_t end = tail.find_last_not_of("\r\n \t");
-  if (end == std::string::npos) return "";
-  size_t begin = tail.rfind('\n', end);
-  begin = begin == std::string::npos ? 0 : begin + 1;
-  std::string line = tail.substr(begin, end - begin + 1);
-  if (line.size() > 300) line = line.substr(0, 300) + "...";
-  return line;
 }
 
 std::vector<std::string> child_environment(const CaseSpec& spec, const PlannedRun& plan,
@@ -167,37 +152,20 @@ RunSummary CaseRunner::run(const std::vector<PlannedRun>& planned) {
       r.metrics = a.extractor->metrics();
       r.series = a.extractor->series();
     }
-    const auto* hit = a.extractor ? &a.extractor->status() : nullptr;
-    if (a.interrupted) {
-      r.status = "interrupted";
-      r.reason = fmt::format("stopped by {}",
-                             signal_name(signals.stop_signal() ? signals.stop_signal() : SIGINT));
-    } else if (a.timed_out) {
-      r.status = "timeout";
-      r.reason = fmt::format("timeout after {:g} s", spec_.timeout_s);
-    } else if (!r.status.empty()) {
-      // already decided (could not start)
-    } else if (hit && *hit) {
-      r.status = (*hit)->status;
-      r.reason = fmt::format("line {}: {}", (*hit)->line_no, (*hit)->line);
-    } else if (!a.write_error.empty()) {
-      r.status = "failed";
-      r.reason = a.write_error;
-    } else if (r.signal) {
-      r.status = "failed";
-      r.reason = fmt::format("killed by {}", signal_name(*r.signal));
-    } else if (r.exit_code && *r.exit_code != 0) {
-      r.status = "failed";
-      const std::string line = last_line(a.tail);
-      r.reason = fmt::format("exit code {}{}", *r.exit_code, line.empty() ? "" : ": " + line);
-    } else if (a.extractor && !a.extractor->progress_seen()) {
-      // Exited cleanly but logged no line of a `progress: true` metric (issue 5, presets).
-      r.status = "no_progress";
-      r.reason = "no iteration or step line in the log";
-    } else {
-      r.status = "ok";
-      r.reason.clear();
-    }
+    // One judge for every run (run_judge.hpp).
+    RunEvidence ev;
+    if (a.extractor) a.extractor->describe(ev);
+    ev.start_error = a.start_error;
+    ev.write_error = a.write_error;
+    ev.stopped = a.interrupted;
+    if (a.interrupted)
+      ev.stop_signal = signal_name(signals.stop_signal() ? signals.stop_signal() : SIGINT);
+    if (a.timed_out) ev.timeout_s = spec_.timeout_s;
+    ev.exit_code = r.exit_code;
+    ev.signal = r.signal;
+    const Verdict v = judge_run(ev);
+    r.status = v.status;
+    r.reason = v.reason;
     if (a.log.get() >= 0) {
       a.log.reset();
       r.log_sha256 = a.log_hash.hex();
@@ -236,7 +204,7 @@ RunSummary CaseRunner::run(const std::vector<PlannedRun>& planned) {
     a->start_mono = mono_now();
     if (spec_.timeout_s > 0) a->deadline_mono = a->start_mono + spec_.timeout_s;
     try {
-      a->extractor = std::make_unique<Extractor>(spec_.metrics, spec_.status, spec_.startup);
+      a->extractor = std::make_unique<Extractor>(spec_);
       if (a->log.get() < 0)
         throw SystemError(fmt::format("cannot write log {}: {}", r.log_path, strerror(errno)));
       ChildProcess::Options o;
@@ -248,8 +216,7 @@ RunSummary CaseRunner::run(const std::vector<PlannedRun>& planned) {
       a->child = std::make_unique<ChildProcess>(o);
       progress.started(r);
     } catch (const std::exception& e) {
-      r.status = "failed";
-      r.reason = e.what();
+      a->start_error = e.what();
       a->eof = true;
       active.push_back(std::move(a));
       return;
@@ -338,7 +305,6 @@ RunSummary CaseRunner::run(const std::vector<PlannedRun>& planned) {
           const bool seen = a->extractor->startup_seen();
           a->extractor->feed(chunk);
           if (!seen && a->extractor->startup_seen()) a->rec.startup_time = t;
-          remember_tail(*a, chunk);
           continue;
         }
         if (n == 0) {

@@ -8,6 +8,7 @@
 #include "aerun/job_follower.hpp"
 #include "aerun/job_stamps.hpp"
 #include "aerun/provenance.hpp"
+#include "aerun/run_judge.hpp"
 #include "aerun/sha256.hpp"
 
 namespace aerun {
@@ -22,6 +23,13 @@ std::string last_line(const std::string& tail) {
   std::string line = tail.substr(begin, end - begin + 1);
   if (line.size() > 300) line = line.substr(0, 300) + "...";
   return line;
+}
+
+// The scheduler's status words before issue 10 (job_state.cpp), in the judge's words.
+std::string judge_word(const std::string& s) {
+  if (s == "node_fail") return "node_failure";
+  if (s == "oom") return "host_oom";
+  return s;
 }
 
 // The scheduler's own line in the log, e.g. "slurmstepd: error: *** JOB 12 ... DUE TO TIME LIMIT
@@ -42,7 +50,7 @@ void collect_run(RunRecord& r, const RunState& state, const JobReport* report,
                  const CaseSpec* spec) {
   const JobStamps st = read_job_stamps(stamps_path(r.log_path));
   std::unique_ptr<Extractor> ex;
-  if (spec) ex = std::make_unique<Extractor>(spec->metrics, spec->status, spec->startup);
+  if (spec) ex = std::make_unique<Extractor>(*spec);
   Sha256 hash;
   std::string tail;
   r.log_size = 0;
@@ -58,10 +66,12 @@ void collect_run(RunRecord& r, const RunState& state, const JobReport* report,
     }
     r.log_sha256 = hash.hex();
   }
+  RunEvidence ev;
   if (ex) {
     ex->finish();
     r.metrics = ex->metrics();
     r.series = ex->series();
+    ex->describe(ev);
   }
 
   // Times: the job's own stamps first, the scheduler's otherwise.
@@ -78,30 +88,23 @@ void collect_run(RunRecord& r, const RunState& state, const JobReport* report,
   if (!st.host.empty()) r.host = st.host;
   r.exit_code = st.exit_code ? st.exit_code : report ? report->exit_code : std::nullopt;
 
-  // Status: the scheduler's verdict, refined by what the log says.
-  const auto* hit = ex && ex->status() ? &*ex->status() : nullptr;
-  const std::string sched_line = scheduler_line(tail);
-  r.status = state.status;
-  if ((r.status == "ok" || r.status == "failed") && hit) {
-    r.status = hit->status;
-    r.reason = fmt::format("line {}: {}", hit->line_no, hit->line);
-  } else if (r.status == "failed") {
-    const std::string line = last_line(tail);
-    r.reason = r.exit_code
-                   ? fmt::format("exit code {}{}", *r.exit_code, line.empty() ? "" : ": " + line)
-                   : (report && !report->reason.empty() ? report->reason : line);
-  } else if (r.status == "ok" && ex && !ex->progress_seen()) {
-    r.status = "no_progress";
-    r.reason = "no iteration or step line in the log";
-  } else if (r.status == "ok") {
-    r.reason.clear();
-  } else {
-    r.reason = !sched_line.empty() ? sched_line
-               : report && !report->reason.empty()
-                   ? fmt::format("{} ({})", report->state, report->reason)
-               : report ? report->state
-                        : r.reason;
+  // Status: one judge for every run, from the job's exit, the scheduler's verdict and the log.
+  ev.exit_code = r.exit_code;
+  ev.signal = r.signal;
+  if (state.finished) {
+    ev.scheduler_status = judge_word(state.status);
+    const std::string sched_line = scheduler_line(tail);
+    ev.scheduler_text = !sched_line.empty() ? sched_line
+                        : report && !report->reason.empty()
+                            ? fmt::format("{} ({})", report->state, report->reason)
+                        : report           ? report->state
+                        : r.reason.empty() ? state.status
+                                           : r.reason;
   }
+  if (ev.last_line.empty()) ev.last_line = last_line(tail);
+  const Verdict v = judge_run(ev);
+  r.status = v.status;
+  r.reason = v.reason;
   if (report) {
     r.scheduler_state = report->state;
     r.scheduler_reason = report->reason;

@@ -1,0 +1,117 @@
+// The one judge of a run's final status: see run_judge.hpp and docs/presets.md.
+#include "aerun/run_judge.hpp"
+
+#include <fmt/format.h>
+#include <string.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace aerun {
+
+namespace {
+
+// A status that stops a run from outside: what the log shows after it is its consequence.
+bool external_stop(const std::string& s) {
+  return s == "timeout" || s == "cancelled" || s == "interrupted" || s == "node_failure";
+}
+
+std::string signal_name(int sig) {
+  const char* abbrev = sigabbrev_np(sig);
+  return abbrev ? fmt::format("SIG{}", abbrev) : fmt::format("signal {}", sig);
+}
+
+std::string with_last_line(std::string reason, const std::string& last_line) {
+  if (!last_line.empty()) reason += ": " + last_line;
+  return reason;
+}
+
+std::string count_text(double v) {
+  return std::isfinite(v) && std::fabs(v) < 1e15 ? fmt::format("{}", static_cast<long long>(v))
+                                                 : fmt::format("{:g}", v);
+}
+
+// The failure evidence that stands: status lines not superseded by later progress or an end line
+// (when the run may have gone on after them), cut at the first external stop.
+std::vector<const LogHit*> standing_hits(const RunEvidence& e) {
+  std::vector<const LogHit*> hits;
+  for (const auto& h : e.hits) {
+    const bool superseded = h.progress_after >= 2 || (e.end_line > h.line_no);
+    if (!superseded) hits.push_back(&h);
+  }
+  std::sort(hits.begin(), hits.end(),
+            [](const LogHit* a, const LogHit* b) { return a->line_no < b->line_no; });
+  for (size_t i = 0; i < hits.size(); ++i)
+    if (external_stop(hits[i]->status)) {
+      hits.resize(i + 1);
+      break;
+    }
+  return hits;
+}
+
+}  // namespace
+
+int status_rank(const std::string& s) {
+  if (s == "failed") return 1;
+  if (s == "cancelled" || s == "launcher_failed" || s == "launch_failed" || s == "lost") return 2;
+  return 3;  // root causes, and the case's own status names
+}
+
+Verdict judge_run(const RunEvidence& e) {
+  // 1. What aerun itself knows.
+  if (!e.start_error.empty()) return {"failed", e.start_error};
+  if (e.stopped)
+    return {"interrupted", "stopped by " + (e.stop_signal.empty() ? "SIGINT" : e.stop_signal)};
+  if (e.timeout_s > 0) return {"timeout", fmt::format("timeout after {:g} s", e.timeout_s)};
+  if (!e.write_error.empty()) return {"failed", e.write_error};
+
+  const bool sched_failed = !e.scheduler_status.empty() && e.scheduler_status != "ok";
+  const bool exit_failed = (e.exit_code && *e.exit_code != 0) || e.signal.has_value();
+  const bool counter_done =
+      e.counter_done && e.counter_planned && *e.counter_done >= *e.counter_planned;
+  const bool finished = e.end_line > 0 || counter_done;
+
+  // 2. Status lines of the log and the scheduler's verdict: the best ranked, earliest first.
+  const std::vector<const LogHit*> hits = standing_hits(e);
+  const LogHit* best = nullptr;
+  for (const LogHit* h : hits)
+    if (!best || status_rank(h->status) > status_rank(best->status)) best = h;
+  // Training finished and nothing says the process failed: what the log shows after the end (a
+  // traceback at teardown) does not undo the results.
+  if (best && finished && !exit_failed && !sched_failed)
+    return {"ok",
+            fmt::format("finished (line {}); then line {}: {}",
+                        e.end_line > 0 ? e.end_line : e.counter_line, best->line_no, best->line)};
+  if (sched_failed) {
+    const bool log_stopped_first = best && external_stop(hits.back()->status);
+    const bool generic = e.scheduler_status == "failed" && (e.exit_code || e.signal);
+    if (!log_stopped_first && !generic &&
+        (!best || status_rank(e.scheduler_status) > status_rank(best->status)))
+      return {e.scheduler_status, e.scheduler_text.empty() ? e.scheduler_status : e.scheduler_text};
+  }
+  if (best) return {best->status, fmt::format("line {}: {}", best->line_no, best->line)};
+
+  // 3. How the process ended.
+  if (e.signal) return {"failed", "killed by " + signal_name(*e.signal)};
+  if (exit_failed)
+    return {"failed", with_last_line(fmt::format("exit code {}", *e.exit_code), e.last_line)};
+
+  // 4. Ended cleanly, or nobody knows how it ended.
+  if (e.progress_expected && e.progress_lines == 0)
+    return {"no_progress", "no iteration or step line in the log"};
+  const bool exit_known = e.exit_code.has_value() || e.scheduler_status == "ok";
+  if (exit_known) return {"ok", ""};
+  if (finished) return {"ok", ""};
+  if (e.counter_done && e.counter_planned)
+    return {"incomplete", fmt::format("the log stops at {} of {} (line {}) with no end line",
+                                      count_text(*e.counter_done), count_text(*e.counter_planned),
+                                      e.counter_line)};
+  if (!e.completion_configured)
+    return {"incomplete",
+            "exit code unknown and no completion pattern to prove the run finished (add "
+            "`completion:` to the case)"};
+  return {"incomplete",
+          with_last_line("exit code unknown and no end-of-training line", e.last_line)};
+}
+
+}  // namespace aerun
