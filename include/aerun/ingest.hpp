@@ -62,13 +62,13 @@ struct IngestOptions {
 // The run a log file describes: key = sha256(case name, '\n', absolute path); status from the
 // judge (run_judge.hpp) with the exit code unknown: ok only with positive evidence of completion;
 // launch and first-step times from in-log timestamps when the case's startup defines them
-// (startup_s = their difference); end time = the last timestamp in the log (last_log_time), else
-// the file's modification time; wall_s = end - launch only when both come from the log; log
-// path = the file itself.
+// (startup_s = their difference); end time = the last timestamp in the log (last_log_time) when
+// it is later than the job-start stamp, else the file's modification time; wall_s = end - launch
+// only when both come from the log; log path = the file itself.
 RunRecord ingest_file(const CaseSpec& spec, const std::string& path, const ParamList& params);
 
-// The last timestamp in the log's last 64 KiB: a line matching the case's startup step_time or
-// job_start pattern (read with its format), else a leading "YYYY-MM-DD HH:MM:SS[.frac]" (also with
+// The last timestamp in the log's last 64 KiB: a line matching the case's startup step_time
+// pattern (read with its format), else a leading "YYYY-MM-DD HH:MM:SS[.frac]" (also with
 // 'T' or in brackets), in the startup's time zone. nullopt when there is none.
 std::optional<double> last_log_time(const std::string& path, const StartupSpec& startup);
 

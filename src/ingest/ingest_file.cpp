@@ -47,9 +47,10 @@ RunRecord ingest_file(const CaseSpec& spec, const std::string& path, const Param
   r.launch_time = ex.job_start_time();
   r.startup_time = ex.step_time();
   if (r.launch_time && r.startup_time) r.startup_s = *r.startup_time - *r.launch_time;
-  if (const auto last = last_log_time(abs, spec.startup)) {
+  const auto last = last_log_time(abs, spec.startup);
+  if (last && (!r.launch_time || *last > *r.launch_time)) {
     r.end_time = last;
-    if (r.launch_time && *last >= *r.launch_time) r.wall_s = *last - *r.launch_time;
+    if (r.launch_time) r.wall_s = *last - *r.launch_time;
   } else {
     r.end_time = static_cast<double>(st.st_mtim.tv_sec) + st.st_mtim.tv_nsec / 1e9;
   }

@@ -49,9 +49,8 @@ const RE2& leading_timestamp() {
 
 std::optional<double> last_log_time(const std::string& path, const StartupSpec& startup) {
   const long offset = parse_utc_offset(startup.tz).value_or(0);
-  std::unique_ptr<RE2> step, start;
+  std::unique_ptr<RE2> step;
   if (!startup.step_time.empty()) step = std::make_unique<RE2>(startup.step_time, RE2::Quiet);
-  if (!startup.job_start.empty()) start = std::make_unique<RE2>(startup.job_start, RE2::Quiet);
   const std::string tail = read_tail(path);
   size_t end = tail.size();
   while (end > 0) {
@@ -64,8 +63,6 @@ std::optional<double> last_log_time(const std::string& path, const StartupSpec& 
     std::string cap, date, time;
     if (step && step->ok() && RE2::PartialMatch(text, *step, &cap))
       if (auto t = parse_log_time(cap, startup.step_time_format, offset)) return t;
-    if (start && start->ok() && RE2::PartialMatch(text, *start, &cap))
-      if (auto t = parse_log_time(cap, startup.job_start_format, offset)) return t;
     if (RE2::PartialMatch(text, leading_timestamp(), &date, &time))
       if (auto t = parse_log_time(date + " " + time, "%Y-%m-%d %H:%M:%S%f", offset)) return t;
   }

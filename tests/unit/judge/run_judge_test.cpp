@@ -24,7 +24,9 @@ RunEvidence exited(int code) {
   e.exit_code = code;
   return e;
 }
-RunEvidence unknown_exit() { return {}; }
+RunEvidence unknown_exit() {
+  return {};
+}
 
 RunEvidence& progress(RunEvidence& e, long long lines, long long last) {
   e.progress_expected = true;
@@ -93,8 +95,7 @@ std::vector<Row> table() {
   e = exited(0);
   progress(e, 100, 900);
   hit(e, "oom", 100, 80, "CUDA out of memory (retried with a smaller batch)");
-  add("a status line the run went on from (2+ progress lines after it) is superseded", e, "ok",
-      "");
+  add("a status line the run went on from (2+ progress lines after it) is superseded", e, "ok", "");
   e = unknown_exit();
   progress(e, 3, 30);
   hit(e, "cancelled", 31, 0, "*** JOB 7 ON n1 CANCELLED AT 2024-01-01T00:00:00 ***");
