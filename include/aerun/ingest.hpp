@@ -55,8 +55,9 @@ struct IngestedFile {
 };
 
 struct IngestOptions {
-  std::string name_template;  // empty: every file, no parameters
-  unsigned jobs = 1;          // files read and extracted at once (stored one by one, in order)
+  std::string name_template;     // empty: every file, no parameters
+  unsigned jobs = 1;             // files read and extracted at once (stored one by one, in order)
+  bool assume_complete = false;  // the logs are of finished runs (excerpts): see RunEvidence
 };
 
 // The run a log file describes: key = sha256(case name, '\n', absolute path); status from the
@@ -65,7 +66,9 @@ struct IngestOptions {
 // (startup_s = their difference); end time = the last timestamp in the log (last_log_time) when
 // it is later than the job-start stamp, else the file's modification time; wall_s = end - launch
 // only when both come from the log; log path = the file itself.
-RunRecord ingest_file(const CaseSpec& spec, const std::string& path, const ParamList& params);
+// assume_complete: the user vouches the run finished (RunEvidence::assume_complete).
+RunRecord ingest_file(const CaseSpec& spec, const std::string& path, const ParamList& params,
+                      bool assume_complete = false);
 
 // The last timestamp in the log's last 64 KiB: a line matching the case's startup step_time
 // pattern (read with its format), else a leading "YYYY-MM-DD HH:MM:SS[.frac]" (also with

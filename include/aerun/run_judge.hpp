@@ -56,7 +56,10 @@ struct RunEvidence {
   std::optional<double> counter_done, counter_planned;
   long long counter_line = 0;
   bool completion_configured = false;  // the case has some end or counter pattern
-  std::string last_line;               // the log's last non-empty line (for reasons)
+  // The user vouches that the log is of a run that finished (`aerun ingest --assume-complete`,
+  // for excerpts of logs): with the exit code unknown and no crash line, ok instead of incomplete.
+  bool assume_complete = false;
+  std::string last_line;  // the log's last non-empty line (for reasons)
 };
 
 struct Verdict {
@@ -72,11 +75,13 @@ struct Verdict {
 //     superseded: a status line is superseded when 2 or more progress lines or an end line follow
 //     it (the run went on). Lines after the first external stop (time limit, cancel, preemption,
 //     node failure) are its consequences and are ignored. The best ranked status wins, the
-//     earliest line among equals; the scheduler's verdict counts as a line after the log.
+//     earliest line among equals; the scheduler's verdict counts as a line after the log. When
+//     training had finished and nothing says the process failed, lines after the end do not
+//     undo it (ok, the line noted).
 //  3. A non-zero exit code or a signal -> failed.
 //  4. Ended cleanly (exit 0) or exit unknown: no progress line where one was expected ->
-//     no_progress. Exit unknown: ok only with an end line or a counter at its planned count;
-//     else incomplete.
+//     no_progress. Exit unknown: ok only with an end line or a counter at its planned count
+//     (or assume_complete); else incomplete.
 Verdict judge_run(const RunEvidence& e);
 
 }  // namespace aerun

@@ -21,6 +21,7 @@ struct IngestArgs {
   std::string pattern;
   std::vector<std::string> presets;
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
+  bool assume_complete = false;
 };
 
 // The case the logs belong to: a case file (its metrics, presets, status, startup and tables), or
@@ -55,6 +56,7 @@ int ingest_command(const Globals& g, const IngestArgs& a) {
   IngestOptions opts;
   opts.name_template = a.pattern;
   opts.jobs = a.jobs;
+  opts.assume_complete = a.assume_complete;
   const auto files = ingest_paths(store, spec, a.paths, opts);
   int added = 0, updated = 0, unchanged = 0, skipped = 0;
   for (const auto& f : files) {
@@ -100,6 +102,9 @@ void add_ingest_command(CLI::App& app, Globals& g, Action& action) {
   c->add_option("-j,--jobs", args->jobs,
                 "files read at once (default: the CPUs; stored one by one, in file order)")
       ->check(CLI::Range(1, 4096));
+  c->add_flag("--assume-complete", args->assume_complete,
+              "the logs are of runs that finished (e.g. excerpts): ok without an end line, "
+              "unless a crash line says otherwise (noted in each run's reason)");
   c->add_option("--db", g.db, "results store");
   c->callback([&action, &g, args] { action = [&g, args] { return ingest_command(g, *args); }; });
 }

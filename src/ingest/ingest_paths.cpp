@@ -110,7 +110,7 @@ std::vector<IngestedFile> ingest_paths(Store& store, const CaseSpec& spec,
             w.prev->log_sha256 == sha256_file(w.file.path))
           w.unchanged = true;
         else
-          w.run = ingest_file(spec, w.file.path, w.params);
+          w.run = ingest_file(spec, w.file.path, w.params, opts.assume_complete);
       } catch (...) {
         w.error = std::current_exception();
       }

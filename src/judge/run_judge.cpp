@@ -102,6 +102,13 @@ Verdict judge_run(const RunEvidence& e) {
   const bool exit_known = e.exit_code.has_value() || e.scheduler_status == "ok";
   if (exit_known) return {"ok", ""};
   if (finished) return {"ok", ""};
+  if (e.assume_complete) {
+    std::string why = "completion assumed (--assume-complete)";
+    if (e.counter_done && e.counter_planned)
+      why += fmt::format("; the log stops at {} of {}", count_text(*e.counter_done),
+                         count_text(*e.counter_planned));
+    return {"ok", why};
+  }
   if (e.counter_done && e.counter_planned)
     return {"incomplete", fmt::format("the log stops at {} of {} (line {}) with no end line",
                                       count_text(*e.counter_done), count_text(*e.counter_planned),

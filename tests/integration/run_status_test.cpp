@@ -109,3 +109,19 @@ TEST(RunStatus, AnIngestedLogsWallTimeComesFromItsOwnTimestampsNotTheFileDate) {
             "360.5");
   EXPECT_EQ(sql1(db, "SELECT wall_s IS NULL FROM runs WHERE log_path LIKE '%no_stamps.log'"), "1");
 }
+
+TEST(RunStatus, AssumeCompleteVouchesForExcerptsButNeverHidesACrash) {
+  TempDir d;
+  fs::create_directories(d / "logs");
+  write_file(d / "logs/excerpt.log", iterations(30, 40, 50));
+  write_file(d / "logs/oom.log",
+             iterations(30, 40, 50) + "torch.cuda.OutOfMemoryError: CUDA out of memory.\n");
+  const auto r = run_aerun(d, {"ingest", "logs", "--preset", "megatron", "--case", "ex",
+                               "--assume-complete", "--db", "r.db"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string db = d / "r.db";
+  EXPECT_EQ(status_of(db, "excerpt.log"),
+            "ok | completion assumed (--assume-complete); the log stops at 40 of 50");
+  EXPECT_EQ(status_of(db, "oom.log"),
+            "oom | line 12: torch.cuda.OutOfMemoryError: CUDA out of memory.");
+}

@@ -181,6 +181,17 @@ std::vector<Row> table() {
   progress(e, 10, 99);
   add("no completion pattern to prove anything", e, "incomplete", "completion:");
   e = unknown_exit();
+  progress(e, 40, 99);
+  counter(e, 40, 50, 99);
+  e.assume_complete = true;
+  add("an excerpt the user vouches for (ingest --assume-complete)", e, "ok",
+      "completion assumed (--assume-complete); the log stops at 40 of 50");
+  e = unknown_exit();
+  progress(e, 10, 99);
+  hit(e, "oom", 100, 0, "CUDA out of memory");
+  e.assume_complete = true;
+  add("vouching does not hide a crash", e, "oom", "line 100");
+  e = unknown_exit();
   progress(e, 10, 99);
   hit(e, "failed", 100, 0, "Bus error (core dumped)");
   ended(e, 0);
