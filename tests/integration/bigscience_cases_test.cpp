@@ -12,6 +12,7 @@
 
 #include "aerun/case_loader.hpp"
 #include "aerun/extractor.hpp"
+#include "fixture_runs.hpp"
 #include "aerun/sweep.hpp"
 #include "aerun/table.hpp"
 #include "harness.hpp"
@@ -155,21 +156,6 @@ TEST(BigscienceCases, LogsCaseRunsTheSeedsRenamedScriptsOnSixteenNodes) {
   std::set<std::string> expected;
   for (const auto& name : seed) expected.insert("bash ./" + name + ".sh");
   EXPECT_EQ(run, expected);
-}
-
-// A run of `c` read from a fixture log, as the runner records it.
-RunRecord run_from_log(const CaseSpec& c, const ParamList& point, const std::string& log) {
-  static long long next_id = 1;
-  const Extractor x = extract_file(log, c.metrics, c.status, c.startup);
-  RunRecord r;
-  r.id = next_id++;
-  r.key = fs::path(log).filename().string();
-  r.case_name = c.name;
-  r.params = point;
-  r.status = x.status() ? x.status()->status : "ok";
-  r.metrics = x.metrics();
-  r.log_path = log;
-  return r;
 }
 
 std::string param(const ParamList& p, const std::string& name) {

@@ -14,6 +14,7 @@
 
 #include "aerun/case_loader.hpp"
 #include "aerun/extractor.hpp"
+#include "fixture_runs.hpp"
 #include "aerun/plot.hpp"
 #include "aerun/sweep.hpp"
 #include "aerun/table.hpp"
@@ -23,6 +24,7 @@ namespace aerun {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::run_from_log;
 
 const std::string kFixtures = std::string(AERUN_FIXTURES) + "/stronghold";
 const std::string kCases = std::string(AERUN_CASES_DIR) + "/stronghold";
@@ -30,22 +32,6 @@ const std::string kCases = std::string(AERUN_CASES_DIR) + "/stronghold";
 std::string param(const ParamList& p, const std::string& name) {
   const Value* v = find_param(p, name);
   return v ? v->text() : "";
-}
-
-// A run of `c` from a fixture log, as the runner would record it: status from the case's status
-// patterns (ok when none matched), metrics from the case's metric patterns.
-RunRecord run_from_log(const CaseSpec& c, const ParamList& point, const std::string& log) {
-  static long long next_id = 1;
-  const Extractor x = extract_file(log, c.metrics, c.status, c.startup);
-  RunRecord r;
-  r.id = next_id++;
-  r.key = fs::path(log).filename().string();
-  r.case_name = c.name;
-  r.params = point;
-  r.status = x.status() ? x.status()->status : "ok";
-  r.metrics = x.metrics();
-  r.log_path = log;
-  return r;
 }
 
 // Every point of the case that has a fixture log, named like run.sh names its logs.
