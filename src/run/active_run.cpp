@@ -1,0 +1,176 @@
+#include "run/active_run.hpp"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "aerun/error.hpp"
+#include "aerun/provenance.hpp"
+
+namespace aerun {
+
+namespace {
+
+// After the command ended, how long something it started may keep its output open.
+constexpr double kOrphanOutputGraceS = 2.0;
+
+}  // namespace
+
+ActiveRun::ActiveRun(const CaseSpec& spec, const PlannedRun& plan, RunRecord rec)
+    : spec_(spec), plan_(&plan), rec_(std::move(rec)) {}
+
+void ActiveRun::start(const std::vector<std::string>& env) {
+  log_ = UniqueFd(::open(rec_.log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+  start_mono_ = mono_now();
+  try {
+    extractor_ = std::make_unique<Extractor>(spec_);
+    if (log_.get() < 0)
+      throw SystemError(fmt::format("cannot write log {}: {}", rec_.log_path, strerror(errno)));
+    ChildProcess::Options o;
+    o.argv = {spec_.shell, "-c", plan_->command};
+    o.env = env;
+    o.cwd = spec_.workdir;
+    rec_.launch_time = wall_now();
+    start_mono_ = mono_now();
+    child_ = std::make_unique<ChildProcess>(o);
+  } catch (const std::exception& e) {
+    start_error_ = e.what();
+    eof_ = true;
+    return;
+  }
+  if (spec_.timeout_s > 0) deadline_mono_ = start_mono_ + spec_.timeout_s;
+}
+
+int ActiveRun::output_fd() const {
+  return !eof_ && child_ ? child_->output_fd() : -1;
+}
+
+void ActiveRun::write_log(std::string_view chunk) {
+  if (log_.get() < 0 || !write_error_.empty()) return;
+  size_t off = 0;
+  while (off < chunk.size()) {
+    const ssize_t w = ::write(log_.get(), chunk.data() + off, chunk.size() - off);
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      write_error_ = fmt::format("cannot write log {}: {}", rec_.log_path, strerror(errno));
+      return;
+    }
+    off += static_cast<size_t>(w);
+  }
+  log_hash_.update(chunk);
+}
+
+void ActiveRun::read_output(std::vector<char>& buf) {
+  if (output_fd() < 0) return;
+  for (;;) {
+    const ssize_t n = ::read(child_->output_fd(), buf.data(), buf.size());
+    if (n > 0) {
+      const double t = wall_now();
+      if (!rec_.first_output_time) rec_.first_output_time = t;
+      const std::string_view chunk(buf.data(), static_cast<size_t>(n));
+      write_log(chunk);
+      const bool seen = extractor_->startup_seen();
+      extractor_->feed(chunk);
+      if (!seen && extractor_->startup_seen()) rec_.startup_time = t;
+      continue;
+    }
+    if (n == 0) {
+      eof_ = true;
+      child_->close_output();
+    } else if (errno == EINTR) {
+      continue;
+    }
+    return;  // EAGAIN or EOF
+  }
+}
+
+void ActiveRun::tick(double now, double kill_grace_s) {
+  if (!child_) return;
+  if (!child_->exited() && child_->try_wait()) exited_mono_ = now;
+  if (!child_->exited()) {
+    if (deadline_mono_ > 0 && now >= deadline_mono_ && !timed_out_ && stop_signal_.empty()) {
+      timed_out_ = true;
+      child_->signal_group(SIGTERM);
+      kill_at_mono_ = now + kill_grace_s;
+    } else if (kill_at_mono_ > 0 && now >= kill_at_mono_) {
+      child_->signal_group(SIGKILL);
+      kill_at_mono_ = now + 1.0;
+    }
+  } else if (!eof_ && now - exited_mono_ >= kOrphanOutputGraceS) {
+    // The command ended but something it started still holds the output open: stop it.
+    child_->signal_group(SIGKILL);
+    eof_ = true;
+    child_->close_output();
+  }
+}
+
+void ActiveRun::interrupt(double now, double kill_grace_s, std::string signal_name) {
+  stop_signal_ = std::move(signal_name);
+  if (child_) child_->signal_group(SIGTERM);
+  kill_at_mono_ = now + kill_grace_s;
+}
+
+double ActiveRun::next_wake(double later) const {
+  double wake = later;
+  if (deadline_mono_ > 0 && !timed_out_) wake = std::min(wake, deadline_mono_);
+  if (kill_at_mono_ > 0) wake = std::min(wake, kill_at_mono_);
+  if (exited_mono_ > 0 && !eof_) wake = std::min(wake, exited_mono_ + kOrphanOutputGraceS);
+  return wake;
+}
+
+bool ActiveRun::done() const {
+  return (!child_ || child_->exited()) && eof_;
+}
+
+RunEvidence ActiveRun::evidence() const {
+  RunEvidence ev;
+  if (extractor_) extractor_->describe(ev);
+  ev.start_error = start_error_;
+  ev.write_error = write_error_;
+  ev.stopped = !stop_signal_.empty();
+  ev.stop_signal = stop_signal_;
+  if (timed_out_) ev.timeout_s = spec_.timeout_s;
+  ev.exit_code = rec_.exit_code;
+  ev.signal = rec_.signal;
+  return ev;
+}
+
+RunRecord ActiveRun::finish() {
+  RunRecord& r = rec_;
+  if (extractor_) extractor_->finish();
+  r.end_time = wall_now();
+  r.wall_s = mono_now() - start_mono_;
+  if (child_ && child_->exited()) {
+    const auto& e = child_->exit();
+    r.exit_code = e.code;
+    r.signal = e.signal;
+    r.user_cpu_s = e.user_cpu_s;
+    r.sys_cpu_s = e.sys_cpu_s;
+    r.max_rss_kb = e.max_rss_kb;
+  }
+  if (extractor_) {
+    r.metrics = extractor_->metrics();
+    r.series = extractor_->series();
+  }
+  const Verdict v = judge_run(evidence());
+  r.status = v.status;
+  r.reason = v.reason;
+  if (log_.get() >= 0) {
+    log_.reset();
+    r.log_sha256 = log_hash_.hex();
+  }
+  std::error_code ec;
+  if (!r.log_path.empty())
+    r.log_size = static_cast<long long>(std::filesystem::file_size(r.log_path, ec));
+  if (r.launch_time && r.startup_time) r.startup_s = *r.startup_time - *r.launch_time;
+  return r;
+}
+
+}  // namespace aerun

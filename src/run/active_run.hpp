@@ -1,0 +1,73 @@
+// One run in flight on this host: its process, its log, what its output has shown so far, and
+// its deadlines. The run loop (case_runner.cpp) polls its output fd, hands it the time, and asks
+// the judge for its status once it is done.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "aerun/case_spec.hpp"
+#include "aerun/child_process.hpp"
+#include "aerun/extractor.hpp"
+#include "aerun/run_judge.hpp"
+#include "aerun/run_plan.hpp"
+#include "aerun/run_record.hpp"
+#include "aerun/sha256.hpp"
+#include "aerun/unique_fd.hpp"
+
+namespace aerun {
+
+class ActiveRun {
+ public:
+  // rec: the run as begun in the store (id, attempt, log path set).
+  ActiveRun(const CaseSpec& spec, const PlannedRun& plan, RunRecord rec);
+
+  // Opens the log and spawns `shell -c command`. Never throws: a failure to start is kept and
+  // decides the run's status (done() is then true at once).
+  void start(const std::vector<std::string>& env);
+
+  const PlannedRun& plan() const { return *plan_; }
+  // The command was spawned (false when it could not start).
+  bool started() const { return child_ != nullptr; }
+  const RunRecord& record() const { return rec_; }
+  // The output pipe to poll, -1 when there is nothing more to read.
+  int output_fd() const;
+  // Reads what the run wrote (until the pipe would block): into the log, the digest and the
+  // extractor; the first output and the first step are timestamped.
+  void read_output(std::vector<char>& buf);
+  // Reaps the child, enforces the timeout and the SIGTERM -> SIGKILL escalation, and stops what
+  // still holds the output 2 s after the command ended. now: monotonic seconds.
+  void tick(double now, double kill_grace_s);
+  // Stops the run because aerun was asked to stop (SIGTERM now, SIGKILL after the grace).
+  void interrupt(double now, double kill_grace_s, std::string signal_name);
+  // The next moment tick() has something to do (monotonic), or `later` if nothing sooner.
+  double next_wake(double later) const;
+  // The process has ended and its output is read to the end.
+  bool done() const;
+  // Once done: the record with times, exit, metrics, log digest and the judge's verdict.
+  RunRecord finish();
+
+ private:
+  void write_log(std::string_view chunk);
+  RunEvidence evidence() const;
+
+  const CaseSpec& spec_;
+  const PlannedRun* plan_;
+  RunRecord rec_;
+  std::unique_ptr<ChildProcess> child_;
+  UniqueFd log_;
+  Sha256 log_hash_;
+  std::unique_ptr<Extractor> extractor_;
+  double start_mono_ = 0;
+  double deadline_mono_ = 0;  // 0 = none
+  double kill_at_mono_ = 0;   // when SIGKILL follows a SIGTERM (0 = not asked to stop)
+  double exited_mono_ = 0;    // when the child was reaped
+  bool eof_ = false;
+  bool timed_out_ = false;
+  std::string stop_signal_;  // set when interrupted
+  std::string start_error_, write_error_;
+};
+
+}  // namespace aerun
