@@ -146,6 +146,65 @@ int SearchSummary::exit_code() const {
   return 0;
 }
 
+namespace {
+
+// Probes already decided by runs in the store, from an earlier (maybe interrupted) search.
+void replay_stored(Store& store, const std::string& case_name,
+                   const std::vector<SearchPoint>& points, std::vector<Bisection>& search,
+                   SearchSummary& sum) {
+  std::unordered_map<std::string, std::string> status_by_key;
+  for (auto& r : store.list(RunFilter{case_name, "", ""})) status_by_key[r.key] = r.status;
+  const auto status_of = [&](const std::string& key) -> std::optional<std::string> {
+    const auto it = status_by_key.find(key);
+    if (it == status_by_key.end()) return std::nullopt;
+    return it->second;
+  };
+  for (size_t i = 0; i < points.size(); ++i) {
+    const auto stored = [&](long long v) {
+      return probe_outcome(v, points[i].runs.at(v), status_of, nullptr);
+    };
+    // Replay the bisection's own path first (a rerun prints the same probes in the same
+    // order), then every other stored outcome of this point's candidates.
+    for (auto v = search[i].next(); v; v = search[i].next()) {
+      const auto probe = stored(*v);
+      if (!probe) break;
+      search[i].record(*probe);
+      ++sum.reused;
+    }
+    for (long long v : points[i].candidates)
+      if (!search[i].known(v))
+        if (const auto probe = stored(v)) {
+          search[i].record(*probe);
+          ++sum.reused;
+        }
+  }
+}
+
+// Each point's result, with the bisection's warnings, printed and kept in sum.
+void report_outcomes(const SearchSpec& s, const std::vector<SearchPoint>& points,
+                     const std::vector<Bisection>& search, const std::vector<std::string>& stopped,
+                     SearchSummary& sum, std::ostream& out) {
+  for (size_t i = 0; i < points.size(); ++i) {
+    const Bisection& b = search[i];
+    SearchOutcome o;
+    o.point = points[i].label;
+    o.value = b.result();
+    o.finished = stopped[i].empty() && b.done();
+    o.stopped_by = stopped[i];
+    o.probes = b.probes();
+    o.warnings = b.warnings();
+    for (const auto& w : o.warnings)
+      out << fmt::format(
+          "[aerun] warning: {} is not monotonic: {}; the search assumes it is, and its result is "
+          "the last ok value before the first failure\n",
+          subject(s, o.point), w);
+    out << result_line(s, o, b.candidates().size(), b.at_end(), b.candidates().front());
+    sum.points.push_back(std::move(o));
+  }
+}
+
+}  // namespace
+
 SearchRunner::SearchRunner(const CaseSpec& spec, Store& store, RunnerOptions opts,
                            std::ostream& out)
     : spec_(spec), store_(store), opts_(std::move(opts)), out_(out) {}
@@ -166,35 +225,7 @@ SearchSummary SearchRunner::run(const RunSelector* selector, const LaunchSetup& 
       s.param, s.min, s.max, s.step, s.goal, points.size(), points.size() == 1 ? "" : "s",
       Bisection::max_probes(most));
 
-  // Probes already decided by runs in the store, from an earlier (maybe interrupted) search.
-  if (!opts_.force) {
-    std::unordered_map<std::string, std::string> status_by_key;
-    for (auto& r : store_.list(RunFilter{spec_.name, "", ""})) status_by_key[r.key] = r.status;
-    const auto status_of = [&](const std::string& key) -> std::optional<std::string> {
-      const auto it = status_by_key.find(key);
-      if (it == status_by_key.end()) return std::nullopt;
-      return it->second;
-    };
-    for (size_t i = 0; i < points.size(); ++i) {
-      const auto stored = [&](long long v) {
-        return probe_outcome(v, points[i].runs.at(v), status_of, nullptr);
-      };
-      // Replay the bisection's own path first (a rerun prints the same probes in the same
-      // order), then every other stored outcome of this point's candidates.
-      for (auto v = search[i].next(); v; v = search[i].next()) {
-        const auto probe = stored(*v);
-        if (!probe) break;
-        search[i].record(*probe);
-        ++sum.reused;
-      }
-      for (long long v : points[i].candidates)
-        if (!search[i].known(v))
-          if (const auto probe = stored(v)) {
-            search[i].record(*probe);
-            ++sum.reused;
-          }
-    }
-  }
+  if (!opts_.force) replay_stored(store_, spec_.name, points, search, sum);
 
   // Rounds: the next probe of every unfinished point, run together.
   CaseRunner runner(spec_, store_, opts_, out_);
@@ -232,23 +263,7 @@ SearchSummary SearchRunner::run(const RunSelector* selector, const LaunchSetup& 
     }
   }
 
-  for (size_t i = 0; i < points.size(); ++i) {
-    const Bisection& b = search[i];
-    SearchOutcome o;
-    o.point = points[i].label;
-    o.value = b.result();
-    o.finished = stopped[i].empty() && b.done();
-    o.stopped_by = stopped[i];
-    o.probes = b.probes();
-    o.warnings = b.warnings();
-    for (const auto& w : o.warnings)
-      out_ << fmt::format(
-          "[aerun] warning: {} is not monotonic: {}; the search assumes it is, and its result is "
-          "the last ok value before the first failure\n",
-          subject(s, o.point), w);
-    out_ << result_line(s, o, b.candidates().size(), b.at_end(), b.candidates().front());
-    sum.points.push_back(std::move(o));
-  }
+  report_outcomes(s, points, search, stopped, sum, out_);
   out_ << fmt::format("[aerun] search {}: {} probe{} run, {} reused from the store\n", spec_.name,
                       sum.probes_run, sum.probes_run == 1 ? "" : "s", sum.reused);
   out_.flush();
