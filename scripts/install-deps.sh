@@ -3,9 +3,9 @@
 # Usage: scripts/install-deps.sh [--test]   (--test adds what the test suite needs)
 set -euo pipefail
 pkgs=(build-essential cmake ninja-build pkg-config git ca-certificates
-      libyaml-cpp-dev libboost-dev libboost-filesystem-dev libsqlite3-dev sqlite3
+      libyaml-cpp-dev libsqlite3-dev sqlite3
       libfmt-dev libcli11-dev libre2-dev libmuparserx-dev libssl-dev nlohmann-json3-dev
-      gnuplot-nox)
+      gnuplot-nox help2man)
 if [[ "${1:-}" == "--test" ]]; then
   pkgs+=(libgtest-dev libgmock-dev googletest gnuplot-nox slurmctld slurmd slurm-client munge libpmix2
         mpich openmpi-bin libmpich-dev libopenmpi-dev)

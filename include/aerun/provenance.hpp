@@ -9,6 +9,8 @@ std::string host_name();
 // HEAD of the git repository containing dir, with "-dirty" when it has local changes;
 // "" when dir is not in a repository (or git is missing).
 std::string git_commit(const std::string& dir);
+// The aerun binary running now (/proc/self/exe); "aerun" when it cannot be read.
+std::string self_binary();
 // Wall clock, Unix epoch seconds.
 double wall_now();
 // Monotonic clock, seconds.

@@ -1,6 +1,8 @@
 // `aerun case --scheduler ...`: submission, following, dry-run scripts, allocation mode.
 #include "cli/batch_case.hpp"
 
+#include "aerun/provenance.hpp"
+
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -63,12 +65,6 @@ int run_in_allocation(const Globals& g, const CaseSpec& spec, std::vector<Planne
 }
 
 }  // namespace
-
-std::string self_binary() {
-  std::error_code ec;
-  const auto p = std::filesystem::read_symlink("/proc/self/exe", ec);
-  return ec ? "aerun" : p.string();
-}
 
 LaunchSetup batch_launch_setup(const CaseSpec& spec) {
   LaunchSetup l;

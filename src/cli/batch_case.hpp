@@ -34,7 +34,4 @@ int run_batch_case(const Globals& g, const CaseSpec& spec, const RunSelector& se
 // node's own hosts and GPUs are not the job's).
 LaunchSetup batch_launch_setup(const CaseSpec& spec);
 
-// The aerun binary running now (/proc/self/exe), written into job scripts.
-std::string self_binary();
-
 }  // namespace aerun::cli

@@ -11,6 +11,7 @@
 #include "aerun/case_loader.hpp"
 #include "aerun/case_runner.hpp"
 #include "aerun/extractor.hpp"
+#include "aerun/provenance.hpp"
 #include "aerun/run_plan.hpp"
 #include "aerun/search_runner.hpp"
 #include "aerun/store.hpp"
@@ -41,9 +42,7 @@ std::vector<std::string> helper_env() {
   std::vector<std::string> env;
   if (std::getenv("AERUN_DEMO_TRAIN")) return env;
   std::error_code ec;
-  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (ec) return env;
-  const auto demo = self.parent_path() / "aerun-demo-train";
+  const auto demo = std::filesystem::path(self_binary()).parent_path() / "aerun-demo-train";
   if (std::filesystem::exists(demo, ec)) env.push_back("AERUN_DEMO_TRAIN=" + demo.string());
   return env;
 }

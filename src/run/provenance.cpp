@@ -4,11 +4,18 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 
 #include "aerun/shell_quote.hpp"
 
 namespace aerun {
+
+std::string self_binary() {
+  std::error_code ec;
+  const auto p = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? "aerun" : p.string();
+}
 
 std::string host_name() {
   char buf[256] = {};

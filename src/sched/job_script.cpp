@@ -2,10 +2,12 @@
 #include <fmt/format.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "aerun/job_script.hpp"
+#include "aerun/provenance.hpp"
 #include "aerun/shell_quote.hpp"
 
 namespace aerun {
@@ -139,10 +141,24 @@ std::map<std::string, std::string> job_script_vars(const CaseSpec& spec,
   return v;
 }
 
+namespace {
+
+// The folder of the shipped templates: $AERUN_TEMPLATES, else ../share/aerun/templates beside the
+// running binary (an installed aerun), else the source tree's (a build not installed).
+std::string templates_dir() {
+  if (const char* e = std::getenv("AERUN_TEMPLATES"); e && *e) return e;
+  std::error_code ec;
+  const auto installed =
+      std::filesystem::path(self_binary()).parent_path().parent_path() / "share/aerun/templates";
+  if (std::filesystem::is_directory(installed, ec)) return installed.string();
+  return AERUN_SOURCE_DIR "/templates";
+}
+
+}  // namespace
+
 std::string job_template_path(const CaseSpec& spec, Scheduler scheduler) {
   if (!spec.resources.template_path.empty()) return spec.resources.template_path;
-  std::string dir = AERUN_SOURCE_DIR "/templates";
-  if (const char* e = std::getenv("AERUN_TEMPLATES"); e && *e) dir = e;
+  const std::string dir = templates_dir();
   const char* file = scheduler == Scheduler::Slurm ? "slurm.sbatch"
                      : scheduler == Scheduler::Pbs ? "pbs.sh"
                                                    : "local.sh";

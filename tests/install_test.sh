@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# `cmake --install` gives a working aerun anywhere: binary, demo workload, templates found beside
+# the binary (not in the source tree), docs and the man page.
+# Usage: tests/install_test.sh BUILD_DIR
+set -euo pipefail
+build=$(cd "$1" && pwd)
+src=$(cd "$(dirname "$0")/.." && pwd)
+prefix=$(mktemp -d)
+work=$(mktemp -d)
+trap 'rm -rf "$prefix" "$work"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+cmake --install "$build" --prefix "$prefix" >/dev/null
+for f in bin/aerun bin/aerun-demo-train share/aerun/templates/slurm.sbatch \
+         share/aerun/templates/pbs.sh share/doc/aerun/presets.md; do
+  [ -e "$prefix/$f" ] || fail "$f not installed"
+done
+if command -v help2man >/dev/null; then
+  [ -s "$prefix/share/man/man1/aerun.1" ] || fail "no man page"
+  grep -q 'ingest' "$prefix/share/man/man1/aerun.1" || fail "the man page lacks the subcommands"
+fi
+
+# The installed templates are the ones used: mark them and look for the mark in a job script.
+echo '# installed-template-mark' >> "$prefix/share/aerun/templates/slurm.sbatch"
+cat > "$work/c.yaml" <<'YAML'
+case: inst
+params: {x: [1]}
+command: echo {x}
+YAML
+# The dry run writes the job script and prints its path.
+script_of() { (cd "$work" && env -u AERUN_TEMPLATES "$1" case c.yaml --scheduler slurm --dry-run) | grep '\.sbatch$'; }
+script=$(script_of "$prefix/bin/aerun")
+grep -q 'installed-template-mark' "$script" || fail "the installed templates were not used: $script"
+# Without an installed tree, the source tree's templates are used.
+script=$(script_of "$build/aerun")
+grep -q 'installed-template-mark' "$script" && fail "a build used an installed template"
+echo "install test passed"
