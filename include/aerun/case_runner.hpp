@@ -28,7 +28,7 @@ struct RunSummary {
   int ok = 0;
   int failed = 0;       // every status other than ok and interrupted
   int interrupted = 0;  // stopped by Ctrl-C / SIGTERM, or never started because of it
-  int busy = 0;         // being run right now by another aerun process
+  int busy = 0;         // still run by another aerun process when this one stopped
   int stop_signal = 0;  // SIGINT/SIGTERM that stopped the case, or 0
 };
 

@@ -31,8 +31,9 @@ struct MetricSeries {
   std::vector<SeriesPoint> points;
 };
 
-// Run statuses: "ok", "failed", "timeout", "interrupted", "running", or a status pattern's
-// name ("oom", ...); batch jobs add "pending", "submit_failed", "cancelled", "node_fail", "lost".
+// Run statuses: the judge's (run_judge.hpp), "running" while an aerun process runs it, "stale"
+// when that process is gone (its claim may be taken over); batch jobs add "pending",
+// "submit_failed".
 struct RunRecord {
   long long id = 0;
   std::string key;  // stable hash of case, resolved command, parameters, env, repeat
@@ -65,6 +66,9 @@ struct RunRecord {
   std::string aerun_version;
   std::string git_commit;  // of workdir, when it is a git repository
   int runner_pid = 0;      // the aerun process that ran it (to detect orphaned "running" rows)
+  long long runner_start = 0;       // that process's start time (ticks since boot): pids are reused
+  std::string runner_boot;          // the boot it ran in
+  std::optional<double> heartbeat;  // when the running aerun last said it is alive (epoch s)
 
   std::string log_path;
   long long log_size = 0;

@@ -41,10 +41,33 @@ class Store {
   // failed or interrupted attempt), updates it with attempt+1, clears its earlier results and
   // deletes its old metrics and series. Returns the row id.
   long long begin_run(const RunRecord& r);
+
+  // How long a running aerun may stay silent before its claims count as stale (it writes a
+  // heartbeat every kHeartbeatS). Another host's claims can only be judged by this.
+  static constexpr double kHeartbeatS = 30;
+  static constexpr double kStaleAfterS = 300;
+
+  // The result of claim_run.
+  struct Claim {
+    enum class Outcome { Claimed, Done, Busy };
+    Outcome outcome = Outcome::Claimed;
+    long long id = 0;  // Claimed: the row, begun
+    int attempt = 0;   // Claimed: its attempt
+    RunRecord found;   // Done / Busy: the row as found
+  };
+  // Atomically (one write transaction, the row's status read inside it): Done when the run already
+  // succeeded (unless force), Busy when another live aerun process runs it (or a batch job is in
+  // flight for it), else begins it as begin_run does (also a stale claim: its owner is provably
+  // gone or silent for kStaleAfterS) and returns Claimed.
+  Claim claim_run(const RunRecord& r, bool force);
+  // Records that this process still runs these runs (rows still "running").
+  void heartbeat(const std::vector<long long>& ids);
+
   // Writes a finished run by r.key (status, reason, times, exit code/signal, rusage, log
   // path/size/sha256, metrics, series), replacing earlier metrics and series. A key that was never
-  // begun is inserted whole.
-  void finish_run(const RunRecord& r);
+  // begun is inserted whole. A local run (r.runner_pid set) whose row is now another process's
+  // claim or attempt is not written: returns false.
+  bool finish_run(const RunRecord& r);
 
   // Writes the status, reason and batch-job fields (scheduler, job id, array index, submit and
   // start times, queue wait, scheduler state and reason) of a begun run, by r.key: a job
@@ -58,9 +81,11 @@ class Store {
   // Ordered by case name, then id; with params, env, metrics and series.
   std::vector<RunRecord> list(const RunFilter& f) const;
 
-  // Marks "interrupted" (reason "aerun process <pid> disappeared") the rows left "running" on
-  // this host by an aerun process that no longer exists; returns how many. Batch jobs (a
-  // job_id) are left alone: their scheduler, not an aerun process, runs them.
+  // Marks "stale" (reason "aerun process <pid> disappeared") the rows left "running" on this host
+  // by an aerun process that no longer exists (its pid gone or reused by a process started at
+  // another time); returns how many. Batch jobs (a job_id) are left alone: their scheduler, not
+  // an aerun process, runs them. Reading (find, list) shows such rows as "stale" too, without
+  // writing, as it does rows whose heartbeat is older than kStaleAfterS.
   int reap_orphans(const std::string& host);
 
   int schema_version() const;

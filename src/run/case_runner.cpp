@@ -81,7 +81,8 @@ class RunLoop {
           RunSummary& sum)
       : spec_(spec), store_(store), opts_(opts), progress_(progress), sum_(sum) {}
 
-  // The runs not yet succeeded (all with --force), skipping those another aerun is running.
+  // The runs not yet succeeded (all with --force). Whether a run is done or another aerun runs
+  // it is decided again, atomically, when it is claimed (start).
   void plan(const std::vector<PlannedRun>& planned);
   // Until the queue is empty and every run has finished (or aerun was asked to stop).
   void run();
@@ -89,7 +90,9 @@ class RunLoop {
 
  private:
   void launch_ready();
-  void start(const PlannedRun& p);
+  bool start(const Todo& t);  // false: not started (done or busy elsewhere)
+  void wait_for_others();
+  void send_heartbeat();
   void wait_for_events();
   void on_stop_signal();
   void read_outputs();
@@ -106,6 +109,9 @@ class RunLoop {
   const int jobs_ = spec_.exclusive_gpu ? 1 : std::max(1, opts_.jobs);
   fs::path case_logs_;
   std::deque<Todo> queue_;
+  std::deque<Todo> waiting_;  // run by another live aerun: claimed again once it is done
+  std::vector<std::string> busy_noted_;
+  double next_heartbeat_ = 0;
   std::unordered_map<const PlannedRun*, int> attempts_left_;
   std::vector<std::unique_ptr<ActiveRun>> active_;
   SignalWatch signals_;
@@ -122,16 +128,37 @@ void RunLoop::plan(const std::vector<PlannedRun>& planned) {
         progress_.reused();
         continue;
       }
-      if (prev->status == "running" && prev->runner_pid != getpid()) {
-        ++sum_.busy;
-        progress_.note(fmt::format("run {} is being run by aerun process {} on {}; skipped",
-                                   p.key.substr(0, 12), prev->runner_pid, prev->host));
-        continue;
-      }
     }
     queue_.push_back({&p, spec_.retries + 1});
     attempts_left_[&p] = spec_.retries + 1;
   }
+}
+
+// Only runs another aerun holds are left: look again every second (their claims are re-read:
+// done, failed, or stale when their owner died). A stop signal leaves them to their owner.
+void RunLoop::wait_for_others() {
+  pollfd p{signals_.fd(), POLLIN, 0};
+  if (poll(&p, 1, 1000) < 0 && errno != EINTR)
+    throw SystemError(fmt::format("poll: {}", strerror(errno)));
+  signals_.drain();
+  if (signals_.stop_signal() != 0) {
+    sum_.busy += static_cast<int>(waiting_.size());
+    waiting_.clear();
+    return;
+  }
+  queue_.insert(queue_.end(), waiting_.begin(), waiting_.end());
+  waiting_.clear();
+}
+
+// Tells other aerun processes every kHeartbeatS that this one still runs its runs.
+void RunLoop::send_heartbeat() {
+  const double now = mono_now();
+  if (now < next_heartbeat_) return;
+  next_heartbeat_ = now + Store::kHeartbeatS;
+  std::vector<long long> ids;
+  for (const auto& a : active_)
+    if (a->started()) ids.push_back(a->record().id);
+  store_.heartbeat(ids);
 }
 
 void RunLoop::run() {
@@ -139,12 +166,17 @@ void RunLoop::run() {
   std::error_code ec;
   fs::create_directories(case_logs_, ec);
   if (ec) throw SystemError(fmt::format("cannot create {}: {}", case_logs_.string(), ec.message()));
-  while (!queue_.empty() || !active_.empty()) {
+  while (!queue_.empty() || !active_.empty() || !waiting_.empty()) {
     launch_ready();
-    if (active_.empty()) break;
+    if (active_.empty()) {
+      if (queue_.empty() && !waiting_.empty()) wait_for_others();
+      if (signals_.stop_signal() != 0) break;
+      continue;
+    }
     wait_for_events();
     read_outputs();
     finish_done_runs();
+    send_heartbeat();
     progress_.tick(static_cast<int>(active_.size()));
   }
 }
@@ -166,23 +198,45 @@ void RunLoop::launch_ready() {
         return;
       }
     }
-    attempts_left_[t.plan] -= 1;
-    start(*t.plan);
+    if (start(t)) {
+      attempts_left_[t.plan] -= 1;
+    } else if (spec_.exclusive_gpu) {
+      gpu_lock_.release();
+    }
   }
 }
 
-void RunLoop::start(const PlannedRun& p) {
+bool RunLoop::start(const Todo& t) {
+  const PlannedRun& p = *t.plan;
   RunRecord r = new_run_record(spec_, p, host_, commit_);
   r.status = "running";
   r.launch_time = wall_now();
-  r.id = store_.begin_run(r);
-  r.attempt = store_.find_by_key(r.key)->attempt;
+  // The first attempt of this invocation honours --force; a retry re-claims a run of its own.
+  const bool first = attempts_left_[t.plan] == spec_.retries + 1;
+  const Store::Claim claim = store_.claim_run(r, opts_.force && first);
+  if (claim.outcome == Store::Claim::Outcome::Done) {
+    ++sum_.reused;
+    progress_.reused();
+    return false;
+  }
+  if (claim.outcome == Store::Claim::Outcome::Busy) {
+    if (std::find(busy_noted_.begin(), busy_noted_.end(), p.key) == busy_noted_.end()) {
+      busy_noted_.push_back(p.key);
+      progress_.note(fmt::format("run {} is being run by aerun process {} on {}; waiting for it",
+                                 p.key.substr(0, 12), claim.found.runner_pid, claim.found.host));
+    }
+    waiting_.push_back(t);
+    return false;
+  }
+  r.id = claim.id;
+  r.attempt = claim.attempt;
   r.log_path = (case_logs_ / fmt::format("{}-a{}.log", r.key.substr(0, 16), r.attempt)).string();
   r.status.clear();
   auto a = std::make_unique<ActiveRun>(spec_, p, std::move(r));
   a->start(child_environment(spec_, p, opts_));
   if (a->started()) progress_.started(a->record());
   active_.push_back(std::move(a));
+  return true;
 }
 
 // Waits for output, a signal, or the next deadline of a run.
@@ -209,6 +263,8 @@ void RunLoop::on_stop_signal() {
   for (auto& a : active_) a->interrupt(mono_now(), opts_.kill_grace_s, name);
   sum_.interrupted += static_cast<int>(queue_.size());
   queue_.clear();
+  sum_.busy += static_cast<int>(waiting_.size());  // left to the aerun that runs them
+  waiting_.clear();
 }
 
 void RunLoop::read_outputs() {
@@ -235,7 +291,13 @@ void RunLoop::finish_done_runs() {
 
 bool RunLoop::finish(ActiveRun& a) {
   const RunRecord r = a.finish();
-  store_.finish_run(r);
+  if (!store_.finish_run(r)) {
+    progress_.note(
+        fmt::format("run {}: another aerun took it over (this one was silent for over "
+                    "{:.0f} s); its result is kept, not this one",
+                    r.key.substr(0, 12), Store::kStaleAfterS));
+    return false;
+  }
   const bool retry = r.status != "ok" && r.status != "interrupted" &&
                      attempts_left_[&a.plan()] > 0 && signals_.stop_signal() == 0;
   if (r.status == "ok")

@@ -1,5 +1,7 @@
 #include "aerun/run_plan.hpp"
 
+#include "aerun/process_identity.hpp"
+
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -79,6 +81,8 @@ RunRecord new_run_record(const CaseSpec& spec, const PlannedRun& run, const std:
   r.aerun_version = AERUN_VERSION;
   r.git_commit = git_commit;
   r.runner_pid = getpid();
+  r.runner_start = self_identity().start_ticks;
+  r.runner_boot = self_identity().boot_id;
   return r;
 }
 

@@ -90,6 +90,14 @@ ALTER TABLE runs ADD COLUMN scheduler_reason TEXT NOT NULL DEFAULT '';
 CREATE INDEX runs_job_id ON runs(job_id);
 )sql";
 
+// Issue 11: a run's claim names its owner beyond the pid (start time, boot) and carries a
+// heartbeat, so a dead owner's claim is told from a live one.
+constexpr std::string_view kClaims = R"sql(
+ALTER TABLE runs ADD COLUMN runner_start INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE runs ADD COLUMN runner_boot TEXT NOT NULL DEFAULT '';
+ALTER TABLE runs ADD COLUMN heartbeat REAL;
+)sql";
+
 }  // namespace
 
 const std::vector<Migration>& store_migrations() {
@@ -97,6 +105,7 @@ const std::vector<Migration>& store_migrations() {
       {1, "runs, parameters, environment, metrics and series", kInitialSchema},
       {2, "batch jobs: scheduler, job id, array index, submit/start times, queue wait, state",
        kBatchJobs},
+      {3, "claims: the running aerun's start time, boot and heartbeat", kClaims},
   };
   return migrations;
 }

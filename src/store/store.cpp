@@ -10,6 +10,7 @@
 #include <map>
 
 #include "aerun/error.hpp"
+#include "aerun/process_identity.hpp"
 #include "store/migrations.hpp"
 #include "store/sqlite.hpp"
 
@@ -32,7 +33,24 @@ constexpr const char* kRunColumns =
     "launch_time, first_output_time, startup_time, end_time, startup_s, wall_s, exit_code, signal, "
     "user_cpu_s, sys_cpu_s, max_rss_kb, host, aerun_version, git_commit, runner_pid, log_path, "
     "log_size, log_sha256, scheduler, job_id, array_index, submit_time, job_start_time, "
-    "queue_wait_s, scheduler_state, scheduler_reason";
+    "queue_wait_s, scheduler_state, scheduler_reason, runner_start, runner_boot, heartbeat";
+
+// A run left "running" by an aerun process that is provably gone, or silent for longer than
+// kStaleAfterS, is shown (and may be taken over) as "stale". Batch jobs are their scheduler's.
+bool claim_is_stale(const RunRecord& r, double now) {
+  if (r.status != "running" || !r.job_id.empty()) return false;
+  if (provably_dead({r.host, r.runner_pid, r.runner_start, r.runner_boot})) return true;
+  return r.heartbeat && now - *r.heartbeat > Store::kStaleAfterS;
+}
+
+void mark_if_stale(RunRecord& r, double now) {
+  if (!claim_is_stale(r, now)) return;
+  r.reason = r.heartbeat && now - *r.heartbeat > Store::kStaleAfterS
+                 ? fmt::format("aerun process {} on {} silent for {:.0f} s", r.runner_pid, r.host,
+                               now - *r.heartbeat)
+                 : fmt::format("aerun process {} on {} disappeared", r.runner_pid, r.host);
+  r.status = "stale";
+}
 
 RunRecord read_run(const Statement& s) {
   RunRecord r;
@@ -73,6 +91,10 @@ RunRecord read_run(const Statement& s) {
   r.queue_wait_s = s.opt_real(c++);
   r.scheduler_state = s.text(c++);
   r.scheduler_reason = s.text(c++);
+  r.runner_start = s.int64(c++);
+  r.runner_boot = s.text(c++);
+  r.heartbeat = s.opt_real(c++);
+  mark_if_stale(r, now_epoch());
   return r;
 }
 
@@ -139,7 +161,8 @@ struct Store::Impl {
     db.prepare(
           "INSERT INTO runs(key, case_name, case_file, repeat_index, attempt, status, command, "
           "workdir, launch_time, host, aerun_version, git_commit, runner_pid, log_path, "
-          "created_at, updated_at) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
+          "created_at, updated_at, runner_start, runner_boot, heartbeat) "
+          "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
         ->bind(1, r.key)
         .bind(2, r.case_name)
         .bind(3, r.case_file)
@@ -156,6 +179,9 @@ struct Store::Impl {
         .bind(14, r.log_path)
         .bind(15, now)
         .bind(16, now)
+        .bind(17, r.runner_start)
+        .bind(18, r.runner_boot)
+        .bind(19, status == "running" ? std::optional<double>(now) : std::nullopt)
         .run();
     const long long id = db.last_insert_rowid();
     write_job(id, r);
@@ -253,6 +279,44 @@ struct Store::Impl {
     }
   }
 
+  // begin_run inside the caller's write transaction.
+  long long begin_locked(const RunRecord& r) {
+    long long id = 0;
+    if (auto existing = id_of(r.key)) {
+      id = *existing;
+      db.prepare(
+            "UPDATE runs SET case_name=?, case_file=?, repeat_index=?, attempt=attempt+1, "
+            "status='running', reason='', command=?, workdir=?, launch_time=?, "
+            "first_output_time=NULL, startup_time=NULL, end_time=NULL, startup_s=NULL, "
+            "wall_s=NULL, "
+            "exit_code=NULL, signal=NULL, user_cpu_s=0, sys_cpu_s=0, max_rss_kb=0, host=?, "
+            "aerun_version=?, git_commit=?, runner_pid=?, log_path=?, log_size=0, log_sha256='', "
+            "updated_at=?, runner_start=?, runner_boot=?, heartbeat=?12 WHERE id=?")
+          ->bind(1, r.case_name)
+          .bind(2, r.case_file)
+          .bind(3, r.repeat_index)
+          .bind(4, r.command)
+          .bind(5, r.workdir)
+          .bind(6, r.launch_time)
+          .bind(7, r.host)
+          .bind(8, r.aerun_version)
+          .bind(9, r.git_commit)
+          .bind(10, r.runner_pid)
+          .bind(11, r.log_path)
+          .bind(12, now_epoch())
+          .bind(13, r.runner_start)
+          .bind(14, r.runner_boot)
+          .bind(15, id)
+          .run();
+      clear_results(id);
+      write_job(id, r);
+    } else {
+      id = insert_run(r, "running", 1);
+    }
+    write_params_and_env(id, r);
+    return id;
+  }
+
   std::optional<RunRecord> load_where(const std::string& where, const std::string& arg) {
     std::optional<RunRecord> r;
     {
@@ -289,46 +353,62 @@ int Store::schema_version() const {
 }
 
 long long Store::begin_run(const RunRecord& r) {
-  auto& db = impl_->db;
-  Transaction tx(db, Transaction::Mode::Immediate);
-  long long id = 0;
-  if (auto existing = impl_->id_of(r.key)) {
-    id = *existing;
-    db.prepare(
-          "UPDATE runs SET case_name=?, case_file=?, repeat_index=?, attempt=attempt+1, "
-          "status='running', reason='', command=?, workdir=?, launch_time=?, "
-          "first_output_time=NULL, startup_time=NULL, end_time=NULL, startup_s=NULL, wall_s=NULL, "
-          "exit_code=NULL, signal=NULL, user_cpu_s=0, sys_cpu_s=0, max_rss_kb=0, host=?, "
-          "aerun_version=?, git_commit=?, runner_pid=?, log_path=?, log_size=0, log_sha256='', "
-          "updated_at=? WHERE id=?")
-        ->bind(1, r.case_name)
-        .bind(2, r.case_file)
-        .bind(3, r.repeat_index)
-        .bind(4, r.command)
-        .bind(5, r.workdir)
-        .bind(6, r.launch_time)
-        .bind(7, r.host)
-        .bind(8, r.aerun_version)
-        .bind(9, r.git_commit)
-        .bind(10, r.runner_pid)
-        .bind(11, r.log_path)
-        .bind(12, now_epoch())
-        .bind(13, id)
-        .run();
-    impl_->clear_results(id);
-    impl_->write_job(id, r);
-  } else {
-    id = impl_->insert_run(r, "running", 1);
-  }
-  impl_->write_params_and_env(id, r);
+  Transaction tx(impl_->db, Transaction::Mode::Immediate);
+  const long long id = impl_->begin_locked(r);
   tx.commit();
   return id;
 }
 
-void Store::finish_run(const RunRecord& r) {
+Store::Claim Store::claim_run(const RunRecord& r, bool force) {
+  Transaction tx(impl_->db, Transaction::Mode::Immediate);
+  Claim c;
+  if (auto prev = impl_->load_where("key=?", r.key)) {
+    const bool mine = prev->runner_pid == r.runner_pid && prev->host == r.host &&
+                      prev->runner_start == r.runner_start;
+    const bool batch_in_flight =
+        !prev->job_id.empty() && (prev->status == "pending" || prev->status == "running");
+    if (prev->status == "ok" && !force) c.outcome = Claim::Outcome::Done;
+    if ((prev->status == "running" && !mine) || batch_in_flight) c.outcome = Claim::Outcome::Busy;
+    if (c.outcome != Claim::Outcome::Claimed) {
+      c.found = std::move(*prev);
+      return c;
+    }
+  }
+  c.id = impl_->begin_locked(r);
+  {
+    auto q = impl_->db.prepare("SELECT attempt FROM runs WHERE id=?");
+    q->bind(1, c.id);
+    c.attempt = q->step() ? static_cast<int>(q->int64(0)) : 1;
+  }
+  tx.commit();
+  return c;
+}
+
+void Store::heartbeat(const std::vector<long long>& ids) {
+  if (ids.empty()) return;
+  Transaction tx(impl_->db, Transaction::Mode::Immediate);
+  const double now = now_epoch();
+  for (long long id : ids)
+    impl_->db.prepare("UPDATE runs SET heartbeat=? WHERE id=? AND status='running'")
+        ->bind(1, now)
+        .bind(2, id)
+        .run();
+  tx.commit();
+}
+
+bool Store::finish_run(const RunRecord& r) {
   auto& db = impl_->db;
   Transaction tx(db, Transaction::Mode::Immediate);
   auto id = impl_->id_of(r.key);
+  if (id && r.runner_pid != 0) {
+    // A local run whose claim another aerun took over (this one was thought dead): keep theirs.
+    auto q = db.prepare(
+        "SELECT runner_pid, host, runner_start, attempt FROM runs WHERE id=? AND job_id=''");
+    q->bind(1, *id);
+    if (q->step() && (q->int64(0) != r.runner_pid || q->text(1) != r.host ||
+                      q->int64(2) != r.runner_start || q->int64(3) != r.attempt))
+      return false;
+  }
   if (!id) {
     id = impl_->insert_run(r, r.status, r.attempt);
     impl_->write_params_and_env(*id, r);
@@ -356,9 +436,11 @@ void Store::finish_run(const RunRecord& r) {
       .bind(17, now_epoch())
       .bind(18, *id)
       .run();
+  db.prepare("UPDATE runs SET heartbeat=NULL WHERE id=?")->bind(1, *id).run();
   impl_->write_job(*id, r);
   impl_->write_results(*id, r);
   tx.commit();
+  return true;
 }
 
 void Store::update_job(const RunRecord& r) {
@@ -424,18 +506,23 @@ std::vector<RunRecord> Store::list(const RunFilter& f) const {
 int Store::reap_orphans(const std::string& host) {
   auto& db = impl_->db;
   Transaction tx(db, Transaction::Mode::Immediate);
-  std::vector<std::pair<long long, int>> running;
+  std::vector<std::pair<long long, ProcessIdentity>> running;
   {
     auto q = db.prepare(
-        "SELECT id, runner_pid FROM runs WHERE status='running' AND host=? AND job_id=''");
+        "SELECT id, runner_pid, runner_start FROM runs WHERE status='running' AND host=? AND "
+        "job_id=''");
     q->bind(1, host);
-    while (q->step()) running.emplace_back(q->int64(0), static_cast<int>(q->int64(1)));
+    while (q->step())
+      running.push_back({q->int64(0), {host, static_cast<int>(q->int64(1)), q->int64(2), ""}});
   }
   int reaped = 0;
-  for (const auto& [id, pid] : running) {
-    if (pid <= 0 || ::kill(pid, 0) == 0 || errno != ESRCH) continue;
-    db.prepare("UPDATE runs SET status='interrupted', reason=?, updated_at=? WHERE id=?")
-        ->bind(1, fmt::format("aerun process {} disappeared", pid))
+  for (const auto& [id, owner] : running) {
+    if (owner.pid <= 0) continue;
+    const long long started = process_start_ticks(owner.pid);
+    const bool gone = started == 0 || (owner.start_ticks != 0 && started != owner.start_ticks);
+    if (!gone) continue;
+    db.prepare("UPDATE runs SET status='stale', reason=?, updated_at=? WHERE id=?")
+        ->bind(1, fmt::format("aerun process {} disappeared", owner.pid))
         .bind(2, now_epoch())
         .bind(3, id)
         .run();

@@ -12,9 +12,9 @@
 
 #include "aerun/case_loader.hpp"
 #include "aerun/extractor.hpp"
-#include "fixture_runs.hpp"
 #include "aerun/sweep.hpp"
 #include "aerun/table.hpp"
+#include "fixture_runs.hpp"
 #include "harness.hpp"
 
 namespace aerun::testing {

@@ -9,13 +9,17 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "aerun/child_process.hpp"
 #include "aerun/shell_quote.hpp"
+
+extern char** environ;
 
 namespace aerun::testing {
 
@@ -113,6 +117,17 @@ inline std::vector<std::vector<std::string>> sql(const std::string& db, const st
 inline std::string sql1(const std::string& db, const std::string& q) {
   auto rows = sql(db, q);
   return rows.empty() || rows[0].empty() ? "" : rows[0][0];
+}
+
+// aerun started in the background in dir (its output to a pipe nobody reads: keep it short).
+inline std::unique_ptr<aerun::ChildProcess> start_aerun(const TempDir& d,
+                                                        std::vector<std::string> args) {
+  aerun::ChildProcess::Options o;
+  o.argv = {AERUN_BINARY};
+  o.argv.insert(o.argv.end(), args.begin(), args.end());
+  for (char** e = environ; *e; ++e) o.env.emplace_back(*e);
+  o.cwd = d.path().string();
+  return std::make_unique<aerun::ChildProcess>(o);
 }
 
 // Waits (bounded) until pred() holds; false on timeout.

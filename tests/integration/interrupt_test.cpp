@@ -7,22 +7,10 @@
 #include "aerun/child_process.hpp"
 #include "harness.hpp"
 
-extern char** environ;
-
 using namespace aerun::testing;
 using ::testing::HasSubstr;
 
 namespace {
-
-// aerun started in the background in dir, its output to dir/.bg.
-std::unique_ptr<aerun::ChildProcess> start_aerun(const TempDir& d, std::vector<std::string> args) {
-  aerun::ChildProcess::Options o;
-  o.argv = {AERUN_BINARY};
-  o.argv.insert(o.argv.end(), args.begin(), args.end());
-  for (char** e = environ; *e; ++e) o.env.emplace_back(*e);
-  o.cwd = d.path().string();
-  return std::make_unique<aerun::ChildProcess>(o);
-}
 
 int count(const std::string& db, const std::string& where) {
   if (!fs::exists(db)) return 0;
@@ -87,7 +75,7 @@ command: echo $$ > pid-{i}; exec sleep 60
   EXPECT_FALSE(fs::exists(d / "pid-3"));
 }
 
-TEST(Interrupt, RowsLeftRunningByADeadAerunAreMarkedInterruptedThenRedone) {
+TEST(Interrupt, RowsLeftRunningByADeadAerunAreStaleThenRedone) {
   TempDir d;
   write_file(d / "c.yaml", R"yaml(case: one
 command: if [ -e again ]; then echo second; else touch again; echo $$ > pid; exec sleep 60; fi
@@ -100,9 +88,13 @@ command: if [ -e again ]; then echo second; else touch again; echo $$ > pid; exe
   kill(bg->pid(), SIGKILL);
   bg->wait();
   kill(std::stoi(read_file(d / "pid")), SIGKILL);  // the orphaned child: end it ourselves
-  // Any later aerun on this host notices the dead runner.
+  // Reading the store shows the claim of the dead aerun as stale (and writes nothing).
+  const auto listed = run_aerun(d, {"runs", "--case", "one", "--format", "csv"});
+  EXPECT_THAT(listed.out, HasSubstr("stale"));
+  EXPECT_EQ(sql1(db, "SELECT status FROM runs WHERE case_name='one'"), "running");
+  // Any later aerun on this host marks it so.
   ASSERT_EQ(run_aerun(d, {"case", "other.yaml"}).code, 0);
-  EXPECT_EQ(sql1(db, "SELECT status FROM runs WHERE case_name='one'"), "interrupted");
+  EXPECT_EQ(sql1(db, "SELECT status FROM runs WHERE case_name='one'"), "stale");
   EXPECT_THAT(sql1(db, "SELECT reason FROM runs WHERE case_name='one'"), HasSubstr("disappeared"));
   // Running the case again redoes it under the same key.
   ASSERT_EQ(run_aerun(d, {"case", "c.yaml"}).code, 0);

@@ -9,9 +9,12 @@
 #include <filesystem>
 
 #include "aerun/error.hpp"
+#include "aerun/process_identity.hpp"
 
+using aerun::process_start_ticks;
 using aerun::RunFilter;
 using aerun::RunRecord;
+using aerun::self_identity;
 using aerun::Store;
 using aerun::Value;
 
@@ -82,6 +85,14 @@ pid_t dead_pid() {
   int status = 0;
   ::waitpid(child, &status, 0);  // reaped: the pid no longer exists
   return child;
+}
+
+// Runs SQL on the store's file from outside the Store (what another process would see).
+void sqlite3_exec_sql(const std::string& path, const std::string& sql) {
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  EXPECT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_close(db);
 }
 
 }  // namespace
@@ -263,11 +274,77 @@ TEST_F(StoreTest, ReapsRunningRowsWhoseAerunProcessIsGone) {
 
   EXPECT_EQ(s.reap_orphans("node17"), 1);
   auto r = s.find_by_key("orphan");
-  EXPECT_EQ(r->status, "interrupted");
+  EXPECT_EQ(r->status, "stale");
   EXPECT_EQ(r->reason, "aerun process " + std::to_string(dead.runner_pid) + " disappeared");
   EXPECT_EQ(s.find_by_key("alive")->status, "running");
   EXPECT_EQ(s.find_by_key("other-host")->status, "running");
   EXPECT_EQ(s.reap_orphans("node17"), 0);
+}
+
+TEST_F(StoreTest, AClaimIsDecidedInsideItsTransaction) {
+  Store s(path_);
+  RunRecord mine = make_run("k");
+  mine.host = self_identity().host;
+  mine.runner_start = self_identity().start_ticks;
+  // Nobody has it: claimed, attempt 1.
+  Store::Claim c = s.claim_run(mine, false);
+  EXPECT_EQ(c.outcome, Store::Claim::Outcome::Claimed);
+  EXPECT_EQ(c.attempt, 1);
+  // Another live process on this host (pid 1, with its real start time) holds it: busy.
+  RunRecord other = mine;
+  other.runner_pid = 1;
+  other.runner_start = process_start_ticks(1);
+  ASSERT_GT(other.runner_start, 0);
+  EXPECT_EQ(s.claim_run(other, false).outcome, Store::Claim::Outcome::Busy);
+  // Done by its owner: every later claim reuses it, unless forced.
+  mine.status = "ok";
+  mine.attempt = 1;
+  ASSERT_TRUE(s.finish_run(mine));
+  EXPECT_EQ(s.claim_run(other, false).outcome, Store::Claim::Outcome::Done);
+  EXPECT_EQ(s.claim_run(other, true).outcome, Store::Claim::Outcome::Claimed);
+}
+
+TEST_F(StoreTest, AClaimOfADeadOrReusedPidIsStaleAndTakenOver) {
+  Store s(path_);
+  RunRecord dead = make_run("k");
+  dead.host = self_identity().host;
+  dead.runner_pid = dead_pid();
+  s.begin_run(dead);
+  EXPECT_EQ(s.find_by_key("k")->status, "stale");
+  // A pid that lives but belongs to a process started at another time (pid 1, not our start).
+  RunRecord reused = make_run("r");
+  reused.host = self_identity().host;
+  reused.runner_pid = 1;
+  reused.runner_start = process_start_ticks(1) + 12345;
+  s.begin_run(reused);
+  EXPECT_EQ(s.find_by_key("r")->status, "stale");
+  EXPECT_THAT(s.find_by_key("r")->reason, testing::HasSubstr("disappeared"));
+
+  RunRecord mine = make_run("k");
+  mine.host = self_identity().host;
+  mine.runner_start = self_identity().start_ticks;
+  const Store::Claim c = s.claim_run(mine, false);
+  EXPECT_EQ(c.outcome, Store::Claim::Outcome::Claimed);
+  EXPECT_EQ(c.attempt, 2);
+  // The first owner, had it lived, may not overwrite the new owner's run.
+  dead.status = "ok";
+  EXPECT_FALSE(s.finish_run(dead));
+  EXPECT_EQ(s.find_by_key("k")->status, "running");
+  mine.status = "ok";
+  mine.attempt = 2;
+  EXPECT_TRUE(s.finish_run(mine));
+  EXPECT_EQ(s.find_by_key("k")->status, "ok");
+}
+
+TEST_F(StoreTest, ASilentClaimOfAnotherHostIsStaleAfterTheLimit) {
+  Store s(path_);
+  RunRecord far = make_run("k");
+  far.host = "elsewhere";
+  s.begin_run(far);
+  EXPECT_EQ(s.find_by_key("k")->status, "running");  // its heartbeat is fresh
+  sqlite3_exec_sql(path_, "UPDATE runs SET heartbeat = heartbeat - 301");
+  EXPECT_EQ(s.find_by_key("k")->status, "stale");
+  EXPECT_THAT(s.find_by_key("k")->reason, testing::HasSubstr("silent for 301 s"));
 }
 
 TEST_F(StoreTest, OpeningTwiceDoesNotReapplyMigrations) {

@@ -1,0 +1,57 @@
+#include "aerun/process_identity.hpp"
+
+#include <unistd.h>
+
+#include <fstream>
+#include <sstream>
+
+namespace aerun {
+
+namespace {
+
+std::string read_line(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
+
+}  // namespace
+
+long long process_start_ticks(int pid) {
+  if (pid <= 0) return 0;
+  const std::string stat = read_line("/proc/" + std::to_string(pid) + "/stat");
+  // pid (comm) state ppid ... : comm may hold spaces and parentheses; fields follow the last ')'.
+  const size_t close = stat.rfind(')');
+  if (close == std::string::npos) return 0;
+  std::istringstream fields(stat.substr(close + 2));
+  std::string field;
+  for (int i = 3; i <= 22 && fields >> field; ++i)
+    if (i == 22) return std::stoll(field);
+  return 0;
+}
+
+const ProcessIdentity& self_identity() {
+  static const ProcessIdentity self = [] {
+    ProcessIdentity id;
+    char host[256] = {};
+    if (gethostname(host, sizeof host - 1) == 0) id.host = host;
+    id.pid = static_cast<int>(getpid());
+    id.start_ticks = process_start_ticks(id.pid);
+    id.boot_id = read_line("/proc/sys/kernel/random/boot_id");
+    return id;
+  }();
+  return self;
+}
+
+bool provably_dead(const ProcessIdentity& owner) {
+  const ProcessIdentity& self = self_identity();
+  if (owner.host.empty() || owner.host != self.host || owner.pid <= 0) return false;
+  if (!owner.boot_id.empty() && !self.boot_id.empty() && owner.boot_id != self.boot_id)
+    return true;  // this host rebooted since
+  const long long now = process_start_ticks(owner.pid);
+  if (now == 0) return true;                                  // no such process
+  return owner.start_ticks != 0 && now != owner.start_ticks;  // the pid was reused
+}
+
+}  // namespace aerun

@@ -1,0 +1,107 @@
+// Every run executed once (issue 11): concurrent `aerun case` processes on one store claim each
+// run atomically; a process that finds a run claimed by a live one waits for it and reuses it.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <map>
+#include <sstream>
+
+#include "harness.hpp"
+
+using namespace aerun::testing;
+using aerun::shell_quote;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+namespace {
+
+// A case of n points; each run appends its point to `executions` (one line per execution).
+std::string counting_case(const std::string& name, int n, double seconds) {
+  std::string xs;
+  for (int i = 1; i <= n; ++i) xs += (i > 1 ? ", " : "") + std::to_string(i);
+  return "case: " + name + "\nparams: {x: [" + xs + "]}\ncommand: echo " + name +
+         "-{x} >> executions; sleep " + std::to_string(seconds) + "\n";
+}
+
+// Starts each command line (aerun arguments) in the background, `stagger` seconds apart, waits
+// for all; returns their exit codes and stderr.
+std::vector<Result> run_concurrently(const TempDir& d, const std::vector<std::string>& arg_lines,
+                                     double stagger) {
+  std::string script = "cd " + shell_quote(d.path().string()) + "\n";
+  for (size_t i = 0; i < arg_lines.size(); ++i) {
+    script += "(" + shell_quote(AERUN_BINARY) + " " + arg_lines[i] + " </dev/null >out." +
+              std::to_string(i) + " 2>err." + std::to_string(i) + "; echo $? >rc." +
+              std::to_string(i) + ") &\nsleep " + std::to_string(stagger) + "\n";
+  }
+  script += "wait\n";
+  write_file(d / "together.sh", script);
+  EXPECT_EQ(std::system(("bash " + shell_quote(d / "together.sh")).c_str()), 0);
+  std::vector<Result> out;
+  for (size_t i = 0; i < arg_lines.size(); ++i) {
+    Result r;
+    r.code = std::stoi(read_file(d / ("rc." + std::to_string(i))));
+    r.out = read_file(d / ("out." + std::to_string(i)));
+    r.err = read_file(d / ("err." + std::to_string(i)));
+    out.push_back(r);
+  }
+  return out;
+}
+
+std::map<std::string, int> executions(const TempDir& d) {
+  std::map<std::string, int> n;
+  std::istringstream in(read_file(d / "executions"));
+  for (std::string line; std::getline(in, line);) ++n[line];
+  return n;
+}
+
+}  // namespace
+
+TEST(RunOnce, TwoProcessesOnOneCaseRunEachPointOnceAndBothSucceed) {
+  TempDir d;
+  write_file(d / "c.yaml", counting_case("c", 4, 1.5));
+  const auto rs = run_concurrently(d, {"case c.yaml", "case c.yaml"}, 0.5);
+  for (const auto& r : rs) {
+    EXPECT_EQ(r.code, 0) << r.out << r.err;
+    EXPECT_THAT(r.err, Not(HasSubstr("locked")));
+  }
+  const auto n = executions(d);
+  ASSERT_EQ(n.size(), 4u) << read_file(d / "executions");
+  for (const auto& [point, times] : n) EXPECT_EQ(times, 1) << point;
+  const std::string db = d / "results/aerun.db";
+  EXPECT_EQ(sql1(db, "SELECT count(*) FROM runs WHERE status='ok' AND attempt=1"), "4");
+}
+
+TEST(RunOnce, EightProcessesWithOverlappingSelectionsAndCasesRunEachRunOnce) {
+  TempDir d;
+  write_file(d / "a.yaml", counting_case("a", 6, 0.4));
+  write_file(d / "b.yaml", counting_case("b", 3, 0.4));
+  const auto rs = run_concurrently(
+      d,
+      {"case a.yaml", "case a.yaml --only x=1 --only x=2", "case b.yaml", "case a.yaml -j 2",
+       "case a.yaml --only x=6", "case b.yaml -j 3", "case a.yaml", "case b.yaml --only x=2"},
+      0.05);
+  for (const auto& r : rs) {
+    EXPECT_EQ(r.code, 0) << r.out << r.err;
+    EXPECT_THAT(r.err, Not(HasSubstr("locked")));
+  }
+  const auto n = executions(d);
+  EXPECT_EQ(n.size(), 9u) << read_file(d / "executions");
+  for (const auto& [point, times] : n) EXPECT_EQ(times, 1) << point;
+  const std::string db = d / "results/aerun.db";
+  EXPECT_EQ(sql1(db, "SELECT count(*) FROM runs WHERE status='ok' AND attempt=1"), "9");
+}
+
+TEST(RunOnce, AStoppedWaiterLeavesTheRunToItsOwner) {
+  TempDir d;
+  write_file(d / "c.yaml", counting_case("c", 1, 3));
+  auto owner = start_aerun(d, {"case", "c.yaml"});
+  const std::string db = d / "results/aerun.db";
+  ASSERT_TRUE(eventually([&] { return fs::exists(d / "executions"); }));
+  // A second aerun waits for the owner; a time limit stops it: the run is not counted as its.
+  const auto waiter = run_aerun(d, {"case", "c.yaml"}, "timeout --preserve-status -s INT 1");
+  EXPECT_EQ(waiter.code, 130) << waiter.out << waiter.err;
+  EXPECT_THAT(waiter.out + waiter.err, HasSubstr("waiting for it"));
+  owner->wait();
+  EXPECT_EQ(executions(d).size(), 1u);
+  EXPECT_EQ(sql1(db, "SELECT status || ' ' || attempt FROM runs"), "ok 1");
+}
