@@ -22,6 +22,7 @@ struct BatchOptions {
   bool wait = true;              // follow the jobs until they end (false: submit and return)
   int max_queued = 0;            // jobs in the queue at once (0 = no cap); caps array tasks too
   bool force = false;            // re-run runs that already succeeded
+  bool rerun_failed = false;     // resubmit every stored failure (default: transient ones only)
   std::string logs_dir;          // logs, stamps and scripts under <logs_dir>/<case>/
   std::vector<std::string> env;  // "NAME=value" exported in every job
   std::string aerun_binary;      // written into the scripts (launch line, stamp-output)
@@ -31,6 +32,7 @@ struct BatchOptions {
 struct BatchSummary {
   int planned = 0;
   int reused = 0;     // already ok: not submitted again
+  int kept = 0;       // failures kept as results (failure_policy.hpp): not submitted again
   int followed = 0;   // already submitted earlier and still queued: followed, not resubmitted
   int busy = 0;       // being run right now by a local aerun process
   int submitted = 0;  // runs submitted now

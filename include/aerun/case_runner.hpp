@@ -16,6 +16,7 @@ class Store;
 struct RunnerOptions {
   int jobs = 1;
   bool force = false;            // re-run even runs that already succeeded
+  bool rerun_failed = false;     // re-run every stored failure (default: only transient ones)
   std::string logs_dir;          // logs go to <logs_dir>/<case>/<key16>-a<attempt>.log
   bool tty = false;              // a live progress line instead of one line per event
   std::vector<std::string> env;  // "NAME=value" exported to every run, after the host's own
@@ -28,6 +29,7 @@ struct RunSummary {
   int ok = 0;
   int failed = 0;       // every status other than ok and interrupted
   int interrupted = 0;  // stopped by Ctrl-C / SIGTERM, or never started because of it
+  int kept = 0;         // failures kept as results from an earlier invocation (failure_policy.hpp)
   int busy = 0;         // still run by another aerun process when this one stopped
   int stop_signal = 0;  // SIGINT/SIGTERM that stopped the case, or 0
 };

@@ -198,8 +198,10 @@ struct CaseSpec {
   std::string command;  // template with {param} placeholders
   SourceLoc command_loc;
   int repeat = 1;
-  double timeout_s = 0;  // 0 = none
-  int retries = 0;
+  double timeout_s = 0;               // 0 = none
+  int retries = 0;                    // extra attempts within one invocation
+  std::vector<std::string> retry_on;  // the statuses retried (empty: the transient ones)
+  std::vector<std::string> rerun;     // failures a later invocation runs again (`rerun:`)
   bool exclusive_gpu = false;
   std::optional<LauncherSpec> launcher;  // `launcher:`; the command may then use {launch}
 

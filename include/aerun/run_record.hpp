@@ -64,10 +64,10 @@ struct RunRecord {
 
   std::string host;
   std::string aerun_version;
-  std::string git_commit;  // of workdir, when it is a git repository
-  int runner_pid = 0;      // the aerun process that ran it (to detect orphaned "running" rows)
-  long long runner_start = 0;       // that process's start time (ticks since boot): pids are reused
-  std::string runner_boot;          // the boot it ran in
+  std::string git_commit;      // of workdir, when it is a git repository
+  int runner_pid = 0;          // the aerun process that ran it (to detect orphaned "running" rows)
+  long long runner_start = 0;  // that process's start time (ticks since boot): pids are reused
+  std::string runner_boot;     // the boot it ran in
   std::optional<double> heartbeat;  // when the running aerun last said it is alive (epoch s)
 
   std::string log_path;

@@ -1,6 +1,7 @@
 // The results store: every run of every case, with its parameters, metrics and series, in SQLite.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -55,11 +56,12 @@ class Store {
     int attempt = 0;   // Claimed: its attempt
     RunRecord found;   // Done / Busy: the row as found
   };
-  // Atomically (one write transaction, the row's status read inside it): Done when the run already
-  // succeeded (unless force), Busy when another live aerun process runs it (or a batch job is in
-  // flight for it), else begins it as begin_run does (also a stale claim: its owner is provably
-  // gone or silent for kStaleAfterS) and returns Claimed.
-  Claim claim_run(const RunRecord& r, bool force);
+  // Atomically (one write transaction, the row's status read inside it): Done when the stored
+  // status is one to keep (keep(status): ok, or a failure kept as a result), Busy when another
+  // live aerun process runs it (or a batch job is in flight for it), else begins it as begin_run
+  // does (also a stale claim: its owner is provably gone or silent for kStaleAfterS) and returns
+  // Claimed.
+  Claim claim_run(const RunRecord& r, const std::function<bool(const std::string&)>& keep);
   // Records that this process still runs these runs (rows still "running").
   void heartbeat(const std::vector<long long>& ids);
 

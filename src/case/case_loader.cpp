@@ -22,10 +22,10 @@ namespace {
 
 const std::vector<std::string>& top_level_keys() {
   static const std::vector<std::string> keys{
-      "case",    "title",   "paper",     "figure",    "workdir",   "shell",   "env",
-      "params",  "zip",     "include",   "exclude",   "derive",    "command", "repeat",
-      "timeout", "retries", "exclusive", "presets",   "metrics",   "status",  "startup",
-      "tables",  "plots",   "launcher",  "scheduler", "resources", "search",  "completion"};
+      "case",      "title",     "paper",   "figure",     "workdir", "shell",  "env",     "params",
+      "zip",       "include",   "exclude", "derive",     "command", "repeat", "timeout", "retries",
+      "exclusive", "presets",   "metrics", "status",     "startup", "tables", "plots",   "launcher",
+      "scheduler", "resources", "search",  "completion", "rerun"};
   return keys;
 }
 
@@ -89,11 +89,6 @@ void read_top_level(const YamlReader& r, const Item& e, CaseSpec& spec, const fs
     spec.repeat = static_cast<int>(n);
   } else if (k == "timeout") {
     spec.timeout_s = parse_duration(r.text(e), e.loc, e.key);
-  } else if (k == "retries") {
-    const long long n = r.integer(e);
-    if (n < 0) throw InputError(e.loc, e.key, "must be 0 or more");
-    if (n > 1000000) throw InputError(e.loc, e.key, "at most 1000000 retries");
-    spec.retries = static_cast<int>(n);
   } else if (k == "exclusive") {
     if (r.text(e) != "gpu")
       throw InputError(e.loc, e.key,
@@ -131,6 +126,7 @@ CaseSpec parse_case(const std::string& yaml_text, const std::string& file,
   std::vector<Item> tables;  // read last: they refer to parameters and metrics
   std::vector<Item> plots;   // after the tables they draw
   std::vector<Item> search;  // issue 6: after the sweep sections, before the checks
+  std::vector<Item> policy;  // retries, rerun: they name statuses, known once presets are applied
   SourceLoc presets_loc;     // presets resolve once metrics, status and startup are read
   for (const Item& e : r.entries(r.root(), top_level_keys())) {
     if (e.name == "tables")
@@ -139,6 +135,8 @@ CaseSpec parse_case(const std::string& yaml_text, const std::string& file,
       plots.push_back(e);
     else if (e.name == "search")
       search.push_back(e);
+    else if (e.name == "retries" || e.name == "rerun")
+      policy.push_back(e);
     else
       read_top_level(r, e, spec, base);
     if (e.name == "presets") presets_loc = e.loc;
@@ -152,6 +150,7 @@ CaseSpec parse_case(const std::string& yaml_text, const std::string& file,
                      "missing required key 'command' (the command template)");
   for (const Item& s : search) detail::read_search(r, s, spec);
   apply_presets(spec, presets_loc);
+  for (const Item& p : policy) detail::read_failure_policy(r, p, spec);
   detail::check_case(r, spec);
   for (const Item& t : tables) detail::read_tables(r, t, spec);
   for (const Item& p : plots) detail::read_plots(r, p, spec);

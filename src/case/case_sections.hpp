@@ -43,6 +43,11 @@ void read_status(const YamlReader& r, const Item& it, CaseSpec& spec);
 void read_startup(const YamlReader& r, const Item& it, CaseSpec& spec);
 void read_completion(const YamlReader& r, const Item& it, CaseSpec& spec);
 
+// `retries: N | {count: N, on: [status, ...]}` and `rerun: [status, ...] | all`
+// (failure_policy_section.cpp), read once presets are applied: statuses are checked against the
+// judge's and the case's own.
+void read_failure_policy(const YamlReader& r, const Item& it, CaseSpec& spec);
+
 // The launcher section (launcher_section.cpp): `launcher: mpich` or a map of its keys.
 void read_launcher(const YamlReader& r, const Item& it, CaseSpec& spec, const std::string& base);
 

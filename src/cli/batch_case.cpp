@@ -49,6 +49,7 @@ int run_in_allocation(const Globals& g, const CaseSpec& spec, std::vector<Planne
   RunnerOptions opts;
   opts.jobs = a.jobs;
   opts.force = a.force;
+  opts.rerun_failed = a.rerun_failed;
   opts.logs_dir = g.logs_dir();
   opts.env = a.env;
   CaseRunner runner(spec, store, opts, std::cerr);
@@ -61,7 +62,7 @@ int run_in_allocation(const Globals& g, const CaseSpec& spec, std::vector<Planne
     store.update_job(*r);
   }
   if (s.stop_signal) return 128 + s.stop_signal;
-  return s.failed > 0 || s.interrupted > 0 || s.busy > 0 ? 1 : 0;
+  return s.failed > 0 || s.kept > 0 || s.interrupted > 0 || s.busy > 0 ? 1 : 0;
 }
 
 }  // namespace
@@ -99,6 +100,7 @@ int run_batch_case(const Globals& g, const CaseSpec& spec, const RunSelector& se
   o.wait = a.wait;
   o.max_queued = a.max_queued;
   o.force = a.force;
+  o.rerun_failed = a.rerun_failed;
   o.logs_dir = g.logs_dir();
   o.env = a.env;
   o.aerun_binary = self_binary();
@@ -133,7 +135,7 @@ int run_batch_case(const Globals& g, const CaseSpec& spec, const RunSelector& se
     std::cerr << "aerun: error: " << s.last_error << "\n";
     return 1;
   }
-  if (s.failed > 0 || s.busy > 0 || (a.wait && s.outstanding > 0)) return 1;
+  if (s.failed > 0 || s.kept > 0 || s.busy > 0 || (a.wait && s.outstanding > 0)) return 1;
   return 0;
 }
 

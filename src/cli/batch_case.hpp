@@ -17,6 +17,7 @@ struct BatchCaseArgs {
   bool dry_run = false;
   bool wait = true;
   bool force = false;
+  bool rerun_failed = false;
   int max_queued = 0;
   int jobs = 1;                       // runs at once in allocation mode
   bool submit_in_allocation = false;  // --submit: new jobs even inside an allocation

@@ -26,7 +26,8 @@ struct CaseArgs {
   std::string file;
   bool dry_run = false;
   bool force = false;
-  bool resume = false;
+  bool resume = false;  // removed: refused with a message
+  bool rerun_failed = false;
   std::vector<std::string> only;
   int jobs = 1;
   bool quiet_progress = false;
@@ -64,6 +65,7 @@ int run_search_case(const Globals& g, const CaseArgs& a, const CaseSpec& spec,
   RunnerOptions opts;
   opts.jobs = a.jobs;
   opts.force = a.force;
+  opts.rerun_failed = a.rerun_failed;
   opts.logs_dir = g.logs_dir();
   opts.tty = !a.quiet_progress && isatty(STDERR_FILENO);
   opts.env = helper_env();
@@ -73,6 +75,10 @@ int run_search_case(const Globals& g, const CaseArgs& a, const CaseSpec& spec,
 }
 
 int run_case_command(const Globals& g, const CaseArgs& a) {
+  if (a.resume)
+    throw InputError(SourceLoc{}, "--resume",
+                     "--resume is gone: `aerun case` always continues where it stopped (runs "
+                     "already done are reused); drop the flag");
   const CaseSpec spec = load_case(a.file);
   const auto names = planned_param_names(spec);
   const RunSelector selector(a.only, names);
@@ -88,6 +94,7 @@ int run_case_command(const Globals& g, const CaseArgs& a) {
     b.dry_run = a.dry_run;
     b.wait = !a.no_wait;
     b.force = a.force;
+    b.rerun_failed = a.rerun_failed;
     b.max_queued = a.max_queued;
     b.jobs = a.jobs;
     b.submit_in_allocation = a.submit;
@@ -135,6 +142,7 @@ int run_case_command(const Globals& g, const CaseArgs& a) {
   RunnerOptions opts;
   opts.jobs = a.jobs;
   opts.force = a.force;
+  opts.rerun_failed = a.rerun_failed;
   opts.logs_dir = g.logs_dir();
   opts.tty = !a.quiet_progress && isatty(STDERR_FILENO);
   opts.env = helper_env();
@@ -142,7 +150,7 @@ int run_case_command(const Globals& g, const CaseArgs& a) {
   CaseRunner runner(spec, store, opts, std::cerr);
   const RunSummary s = runner.run(planned);
   if (s.stop_signal) return 128 + s.stop_signal;
-  return s.failed > 0 || s.interrupted > 0 || s.busy > 0 ? 1 : 0;
+  return s.failed > 0 || s.kept > 0 || s.interrupted > 0 || s.busy > 0 ? 1 : 0;
 }
 
 }  // namespace
@@ -155,8 +163,10 @@ void add_case_command(CLI::App& app, Globals& g, Action& action) {
   c->add_flag("--dry-run,-n", args->dry_run,
               "print every run's shell-ready command and the count; launch nothing");
   c->add_flag("--force", args->force, "re-run runs that already succeeded");
-  c->add_flag("--resume", args->resume,
-              "continue an interrupted case (the default: done runs are reused)");
+  c->add_flag("--rerun-failed", args->rerun_failed,
+              "run stored failures again too (by default only transient ones: comm_error, "
+              "node_failure, interrupted, ...)");
+  c->add_flag("--resume", args->resume)->group("");  // removed: continuing is the default
   c->add_option("--only", args->only, "KEY=VALUE: run only matching runs (repeatable)");
   c->add_option("-j,--jobs", args->jobs, "runs at once")->check(CLI::Range(1, 4096));
   c->add_flag("--no-progress", args->quiet_progress, "plain event lines even on a terminal");

@@ -15,11 +15,13 @@
 #include <cmath>
 #include <deque>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <ostream>
 #include <unordered_map>
 
 #include "aerun/error.hpp"
+#include "aerun/failure_policy.hpp"
 #include "aerun/gpu_lock.hpp"
 #include "aerun/provenance.hpp"
 #include "aerun/signal_watch.hpp"
@@ -92,6 +94,7 @@ class RunLoop {
   void launch_ready();
   bool start(const Todo& t);  // false: not started (done or busy elsewhere)
   void wait_for_others();
+  void keep(const std::string& status);
   void send_heartbeat();
   void wait_for_events();
   void on_stop_signal();
@@ -107,6 +110,8 @@ class RunLoop {
   const std::string host_ = host_name();
   const std::string commit_ = git_commit(spec_.workdir);
   const int jobs_ = spec_.exclusive_gpu ? 1 : std::max(1, opts_.jobs);
+  const FailurePolicy policy_{spec_, opts_.force, opts_.rerun_failed};
+  std::map<std::string, int> kept_;  // status -> runs kept as results
   fs::path case_logs_;
   std::deque<Todo> queue_;
   std::deque<Todo> waiting_;  // run by another live aerun: claimed again once it is done
@@ -123,14 +128,33 @@ class RunLoop {
 void RunLoop::plan(const std::vector<PlannedRun>& planned) {
   for (const auto& p : planned) {
     if (auto prev = store_.find_by_key(p.key)) {
-      if (prev->status == "ok" && !opts_.force) {
-        ++sum_.reused;
-        progress_.reused();
+      if (policy_.keeps(prev->status)) {
+        keep(prev->status);
         continue;
       }
     }
     queue_.push_back({&p, spec_.retries + 1});
     attempts_left_[&p] = spec_.retries + 1;
+  }
+  if (!kept_.empty()) {
+    std::string what;
+    for (const auto& [status, n] : kept_)
+      what += fmt::format("{}{} {}", what.empty() ? "" : ", ", n, status);
+    progress_.note(
+        fmt::format("kept {} earlier result(s) ({}): run them again with "
+                    "--rerun-failed or the case's `rerun:`",
+                    sum_.kept, what));
+  }
+}
+
+// A stored run this invocation does not run again: reused when ok, kept when a failure.
+void RunLoop::keep(const std::string& status) {
+  if (status == "ok") {
+    ++sum_.reused;
+    progress_.reused();
+  } else {
+    ++sum_.kept;
+    ++kept_[status];
   }
 }
 
@@ -211,12 +235,12 @@ bool RunLoop::start(const Todo& t) {
   RunRecord r = new_run_record(spec_, p, host_, commit_);
   r.status = "running";
   r.launch_time = wall_now();
-  // The first attempt of this invocation honours --force; a retry re-claims a run of its own.
   const bool first = attempts_left_[t.plan] == spec_.retries + 1;
-  const Store::Claim claim = store_.claim_run(r, opts_.force && first);
+  const Store::Claim claim = store_.claim_run(r, [&](const std::string& status) {
+    return first ? policy_.keeps(status) : false;  // a retry re-claims its own failure
+  });
   if (claim.outcome == Store::Claim::Outcome::Done) {
-    ++sum_.reused;
-    progress_.reused();
+    keep(claim.found.status);
     return false;
   }
   if (claim.outcome == Store::Claim::Outcome::Busy) {
@@ -298,8 +322,8 @@ bool RunLoop::finish(ActiveRun& a) {
                     r.key.substr(0, 12), Store::kStaleAfterS));
     return false;
   }
-  const bool retry = r.status != "ok" && r.status != "interrupted" &&
-                     attempts_left_[&a.plan()] > 0 && signals_.stop_signal() == 0;
+  const bool retry =
+      policy_.retries(r.status) && attempts_left_[&a.plan()] > 0 && signals_.stop_signal() == 0;
   if (r.status == "ok")
     ++sum_.ok;
   else if (r.status == "interrupted")
@@ -323,7 +347,7 @@ RunSummary CaseRunner::run(const std::vector<PlannedRun>& planned) {
   RunLoop loop(spec_, store_, opts_, progress, sum);
   loop.plan(planned);
   loop.run();
-  progress.done(sum.ok, sum.failed, sum.reused, sum.interrupted);
+  progress.done(sum.ok, sum.failed, sum.reused, sum.interrupted, sum.kept);
   sum.stop_signal = loop.stop_signal();
   return sum;
 }

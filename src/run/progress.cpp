@@ -91,10 +91,12 @@ void Progress::redraw() {
   line_shown_ = true;
 }
 
-void Progress::done(int ok, int failed, int reused, int interrupted) {
+void Progress::done(int ok, int failed, int reused, int interrupted, int kept) {
   clear_line();
-  out_ << fmt::format("[aerun] {}: {} ok, {} failed, {} reused, {} interrupted ({:.1f} s)\n", case_,
-                      ok, failed, reused, interrupted, mono_now() - started_at_);
+  out_ << fmt::format("[aerun] {}: {} ok, {} failed, {} reused, {}{} interrupted ({:.1f} s)\n",
+                      case_, ok, failed, reused,
+                      kept ? fmt::format("{} failures kept, ", kept) : "", interrupted,
+                      mono_now() - started_at_);
   out_.flush();
 }
 

@@ -16,7 +16,7 @@ class Progress {
   void finished(const RunRecord& r, bool will_retry);
   void note(const std::string& text);
   void tick(int running);
-  void done(int ok, int failed, int reused, int interrupted);
+  void done(int ok, int failed, int reused, int interrupted, int kept = 0);
 
  private:
   void redraw();

@@ -1,4 +1,6 @@
 #include "aerun/batch_runner.hpp"
+
+#include "aerun/failure_policy.hpp"
 #include "aerun/run_plan.hpp"
 
 #include <sys/stat.h>
@@ -207,8 +209,8 @@ BatchSummary BatchRunner::run(const std::vector<PlannedRun>& planned, SchedulerC
   std::vector<const PlannedRun*> todo;
   for (const auto& p : planned) {
     if (auto prev = store_->find_by_key(p.key)) {
-      if (prev->status == "ok" && !opts_.force) {
-        ++sum.reused;
+      if (FailurePolicy(spec_, opts_.force, opts_.rerun_failed).keeps(prev->status)) {
+        ++(prev->status == "ok" ? sum.reused : sum.kept);
         continue;
       }
       if ((prev->status == "pending" || prev->status == "running") && !prev->job_id.empty()) {
@@ -248,8 +250,10 @@ BatchSummary BatchRunner::run(const std::vector<PlannedRun>& planned, SchedulerC
   if (sum.last_error.empty()) sum.last_error = follower.summary().last_error;
   out_ << fmt::format(
       "[{}] {} planned: {} ok, {} failed, {} submit failed, {} still queued or running, {} reused"
-      "{}\n",
+      "{}{}\n",
       spec_.name, sum.planned, sum.ok, sum.failed, sum.submit_failed, sum.outstanding, sum.reused,
+      sum.kept ? fmt::format(", {} failures kept as results (--rerun-failed runs them)", sum.kept)
+               : "",
       sum.not_submitted ? fmt::format(", {} not submitted yet (--max-queued)", sum.not_submitted)
                         : "");
   return sum;

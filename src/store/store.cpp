@@ -359,7 +359,8 @@ long long Store::begin_run(const RunRecord& r) {
   return id;
 }
 
-Store::Claim Store::claim_run(const RunRecord& r, bool force) {
+Store::Claim Store::claim_run(const RunRecord& r,
+                              const std::function<bool(const std::string&)>& keep) {
   Transaction tx(impl_->db, Transaction::Mode::Immediate);
   Claim c;
   if (auto prev = impl_->load_where("key=?", r.key)) {
@@ -367,7 +368,7 @@ Store::Claim Store::claim_run(const RunRecord& r, bool force) {
                       prev->runner_start == r.runner_start;
     const bool batch_in_flight =
         !prev->job_id.empty() && (prev->status == "pending" || prev->status == "running");
-    if (prev->status == "ok" && !force) c.outcome = Claim::Outcome::Done;
+    if (keep(prev->status)) c.outcome = Claim::Outcome::Done;
     if ((prev->status == "running" && !mine) || batch_in_flight) c.outcome = Claim::Outcome::Busy;
     if (c.outcome != Claim::Outcome::Claimed) {
       c.found = std::move(*prev);

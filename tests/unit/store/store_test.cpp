@@ -87,6 +87,13 @@ pid_t dead_pid() {
   return child;
 }
 
+bool keep_ok(const std::string& status) {
+  return status == "ok";
+}
+bool keep_nothing(const std::string&) {
+  return false;
+}
+
 // Runs SQL on the store's file from outside the Store (what another process would see).
 void sqlite3_exec_sql(const std::string& path, const std::string& sql) {
   sqlite3* db = nullptr;
@@ -287,7 +294,7 @@ TEST_F(StoreTest, AClaimIsDecidedInsideItsTransaction) {
   mine.host = self_identity().host;
   mine.runner_start = self_identity().start_ticks;
   // Nobody has it: claimed, attempt 1.
-  Store::Claim c = s.claim_run(mine, false);
+  Store::Claim c = s.claim_run(mine, keep_ok);
   EXPECT_EQ(c.outcome, Store::Claim::Outcome::Claimed);
   EXPECT_EQ(c.attempt, 1);
   // Another live process on this host (pid 1, with its real start time) holds it: busy.
@@ -295,13 +302,13 @@ TEST_F(StoreTest, AClaimIsDecidedInsideItsTransaction) {
   other.runner_pid = 1;
   other.runner_start = process_start_ticks(1);
   ASSERT_GT(other.runner_start, 0);
-  EXPECT_EQ(s.claim_run(other, false).outcome, Store::Claim::Outcome::Busy);
+  EXPECT_EQ(s.claim_run(other, keep_ok).outcome, Store::Claim::Outcome::Busy);
   // Done by its owner: every later claim reuses it, unless forced.
   mine.status = "ok";
   mine.attempt = 1;
   ASSERT_TRUE(s.finish_run(mine));
-  EXPECT_EQ(s.claim_run(other, false).outcome, Store::Claim::Outcome::Done);
-  EXPECT_EQ(s.claim_run(other, true).outcome, Store::Claim::Outcome::Claimed);
+  EXPECT_EQ(s.claim_run(other, keep_ok).outcome, Store::Claim::Outcome::Done);
+  EXPECT_EQ(s.claim_run(other, keep_nothing).outcome, Store::Claim::Outcome::Claimed);
 }
 
 TEST_F(StoreTest, AClaimOfADeadOrReusedPidIsStaleAndTakenOver) {
@@ -323,7 +330,7 @@ TEST_F(StoreTest, AClaimOfADeadOrReusedPidIsStaleAndTakenOver) {
   RunRecord mine = make_run("k");
   mine.host = self_identity().host;
   mine.runner_start = self_identity().start_ticks;
-  const Store::Claim c = s.claim_run(mine, false);
+  const Store::Claim c = s.claim_run(mine, keep_ok);
   EXPECT_EQ(c.outcome, Store::Claim::Outcome::Claimed);
   EXPECT_EQ(c.attempt, 2);
   // The first owner, had it lived, may not overwrite the new owner's run.
