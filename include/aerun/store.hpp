@@ -28,6 +28,10 @@ class Store {
   // Creates parent directories, opens or creates the file and migrates it. Throws SystemError
   // when it cannot, or when the file's schema is newer than this aerun knows.
   explicit Store(const std::string& path);
+  // Opens an existing store for reading only (no migration, no write; on read-only media too).
+  // Throws SystemError when its schema is not the latest (migrating needs write access once).
+  struct ReadOnly {};
+  Store(const std::string& path, ReadOnly);
   ~Store();
   Store(Store&&) noexcept;
   Store& operator=(Store&&) noexcept;

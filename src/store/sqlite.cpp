@@ -1,6 +1,7 @@
 #include "store/sqlite.hpp"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include "aerun/error.hpp"
 
@@ -86,10 +87,35 @@ std::optional<int> Statement::opt_int(int col) const {
   return static_cast<int>(int64(col));
 }
 
-Database::Database(const std::string& path) : path_(path) {
+namespace {
+
+// A file: URI for path, opened read-only; immutable when its folder cannot be written (read-only
+// media: SQLite could not create the WAL index there).
+std::string read_only_uri(const std::string& path) {
+  std::string uri = "file:";
+  for (unsigned char c : path) {
+    if (c == '%' || c == '?' || c == '#' || c < 0x20)
+      uri += fmt::format("%{:02X}", c);
+    else
+      uri += static_cast<char>(c);
+  }
+  uri += "?mode=ro";
+  const auto slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "."
+                          : slash == 0               ? "/"
+                                                     : path.substr(0, slash);
+  if (::access(dir.c_str(), W_OK) != 0) uri += "&immutable=1";
+  return uri;
+}
+
+}  // namespace
+
+Database::Database(const std::string& path, bool read_only) : path_(path) {
   sqlite3* db = nullptr;
-  const int rc =
-      sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
+  const int rc = read_only ? sqlite3_open_v2(read_only_uri(path).c_str(), &db,
+                                             SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr)
+                           : sqlite3_open_v2(path.c_str(), &db,
+                                             SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
   db_.reset(db);  // a failed open still returns a handle to close
   if (rc != SQLITE_OK)
     throw SystemError("cannot open store " + path + ": " +

@@ -70,7 +70,7 @@ class StatementUse {
 // An open connection (closed on destruction) with a cache of prepared statements.
 class Database {
  public:
-  explicit Database(const std::string& path);
+  explicit Database(const std::string& path, bool read_only = false);
   Database(const Database&) = delete;
   Database& operator=(const Database&) = delete;
 

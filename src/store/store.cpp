@@ -128,6 +128,16 @@ struct Store::Impl {
     migrate();
   }
 
+  Impl(const std::string& path, ReadOnly) : db(path, /*read_only=*/true) {
+    const int v = user_version(db);
+    check_not_newer(v);
+    if (v < static_cast<int>(store_migrations().size()))
+      throw SystemError(fmt::format(
+          "store {} has schema v{}, older than this aerun's (v{}), and cannot be written here: "
+          "open it once where it can be written to migrate it",
+          path, v, store_migrations().size()));
+  }
+
   // Applies missing migrations, each in its own transaction; a second process racing to migrate
   // re-reads the version once it holds the write lock and skips what is done.
   void migrate() {
@@ -338,6 +348,10 @@ Store::Store(const std::string& path) : path_(path) {
     if (ec) throw SystemError("cannot create " + parent.string() + ": " + ec.message());
   }
   impl_ = std::make_unique<Impl>(path);
+}
+
+Store::Store(const std::string& path, ReadOnly) : path_(path) {
+  impl_ = std::make_unique<Impl>(path, ReadOnly{});
 }
 
 Store::~Store() = default;

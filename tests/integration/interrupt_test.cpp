@@ -35,7 +35,7 @@ command: sleep 0.4; echo done {i} >> ran.txt
   ASSERT_GE(done_before.size(), 2u);
   ASSERT_LT(done_before.size(), 6u);
 
-  const auto r = run_aerun(d, {"case", "c.yaml", "--resume"});
+  const auto r = run_aerun(d, {"case", "c.yaml"});  // continuing is the default
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(count(db, "1"), 6);
   EXPECT_EQ(count(db, "status='ok'"), 6);
