@@ -94,6 +94,12 @@ class Store {
   // writing, as it does rows whose heartbeat is older than kStaleAfterS.
   int reap_orphans(const std::string& host);
 
+  // Removes these runs (their parameters, environment, metrics and series with them) in one
+  // transaction; returns how many rows went.
+  int remove(const std::vector<long long>& ids);
+  // Every case name in the store, sorted (for "did you mean").
+  std::vector<std::string> case_names() const;
+
   int schema_version() const;
   // The newest schema version this aerun knows.
   static int latest_schema_version();

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -138,6 +139,10 @@ int run_case_command(const Globals& g, const CaseArgs& a) {
         return true;
       },
       /*with_keys=*/true, launch_per_point ? nullptr : &launch);
+  if (planned.empty() && !a.only.empty())
+    throw InputError(SourceLoc{}, "--only",
+                     fmt::format("no run of case '{}' matches --only {}: nothing to do", spec.name,
+                                 fmt::join(a.only, " --only ")));
   Store store(g.resolved_db());
   RunnerOptions opts;
   opts.jobs = a.jobs;

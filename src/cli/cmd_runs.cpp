@@ -1,8 +1,11 @@
 // `aerun runs`: the stored runs, one line each, as Markdown, CSV or JSON.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <iostream>
 
+#include "aerun/case_loader.hpp"
+#include "aerun/error.hpp"
 #include "aerun/text_format.hpp"
 #include "cli/app.hpp"
 #include "cli/open_store.hpp"
@@ -31,6 +34,17 @@ int runs_command(const Globals& g, const RunsArgs& a) {
   f.case_name = a.case_name;
   f.status = a.status;
   const auto runs = store.list(f);
+  if (runs.empty() && !a.case_name.empty()) {
+    const auto names = store.case_names();
+    if (std::find(names.begin(), names.end(), a.case_name) == names.end()) {
+      const std::string near = nearest_key(a.case_name, names);
+      throw InputError(
+          SourceLoc{}, "--case",
+          fmt::format("no runs of case '{}' in {}{}; cases: {}", a.case_name, g.resolved_db(),
+                      near.empty() ? "" : " (did you mean '" + near + "'?)",
+                      names.empty() ? "none" : fmt::format("{}", fmt::join(names, ", "))));
+    }
+  }
   std::vector<std::string> params, metrics;
   for (const auto& r : runs) {
     for (const auto& [n, v] : r.params) add_unique(params, n);

@@ -518,6 +518,25 @@ std::vector<RunRecord> Store::list(const RunFilter& f) const {
   return out;
 }
 
+int Store::remove(const std::vector<long long>& ids) {
+  Transaction tx(impl_->db, Transaction::Mode::Immediate);
+  int removed = 0;
+  for (long long id : ids) {
+    impl_->db.prepare("DELETE FROM runs WHERE id=?")->bind(1, id).run();
+    removed += impl_->db.changes();
+  }
+  tx.commit();
+  return removed;
+}
+
+std::vector<std::string> Store::case_names() const {
+  Transaction tx(impl_->db, Transaction::Mode::Deferred);
+  std::vector<std::string> names;
+  auto q = impl_->db.prepare("SELECT DISTINCT case_name FROM runs ORDER BY case_name");
+  while (q->step()) names.push_back(q->text(0));
+  return names;
+}
+
 int Store::reap_orphans(const std::string& host) {
   auto& db = impl_->db;
   Transaction tx(db, Transaction::Mode::Immediate);

@@ -1,0 +1,100 @@
+// `aerun forget`: remove stored runs (and the logs aerun wrote for them), in one transaction.
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <iostream>
+
+#include "aerun/case_loader.hpp"
+#include "aerun/error.hpp"
+#include "aerun/forget.hpp"
+#include "aerun/job_stamps.hpp"
+#include "cli/app.hpp"
+#include "cli/open_store.hpp"
+#include "run/progress.hpp"
+
+namespace aerun::cli {
+
+namespace {
+
+struct ForgetArgs {
+  std::string case_name;
+  std::vector<std::string> only, statuses;
+  std::string before;
+  bool dry_run = false;
+  bool keep_logs = false;
+};
+
+// Whether path lies inside dir (both made absolute and normal).
+bool inside(const std::filesystem::path& path, const std::filesystem::path& dir) {
+  const auto p = std::filesystem::absolute(path).lexically_normal();
+  const auto d = std::filesystem::absolute(dir).lexically_normal();
+  const auto rel = p.lexically_relative(d);
+  return !rel.empty() && *rel.begin() != "..";
+}
+
+int forget_command(const Globals& g, const ForgetArgs& a) {
+  Store store = open_existing_store(g.resolved_db());
+  ForgetSelection s{a.case_name, a.only, a.statuses, std::nullopt};
+  if (!a.before.empty()) {
+    s.before = parse_date(a.before);
+    if (!s.before)
+      throw InputError(
+          SourceLoc{}, "--before",
+          "'" + a.before + "' is not a date: write 2026-11-01 or 2026-11-01T12:00 (UTC)");
+  }
+  if (!a.case_name.empty()) {
+    const auto names = store.case_names();
+    if (std::find(names.begin(), names.end(), a.case_name) == names.end()) {
+      const std::string near = nearest_key(a.case_name, names);
+      throw InputError(SourceLoc{}, "--case",
+                       "no runs of case '" + a.case_name + "' in " + g.resolved_db() +
+                           (near.empty() ? "" : " (did you mean '" + near + "'?)"));
+    }
+  }
+  std::vector<RunRecord> busy;
+  const std::vector<RunRecord> runs = select_runs_to_forget(store, s, &busy);
+  for (const auto& r : runs)
+    std::cout << fmt::format("{} {}  {:<8} {:<12} {}\n", a.dry_run ? "would forget" : "forget",
+                             r.key.substr(0, 12), r.case_name, r.status, describe_params(r.params));
+  for (const auto& r : busy)
+    std::cerr << fmt::format("aerun: run {} is {} (aerun process {} on {}): left alone\n",
+                             r.key.substr(0, 12), r.status, r.runner_pid, r.host);
+  if (a.dry_run) {
+    std::cout << fmt::format("{} run(s) would be forgotten (--dry-run: nothing changed)\n",
+                             runs.size());
+    return 0;
+  }
+  std::vector<long long> ids;
+  for (const auto& r : runs) ids.push_back(r.id);
+  const int removed = store.remove(ids);
+  int logs = 0;
+  if (!a.keep_logs) {
+    // Only what aerun wrote under its logs folder: an ingested run's log is the user's file.
+    for (const auto& r : runs) {
+      if (r.log_path.empty() || !inside(r.log_path, g.logs_dir())) continue;
+      std::error_code ec;
+      logs += std::filesystem::remove(r.log_path, ec) ? 1 : 0;
+      std::filesystem::remove(stamps_path(r.log_path), ec);
+    }
+  }
+  std::cout << fmt::format("forgot {} run(s){}\n", removed,
+                           a.keep_logs ? " (logs kept)" : fmt::format(", removed {} log(s)", logs));
+  return 0;
+}
+
+}  // namespace
+
+void add_forget_command(CLI::App& app, Globals& g, Action& action) {
+  auto args = std::make_shared<ForgetArgs>();
+  CLI::App* c = app.add_subcommand("forget", "remove stored runs (one transaction) and their logs");
+  c->add_option("--case", args->case_name, "the runs of this case");
+  c->add_option("--only", args->only, "KEY=VALUE: only runs with these parameters (repeatable)");
+  c->add_option("--status", args->statuses, "only runs with this status (repeatable)");
+  c->add_option("--before", args->before, "only runs launched before this date (UTC)");
+  c->add_flag("--dry-run,-n", args->dry_run, "list what would be forgotten; change nothing");
+  c->add_flag("--keep-logs", args->keep_logs, "leave the log files where they are");
+  c->add_option("--db", g.db, "results store (default: $AERUN_DB or results/aerun.db)");
+  c->callback([&action, &g, args] { action = [&g, args] { return forget_command(g, *args); }; });
+}
+
+}  // namespace aerun::cli
