@@ -37,4 +37,10 @@ double parse_duration(const std::string& text, const SourceLoc& loc, const std::
 // Nearest valid key by edit distance (for "did you mean"), or "" when nothing is close.
 std::string nearest_key(const std::string& key, const std::vector<std::string>& valid);
 
+// The one rule for case names, everywhere (case files, `ingest --case NAME`): [A-Za-z0-9_.-]+,
+// not "." or ".." (a case name becomes a folder of logs). case_name_problem says why not, with
+// control characters shown escaped.
+bool valid_case_name(const std::string& name);
+std::string case_name_problem(const std::string& name);
+
 }  // namespace aerun

@@ -1,6 +1,8 @@
 // load_case / parse_case: the top level of a case file and the order its sections are read in.
 #include "aerun/case_loader.hpp"
 
+#include <fmt/format.h>
+
 #include <cctype>
 #include <cerrno>
 #include <cstring>
@@ -52,9 +54,7 @@ void read_top_level(const YamlReader& r, const Item& e, CaseSpec& spec, const fs
   const std::string& k = e.name;
   if (k == "case") {
     spec.name = r.text(e);
-    if (!detail::is_name(spec.name))
-      throw InputError(e.loc, e.key,
-                       "case names are made of [A-Za-z0-9_.-], not '" + spec.name + "'");
+    if (!valid_case_name(spec.name)) throw InputError(e.loc, e.key, case_name_problem(spec.name));
   } else if (k == "title") {
     spec.title = r.text(e);
   } else if (k == "paper") {
@@ -114,6 +114,18 @@ void read_top_level(const YamlReader& r, const Item& e, CaseSpec& spec, const fs
 }
 
 }  // namespace
+
+bool valid_case_name(const std::string& name) {
+  return detail::is_name(name);
+}
+
+std::string case_name_problem(const std::string& name) {
+  std::string shown;
+  for (unsigned char c : name)
+    shown +=
+        c < 0x20 || c == 0x7f ? fmt::format("\\x{:02x}", c) : std::string(1, static_cast<char>(c));
+  return "case names are made of [A-Za-z0-9_.-] and are not . or .., not '" + shown + "'";
+}
 
 CaseSpec parse_case(const std::string& yaml_text, const std::string& file,
                     const std::string& base_dir) {

@@ -33,7 +33,7 @@ bool is_identifier(const std::string& s) {
 }
 
 bool is_name(const std::string& s) {
-  if (s.empty()) return false;
+  if (s.empty() || s == "." || s == "..") return false;  // they name folders, not things
   for (char c : s)
     if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-'))
       return false;

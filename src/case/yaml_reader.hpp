@@ -66,7 +66,7 @@ std::string describe(const YAML::Node& n);
 std::string join_key(const std::string& path, const std::string& name);
 // [A-Za-z_][A-Za-z0-9_]*
 bool is_identifier(const std::string& s);
-// [A-Za-z0-9_.-]+ (case and table names)
+// [A-Za-z0-9_.-]+ but not "." or ".." (case, table and plot names: they become file names)
 bool is_name(const std::string& s);
 // " (did you mean 'x'?)" for the nearest of `valid`, or "".
 std::string did_you_mean(const std::string& s, const std::vector<std::string>& valid);

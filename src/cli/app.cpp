@@ -51,9 +51,9 @@ int main(int argc, char** argv) {
   } catch (const InputError& e) {
     std::cerr << "aerun: error: " << e.what() << "\n";
     return 2;
-  } catch (const SystemError& e) {
+  } catch (const SystemError& e) {  // the environment: store locked or unwritable, disk, tools
     std::cerr << "aerun: error: " << e.what() << "\n";
-    return 2;
+    return 4;
   } catch (const std::exception& e) {
     std::cerr << "aerun: internal error: " << e.what() << "\n";
     return 3;

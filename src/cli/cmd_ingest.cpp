@@ -36,6 +36,8 @@ CaseSpec ingest_case(const IngestArgs& a) {
     const bool looks_like_path = a.case_ref.find('/') != std::string::npos ||
                                  a.case_ref.ends_with(".yaml") || a.case_ref.ends_with(".yml");
     if (looks_like_path) throw InputError(SourceLoc{}, "--case", "no case file " + a.case_ref);
+    if (!valid_case_name(a.case_ref))
+      throw InputError(SourceLoc{}, "--case", case_name_problem(a.case_ref));
     spec.name = a.case_ref;
   }
   if (!a.presets.empty()) {

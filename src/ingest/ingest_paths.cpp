@@ -33,8 +33,10 @@ std::vector<std::string> collect_files(const std::vector<std::string>& paths) {
         if (it->is_regular_file(ec))
           files.push_back(fs::absolute(it->path()).lexically_normal().string());
       if (ec) throw SystemError("cannot walk " + p + ": " + ec.message());
-    } else {
+    } else if (fs::is_regular_file(st)) {
       files.push_back(fs::absolute(p).lexically_normal().string());
+    } else {  // /dev/zero, a FIFO, a socket: reading would never end
+      throw InputError(SourceLoc{}, "PATH", "not a regular file (a device, FIFO or socket): " + p);
     }
   }
   std::sort(files.begin(), files.end(), natural_less);

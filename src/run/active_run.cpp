@@ -119,7 +119,10 @@ void ActiveRun::interrupt(double now, double kill_grace_s, std::string signal_na
 
 double ActiveRun::next_wake(double later) const {
   double wake = later;
-  if (deadline_mono_ > 0 && !timed_out_) wake = std::min(wake, deadline_mono_);
+  if (done()) return 0;  // nothing to wait for: finish it now
+  // Once stopped, the kill grace decides, not the timeout (else the loop spins until it ends).
+  if (deadline_mono_ > 0 && !timed_out_ && stop_signal_.empty())
+    wake = std::min(wake, deadline_mono_);
   if (kill_at_mono_ > 0) wake = std::min(wake, kill_at_mono_);
   if (exited_mono_ > 0 && !eof_) wake = std::min(wake, exited_mono_ + kOrphanOutputGraceS);
   return wake;
