@@ -10,4 +10,9 @@ namespace aerun {
 // otherwise wrapped in single quotes with embedded quotes written as '\''.
 std::string shell_quote(std::string_view s);
 
+// s for a line of text a shell or a terminal will read as text only (a comment in a script, a
+// message): control characters (newline, carriage return, escape, ...) and DEL become \xNN, so
+// the line stays one line and no terminal escape sequence gets through.
+std::string printable(std::string_view s);
+
 }  // namespace aerun

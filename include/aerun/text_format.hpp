@@ -13,7 +13,8 @@ std::string csv_field(std::string_view s);
 std::string json_string(std::string_view s);
 // A JSON number, or null for a missing/non-finite value.
 std::string json_number(std::optional<double> v);
-// A Markdown table cell: '|' escaped, newlines folded.
+// A Markdown table cell: '|' escaped, newlines and tabs folded, other control characters (ESC:
+// terminal escape sequences) written as \xNN.
 std::string md_cell(std::string_view s);
 // A number with `spec` as a fmt format spec (e.g. ".3f"); default: 4 significant digits.
 std::string format_number(double v, std::string_view spec = {});

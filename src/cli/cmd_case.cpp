@@ -15,6 +15,7 @@
 #include "aerun/provenance.hpp"
 #include "aerun/run_plan.hpp"
 #include "aerun/search_runner.hpp"
+#include "aerun/shell_quote.hpp"
 #include "aerun/store.hpp"
 #include "cli/app.hpp"
 #include "cli/batch_case.hpp"
@@ -106,7 +107,8 @@ int run_case_command(const Globals& g, const CaseArgs& a) {
   if (a.dry_run) {
     std::string out;
     out.reserve(1 << 20);
-    out += fmt::format("# case {} ({}): workdir {}\n", spec.name, spec.file, spec.workdir);
+    out += fmt::format("# case {} ({}): workdir {}\n", spec.name, printable(spec.file),
+                       printable(spec.workdir));
     size_t n = 0;
     plan_runs(
         spec, &selector,

@@ -10,6 +10,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "aerun/shell_quote.hpp"
 #include "aerun/store.hpp"
 
 namespace aerun {
@@ -274,7 +275,8 @@ void print_search_plan(const CaseSpec& spec, const RunSelector* selector, const 
                        std::ostream& out) {
   const SearchSpec& s = *spec.search;
   const std::vector<SearchPoint> points = plan_search(spec, selector, launch);
-  out << fmt::format("# case {} ({}): workdir {}\n", spec.name, spec.file, spec.workdir);
+  out << fmt::format("# case {} ({}): workdir {}\n", spec.name, printable(spec.file),
+                     printable(spec.workdir));
   out << fmt::format(
       "# search {} from {} to {} (step {}, {}): adaptive, each probe after the first depends on "
       "the outcomes before it\n",

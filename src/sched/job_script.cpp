@@ -99,7 +99,7 @@ std::map<std::string, std::string> job_script_vars(const CaseSpec& spec,
   const ResourcesSpec& r = job_resources(spec, req);
   std::map<std::string, std::string> v;
   v["case"] = spec.name;
-  v["case_file"] = spec.file;
+  v["case_file"] = printable(spec.file);  // it goes into a comment line: one line, always
   v["scheduler"] = req.scheduler == Scheduler::None ? "local" : to_string(req.scheduler);
   v["job_name"] = req.job_name;
   v["output"] = req.output;

@@ -55,8 +55,10 @@ std::string md_cell(std::string_view s) {
   for (char c : s) {
     if (c == '|')
       out += "\\|";
-    else if (c == '\n' || c == '\r')
+    else if (c == '\n' || c == '\r' || c == '\t')
       out += ' ';
+    else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)  // ESC [31m ... never reaches a tty
+      out += fmt::format("\\x{:02x}", static_cast<unsigned char>(c));
     else
       out += c;
   }

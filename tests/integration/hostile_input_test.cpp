@@ -9,6 +9,7 @@
 
 using namespace aerun::testing;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 TEST(HostileInput, CaseNamesThatNameFoldersOrHoldControlCharactersAreRefusedEverywhere) {
   TempDir d;
@@ -37,4 +38,38 @@ TEST(HostileInput, IngestRefusesDevicesAndFifosInsteadOfReadingForever) {
     EXPECT_EQ(r.code, 2) << path;
     EXPECT_THAT(r.err, HasSubstr("not a regular file"));
   }
+}
+
+TEST(HostileInput, ANewlineInTheCaseFilesPathRunsNoCodeFromADryRunOrAJobScript) {
+  TempDir d;
+  const std::string file = d / "cf\ntouch pwned\n#.yaml";
+  write_file(file, "case: nl\nparams: {x: [1]}\ncommand: echo {x}\n");
+  // The dry run is shell-ready: piped into bash it runs the commands and nothing else.
+  auto r = run_aerun(d, {"case", file, "--dry-run"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  write_file(d / "dry.sh", r.out);
+  EXPECT_EQ(
+      std::system(
+          ("cd " + aerun::shell_quote(d.path().string()) + " && bash dry.sh >/dev/null").c_str()),
+      0);
+  EXPECT_FALSE(fs::exists(d / "pwned"));
+  EXPECT_THAT(r.out, HasSubstr("cf\\x0atouch pwned\\x0a#.yaml"));
+  // The job script's header comment holds the path on one line too.
+  r = run_aerun(d, {"case", file, "--scheduler", "slurm", "--dry-run"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  for (const auto& e : fs::recursive_directory_iterator(d / "results"))
+    if (e.path().extension() == ".sbatch") {
+      const std::string script = read_file(e.path());
+      EXPECT_THAT(script, Not(HasSubstr("\ntouch pwned")));
+      EXPECT_THAT(script, HasSubstr("cf\\x0atouch pwned\\x0a#.yaml"));
+    }
+}
+
+TEST(HostileInput, TerminalEscapeSequencesInValuesAreShownEscapedNotSentToTheTerminal) {
+  TempDir d;
+  write_file(d / "c.yaml", "case: esc\nparams: {tag: [\"\\e[31mred\\e[0m\"]}\ncommand: echo hi\n");
+  ASSERT_EQ(run_aerun(d, {"case", "c.yaml"}).code, 0);
+  const auto r = run_aerun(d, {"runs"});
+  EXPECT_EQ(r.out.find('\x1b'), std::string::npos);
+  EXPECT_THAT(r.out, HasSubstr("\\x1b[31mred\\x1b[0m"));
 }

@@ -97,13 +97,13 @@ TEST(StrongholdCases, AFixtureReplayGivesFig7aAsABooktabsLatexTable) {
   EXPECT_THAT(r.out, ::testing::Not(HasSubstr("<link")));  // self-contained
 }
 
-TEST(StrongholdCases, PlotWithoutGnuplotInPathIsAClearErrorWithExitStatus2) {
+TEST(StrongholdCases, PlotWithoutGnuplotInPathIsAClearEnvironmentErrorWithExitStatus4) {
   TempDir dir;
   const std::string db = dir / "r.db";
   run_aerun(dir, {"case", kFixtures + "/fixture_replay_fig7a.yaml", "--db", db});
   const Result r =
       run_aerun(dir, {"plot", "fig8b", "--cases", kCases, "--db", db}, "PATH=/nonexistent");
-  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.code, 4);  // the environment lacks a program, the input is fine
   EXPECT_THAT(r.err, HasSubstr("gnuplot-nox"));
 }
 
