@@ -9,7 +9,7 @@ Preset deepspeed_v1() {
   p.name = "deepspeed";
   p.version = 1;
   p.summary = "DeepSpeed engine: steps, SamplesPerSec, memory usage, forward/backward/step times";
-  const std::string num = R"(([0-9.]+(?:[eE][+-]?[0-9]+)?))";
+  const std::string& num = kNumber;
   add_metrics(
       p, {
              {"ds_step", R"(\[Rank 0\] step=(\d+), skipped=)", Reduction::Last, "", 1, {}, true},

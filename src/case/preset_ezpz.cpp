@@ -9,7 +9,7 @@ Preset ezpz_v1() {
   p.name = "ezpz";
   p.version = 1;
   p.summary = "ezpz: iter/step lines with loss, samples/s, dt, tokens/s, MFU";
-  const std::string num = R"(([0-9.]+(?:[eE][+-]?[0-9]+)?))";
+  const std::string& num = kNumber;
   add_metrics(p, {
                      {"iter", R"( - iter=(\d+), loss=)", Reduction::Last, "", 1, {}, true},
                      {"step", R"( - step=(\d+) loss=)", Reduction::Last, "", 1, {}, true},

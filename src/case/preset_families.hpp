@@ -17,6 +17,10 @@ Preset hf_trainer_v1();
 Preset startup_v1();
 std::vector<StatusPattern> shared_status_v1();
 
+// The number every preset captures: a sign and an exponent are allowed everywhere ("loss scale:
+// -1.0", "7.747273E+00"); parse_number turns the capture into a double or refuses it.
+inline const std::string kNumber = R"(([-+]?[0-9.]+(?:[eE][+-]?[0-9]+)?))";
+
 // A preset metric: name, first pattern, reduction, unit; alternatives are {pattern, scale}.
 struct MetricDef {
   std::string name;

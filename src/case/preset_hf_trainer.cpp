@@ -8,7 +8,7 @@ Preset hf_trainer_v1() {
   p.name = "hf-trainer";
   p.version = 1;
   p.summary = "Hugging Face Trainer: loss dicts, train_runtime / train_samples_per_second";
-  const std::string num = R"(([0-9.]+(?:[eE][+-]?[0-9]+)?))";
+  const std::string& num = kNumber;
   add_metrics(p, {
                      {"hf_loss", R"(\{'loss': )" + num, Reduction::Last, "", 1, {}, true},
                      {"hf_grad_norm", R"('grad_norm': )" + num, Reduction::Last, ""},
@@ -34,6 +34,12 @@ Preset hf_trainer_v1() {
                       1,
                       {{R"(  train_loss\s+=\s+)" + num, 1}}},
                  });
+  // Completion: Trainer.train() logs its final metrics dict (train_runtime, ...) and
+  // "Training completed. Do not forget to share your model on huggingface.co/models =)"
+  // (transformers/trainer.py, _inner_training_loop); `trainer.log_metrics("train", ...)` prints
+  // the "***** train metrics *****" table.
+  p.completion.end = {R"(\{'train_runtime': )", R"(Training completed\. Do not forget)",
+                      R"(\*\*\*\*\* train metrics \*\*\*\*\*)"};
   return p;
 }
 

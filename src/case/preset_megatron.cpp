@@ -9,7 +9,7 @@ Preset megatron_v1() {
   p.name = "megatron";
   p.version = 1;
   p.summary = "Megatron-LM iteration lines: time per iteration, throughput, loss, grad norm";
-  const std::string num = R"(([0-9.]+(?:[eE][+-]?[0-9]+)?))";
+  const std::string& num = kNumber;
   add_metrics(
       p, {
              {"iteration",
@@ -62,7 +62,13 @@ Preset megatron_v1() {
               1,
               {{R"(save-checkpoint \.+: \([0-9.]+, )" + num + R"(\))", 1},
                {R"(save-checkpoint \.+: )" + num, 1}}},
-             {"lm_loss", R"(lm loss: )" + num, Reduction::Last, "", 1, {{R"(lm loss=)" + num, 1}}},
+             // `lm-loss:` is the wording of Megatron-DeepSpeed's pipeline-parallel runs (2021).
+             {"lm_loss",
+              R"(lm loss: )" + num,
+              Reduction::Last,
+              "",
+              1,
+              {{R"(lm loss=)" + num, 1}, {R"(lm-loss: )" + num, 1}}},
              {"grad_norm",
               R"(grad norm: )" + num,
               Reduction::Last,
@@ -89,6 +95,12 @@ Preset megatron_v1() {
               {{R"(number_of_nan_iterations=\s*(\d+))", 1}}},
          });
   p.startup.first_step = R"(iteration\s+1/)";
+  // Completion. Megatron-LM's pretrain() ends with print_datetime('after training is done')
+  // ("[after training is done] datetime: 2022-06-29 03:08:05", megatron/training.py); a run that
+  // stops on --exit-interval or --exit-duration-in-mins prints "exiting program at iteration N"
+  // (the same file, seen in seed 002) — a planned end too. The iteration line states done/planned.
+  p.completion.end = {R"(\[after training is done\])", R"(exiting program at iteration \d+)"};
+  p.completion.counter = {R"(iteration\s+(\d+)/\s*(\d+) \|)", R"(iteration=\s*(\d+)/\s*(\d+))"};
   return p;
 }
 

@@ -14,6 +14,8 @@ Preset startup_v1() {
   p.startup.job_start_format = "%Y-%m-%d-%H%M%S";
   p.startup.step_time = R"(^\[(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:[.,]\d+)?)\].*\[Rank 0\] step=0,)";
   p.startup.step_time_format = "%Y-%m-%d %H:%M:%S%f";
+  // A startup study is done when the first step is reached: that is what it measures.
+  p.completion.end = {p.startup.first_step};
   return p;
 }
 

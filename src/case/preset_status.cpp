@@ -11,26 +11,64 @@ std::vector<StatusPattern> shared_status_v1() {
   auto add = [&](const char* status, std::initializer_list<const char*> patterns) {
     for (const char* p : patterns) s.push_back({p, status, loc});
   };
-  // Scheduler verdicts first: the line that ends the job names why.
-  add("timeout", {R"(CANCELLED AT \S+ DUE TO TIME LIMIT)",      // Slurm
-                  R"(walltime \d+ exceeded limit \d+)"});       // PBS: "job killed: walltime ..."
-  add("node_failure", {R"(CANCELLED AT \S+ DUE TO NODE FAIL)",  // Slurm
-                       R"(srun: error: Node failure on )"});
+  // Scheduler verdicts first: the line that ends the job names why. slurmstepd writes
+  // "*** JOB 12 ON n1 CANCELLED AT 2024-01-01T00:00:00 DUE TO TIME LIMIT ***" and its siblings
+  // (src/slurmd/slurmstepd/req.c, _handle_signal_container: TIME LIMIT, PREEMPTION, NODE
+  // FAILURE, JOB REQUEUE, "FAILED (non-zero exit code or other failure mode)", "UNCORRECTABLE
+  // MEMORY ERROR AT", and plain "CANCELLED AT <time> ***" for scancel's SIGTERM/SIGKILL; older
+  // releases put the node last: "CANCELLED AT <time> DUE TO NODE n1 FAILURE ***"). Slurm 25.05
+  // writes "DUE to SIGNAL Terminated" and "DUE TO TASK FAILURE": "DUE TO" is matched in any case.
+  // On one line the first listed pattern wins, so the specific ones come before plain cancel.
+  add("timeout", {R"(CANCELLED AT \S+ (?i:due to) TIME LIMIT)",  // Slurm
+                  R"(walltime \d+ exceeded limit \d+)"});        // PBS: "job killed: walltime ..."
+  add("node_failure", {R"(CANCELLED AT \S+ (?i:due to) NODE (?:\S+ )?FAIL)",  // Slurm
+                       R"(srun: error: Node failure on )",
+                       R"( UNCORRECTABLE MEMORY ERROR AT )"});  // Slurm: a hardware memory error
+  add("interrupted",
+      {R"(CANCELLED AT \S+ (?i:due to) PREEMPTION)",              // Slurm preemption
+       R"(CANCELLED AT \S+ (?i:due to) JOB REQUEUE)"});           // scontrol requeue, --requeue
+  add("failed", {R"(CANCELLED AT \S+ (?i:due to) TASK FAILURE)",  // Slurm: --kill-on-bad-exit
+                 R"( FAILED \(non-zero exit code or other failure mode\))"});
   add("cancelled", {R"(CANCELLED AT \S+ \*\*\*)",  // Slurm scancel
-                    R"(CANCELLED AT \S+ DUE TO PREEMPTION)"});
+                    R"(CANCELLED AT \S+ (?i:due to) SIGNAL)"});
   add("oom", {R"(CUDA out of memory)",  // torch: "CUDA out of memory. Tried to allocate ..."
               R"(CUDA error: out of memory)", R"(OutOfMemoryError)",  // torch.cuda.OutOfMemoryError
               R"(HIP out of memory)", R"(XPU out of memory)", R"(CUBLAS_STATUS_ALLOC_FAILED)"});
-  add("host_oom", {R"(oom-kill event)",   // slurmstepd: Detected 1 oom-kill event(s) in StepId=
-                   R"(oom_kill event)",   // older slurmstepd wording
-                   R"(: Out Of Memory)",  // srun: error: nid001: task 0: Out Of Memory
-                   R"((?:^|: line \d+: +\d+ +)Killed(?: |$))",  // bash: "... 4242 Killed  python"
-                   R"(DefaultCPUAllocator: can't allocate memory)"});
-  add("comm_error", {R"(NCCL error)", R"(ncclSystemError)", R"(ncclInternalError)",
-                     R"(ncclUnhandledCudaError)", R"(ncclRemoteError)",
-                     R"(Watchdog caught collective operation timeout)", R"(DistBackendError)"});
-  add("launcher_failed", {R"(ChildFailedError)",  // torch.distributed.elastic
-                          R"(elastic.multiprocessing.api:failed \(exitcode)"});
+  add("host_oom",
+      {R"(oom-kill event)",   // slurmstepd: Detected 1 oom-kill event(s) in StepId=
+       R"(oom_kill event)",   // older slurmstepd wording
+       R"(: Out Of Memory)",  // srun: error: nid001: task 0: Out Of Memory
+       // slurmstepd's memory enforcement (JobAcctGather, src/slurmd/common/slurmstepd_init /
+       // jobacct_gather): "Job 1234 exceeded memory limit (10240 > 8192), being killed" and
+       // "Step 1234.0 exceeded memory limit (...), being killed".
+       R"(exceeded memory limit \(\d+ > \d+\), being killed)",
+       // PBS Pro / OpenPBS MoM: "=>> PBS: job killed: mem 4194304kb exceeded limit 2097152kb"
+       // (and vmem) (src/resmom/mom_main.c, job_over_limit).
+       R"(job killed: v?mem \d+\w* exceeded limit)",
+       R"((?:^|: line \d+: +\d+ +)Killed(?: |$))",  // bash: "... 4242 Killed  python"
+       R"(DefaultCPUAllocator: can't allocate memory)"});
+  add("comm_error",
+      {R"(NCCL error)",
+       R"(NCCL Error \d+:)",  // torch 2.4: "RuntimeError: NCCL Error 2: unhandled system error"
+       R"(ncclSystemError)", R"(ncclInternalError)", R"(ncclUnhandledCudaError)",
+       R"(ncclRemoteError)", R"(Watchdog caught collective operation timeout)",
+       R"(ProcessGroupNCCL's watchdog got stuck)",  // torch >= 2.2 heartbeat monitor
+       R"(DistBackendError)"});
+  add("launcher_failed",
+      {R"(ChildFailedError)",                               // torch.distributed.elastic
+       R"(elastic.multiprocessing.api:failed \(exitcode)",  // torch < 2.2 logging format
+       // torch >= 2.2: "E1211 10:00:00.123000 140 torch/distributed/elastic/multiprocessing/
+       // api.py:833] failed (exitcode: 1) local_rank: 0 (pid: 12) of binary: ..."
+       R"(elastic/multiprocessing/api\.py:\d+\] failed \(exitcode)"});
+  // Bare crashes: the process died, the line does not say of what (a root cause elsewhere in the
+  // log wins, run_judge.cpp). A traceback that training went on after is superseded.
+  add("failed",
+      {R"(Traceback \(most recent call last\):)",  // CPython
+       R"(Segmentation fault)", R"(Bus error)",    // the shell or the kernel's signal names
+       R"(CUDA error: )",                          // after the oom patterns: not OOM
+       R"(rank \d+ died from signal \d+)",  // HPE Cray PALS: "x1000c0s0b0n0: rank 3 died from
+                                            // signal 11"
+       R"(BAD TERMINATION OF ONE OF YOUR APPLICATION PROCESSES)"});  // MPICH Hydra
   return s;
 }
 

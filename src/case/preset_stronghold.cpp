@@ -9,7 +9,7 @@ Preset stronghold_v1() {
   p.name = "stronghold";
   p.version = 1;
   p.summary = "STRONGHOLD: effective TFLOPS, samples per second, offloading breakdown";
-  const std::string num = R"(([0-9.]+(?:[eE][+-]?[0-9]+)?))";
+  const std::string& num = kNumber;
   add_metrics(
       p, {
              {"effective_tflops_per_gpu", R"(Effective Tera Flops per GPU: )" + num,

@@ -40,11 +40,17 @@ std::string status_of(const std::string& line) {
 }  // namespace
 
 TEST(StatusPresets, GpuOutOfMemoryKeepsTheDecidingLine) {
+  // The traceback (line 7) is the first status line; the judge picks the root cause below it.
   const auto ex = on_file("fixture_status_oom.log");
   ASSERT_TRUE(ex.status());
-  EXPECT_EQ(ex.status()->status, "oom");
-  EXPECT_EQ(ex.status()->line_no, 9);
-  EXPECT_THAT(ex.status()->line, testing::StartsWith("torch.cuda.OutOfMemoryError: CUDA out of"));
+  EXPECT_EQ(ex.status()->status, "failed");
+  EXPECT_EQ(ex.status()->line_no, 7);
+  aerun::RunEvidence e;
+  ex.describe(e);
+  e.exit_code = 1;
+  const aerun::Verdict v = aerun::judge_run(e);
+  EXPECT_EQ(v.status, "oom");
+  EXPECT_THAT(v.reason, testing::StartsWith("line 9: torch.cuda.OutOfMemoryError: CUDA out of"));
 }
 
 TEST(StatusPresets, GpuOutOfMemoryInItsOtherWordings) {
@@ -110,4 +116,68 @@ TEST(StatusPresets, WithoutProgressMetricsEveryRunHasProgressed) {
   Extractor ex({}, {}, {});
   ex.feed("nothing\n");
   EXPECT_TRUE(ex.progress_seen());
+}
+
+// Real wordings, one line each, with where they come from (tests/fixtures/logs/README.md has the
+// sources of the fixture file fixture_status_real_wordings.log that holds them).
+TEST(StatusPresets, RealWordingsOfSchedulersLaunchersAndLibrariesGetTheirClass) {
+  const std::vector<std::pair<std::string, std::string>> lines = {
+      // Slurm slurmstepd (src/slurmd/slurmstepd/req.c and the memory enforcement).
+      {"slurmstepd: error: Job 200981 exceeded memory limit (12582912 > 8388608), being killed",
+       "host_oom"},
+      {"slurmstepd: error: Step 200981.0 exceeded memory limit (9437184 > 8388608), being killed",
+       "host_oom"},
+      {"slurmstepd: error: *** JOB 200981 ON r7i4n3 CANCELLED AT 2021-05-26T19:55:12 DUE TO "
+       "PREEMPTION ***",
+       "interrupted"},
+      {"slurmstepd: error: *** JOB 31182239 ON sh-06-34 CANCELLED AT 2018-11-05T10:35:06 DUE TO "
+       "JOB REQUEUE ***",
+       "interrupted"},
+      {"slurmstepd: error: *** JOB 4242 ON nid001 CANCELLED AT 2025-06-01T10:00:00 DUE to SIGNAL "
+       "Terminated ***",
+       "cancelled"},
+      {"slurmstepd: error: *** STEP 4242.0 ON nid001 CANCELLED AT 2025-06-01T10:00:00 DUE TO TASK "
+       "FAILURE ***",
+       "failed"},
+      {"slurmstepd: error: *** JOB 4242 ON nid001 FAILED (non-zero exit code or other failure "
+       "mode) ***",
+       "failed"},
+      {"slurmstepd: error: *** JOB 4242 CANCELLED AT 2014-03-01T10:00:00 DUE TO NODE nid002 "
+       "FAILURE ***",
+       "node_failure"},
+      {"slurmstepd: error: *** JOB 4242 ON nid001 UNCORRECTABLE MEMORY ERROR AT "
+       "2024-02-01T10:00:00 ***",
+       "node_failure"},
+      // PBS Pro / OpenPBS MoM.
+      {"=>> PBS: job killed: mem 4194304kb exceeded limit 2097152kb", "host_oom"},
+      {"=>> PBS: job killed: vmem 8388608kb exceeded limit 4194304kb", "host_oom"},
+      // PyTorch / NCCL.
+      {"RuntimeError: NCCL Error 2: unhandled system error (run with NCCL_DEBUG=INFO for details)",
+       "comm_error"},
+      {"[rank0]:[E ProcessGroupNCCL.cpp:1316] [PG 0 Rank 0] ProcessGroupNCCL's watchdog got stuck "
+       "for 480 seconds without making progress in monitoring enqueued collectives.",
+       "comm_error"},
+      {"E1211 10:00:00.123000 140 torch/distributed/elastic/multiprocessing/api.py:833] failed "
+       "(exitcode: 1) local_rank: 0 (pid: 12) of binary: /usr/bin/python",
+       "launcher_failed"},
+      // Bare crashes.
+      {"Traceback (most recent call last):", "failed"},
+      {"/var/spool/slurmd/job4242/slurm_script: line 20:  4242 Segmentation fault      (core "
+       "dumped) python train.py",
+       "failed"},
+      {"/var/spool/slurmd/job4242/slurm_script: line 20:  4242 Bus error               (core "
+       "dumped) python train.py",
+       "failed"},
+      {"RuntimeError: CUDA error: unknown error", "failed"},
+      {"x1000c0s0b0n0: rank 3 died from signal 11 and dumped core", "failed"},
+      {"=   BAD TERMINATION OF ONE OF YOUR APPLICATION PROCESSES", "failed"},
+      // Still what it was.
+      {"RuntimeError: CUDA error: out of memory", "oom"},
+  };
+  for (const auto& [line, status] : lines) EXPECT_EQ(status_of(line), status) << line;
+  // Ordinary lines of healthy runs stay silent.
+  for (const std::string line :
+       {"[W ProcessGroupNCCL.cpp:1856] Warning: 0NCCL_ASYNC_ERROR_HANDLING is deprecated",
+        "> building GPT2BPETokenizer tokenizer ...", "cancelled 0 pending requests"})
+    EXPECT_EQ(status_of(line), "") << line;
 }
