@@ -32,8 +32,23 @@ Preset deepspeed_v1() {
               Reduction::Max, "GB"},
              {"ds_cpu_mem_used_gb", R"(CPU Virtual Memory:\s+used = )" + num + " GB",
               Reduction::Max, "GB"},
-             {"ds_forward_ms", R"(time \(ms\) \| forward: )" + num, Reduction::Mean, "ms"},
-             {"ds_backward_ms", R"(\| backward: )" + num, Reduction::Mean, "ms"},
+             // The engine's timer line: "time (ms) | forward: ... | backward: ... | step: ..."
+             // before DeepSpeed 0.9, "time (ms) | fwd: ... | bwd: ... | step: ..." since
+             // (deepspeed/runtime/engine.py, FORWARD_GLOBAL_TIMER = 'fwd'). One per step: it
+             // shows progress even in a log without SamplesPerSec.
+             {"ds_forward_ms",
+              R"(time \(ms\) \| forward: )" + num,
+              Reduction::Mean,
+              "ms",
+              1,
+              {{R"(time \(ms\) \| fwd: )" + num, 1}},
+              true},
+             {"ds_backward_ms",
+              R"(\| backward: )" + num,
+              Reduction::Mean,
+              "ms",
+              1,
+              {{R"(\| bwd: )" + num, 1}}},
              {"ds_step_ms", R"(\| step: )" + num, Reduction::Mean, "ms"},
          });
   p.startup.first_step = R"(\[Rank 0\] step=\d+, skipped=)";  // the first step it logs

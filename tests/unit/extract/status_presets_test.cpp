@@ -181,3 +181,95 @@ TEST(StatusPresets, RealWordingsOfSchedulersLaunchersAndLibrariesGetTheirClass) 
         "> building GPT2BPETokenizer tokenizer ...", "cancelled 0 pending requests"})
     EXPECT_EQ(status_of(line), "") << line;
 }
+
+namespace {
+
+std::vector<aerun::MetricValue> metrics_of(const std::vector<std::string>& presets,
+                                           const std::string& text) {
+  aerun::CaseSpec spec;
+  spec.name = "t";
+  spec.presets = presets;
+  aerun::apply_presets(spec, {});
+  Extractor ex(spec);
+  ex.feed(text);
+  ex.finish();
+  return ex.metrics();
+}
+
+const aerun::MetricValue* find(const std::vector<aerun::MetricValue>& ms, const std::string& n) {
+  for (const auto& m : ms)
+    if (m.name == n) return &m;
+  return nullptr;
+}
+
+}  // namespace
+
+TEST(MetricWordings, SignedNumbersExponentsAndTheHyphenatedLmLoss) {
+  const auto ms = metrics_of(
+      {"megatron"},
+      " iteration       10/      50 | elapsed time per iteration (ms): 6051.8 | lm-loss: "
+      "7.747273E+00 | loss scale: -1.0 | grad norm: +2.5 |\n");
+  ASSERT_TRUE(find(ms, "lm_loss"));
+  EXPECT_DOUBLE_EQ(find(ms, "lm_loss")->value, 7.747273);
+  ASSERT_TRUE(find(ms, "loss_scale"));
+  EXPECT_DOUBLE_EQ(find(ms, "loss_scale")->value, -1.0);
+  EXPECT_DOUBLE_EQ(find(ms, "grad_norm")->value, 2.5);
+}
+
+TEST(MetricWordings, TwoTflopsFiguresOnOneLineAreTwoMetricsNeverOneSilently) {
+  const auto ms = metrics_of({"megatron"},
+                             " iteration       10/      50 | elapsed time per iteration (ms): "
+                             "6051.8 | [LM]-TFLOPs=49.66 | [DS]-TFLOPs=73.32 |\n");
+  ASSERT_TRUE(find(ms, "tflops_lm"));
+  ASSERT_TRUE(find(ms, "tflops_ds"));
+  EXPECT_DOUBLE_EQ(find(ms, "tflops_lm")->value, 49.66);
+  EXPECT_DOUBLE_EQ(find(ms, "tflops_ds")->value, 73.32);
+  EXPECT_EQ(find(ms, "tflops_per_gpu"), nullptr);
+  // The single key=value figure still reads as tflops_per_gpu.
+  const auto one = metrics_of({"megatron"}, " iteration=  90/ 100 | TFLOPs=9.31 |\n");
+  ASSERT_TRUE(find(one, "tflops_per_gpu"));
+  EXPECT_DOUBLE_EQ(find(one, "tflops_per_gpu")->value, 9.31);
+}
+
+TEST(MetricWordings, DeepSpeedTimerLinesOfBothErasAreProgress) {
+  for (const std::string line :
+       {"[2023-03-01 10:00:00,000] [INFO] [logging.py:96:log_dist] [Rank 0] time (ms) | fwd: "
+        "25341.72 | bwd: 77707.38 | bwd_inner: 77000.01 | bwd_allreduce: 707.30 | step: 1234.50",
+        "[2022-06-29 01:36:30,238] [INFO] [logging.py:69:log_dist] [Rank 0] rank=0 time (ms) | "
+        "forward: 25341.72 | backward: 77707.38 | backward_inner: 77000.01 | backward_allreduce: "
+        "707.30 | step: 1234.50"}) {
+    const auto ms = metrics_of({"deepspeed"}, line + "\n");
+    ASSERT_TRUE(find(ms, "ds_forward_ms")) << line;
+    EXPECT_DOUBLE_EQ(find(ms, "ds_forward_ms")->value, 25341.72);
+    EXPECT_DOUBLE_EQ(find(ms, "ds_backward_ms")->value, 77707.38);
+    EXPECT_DOUBLE_EQ(find(ms, "ds_step_ms")->value, 1234.5);
+    aerun::CaseSpec spec;
+    spec.presets = {"deepspeed"};
+    aerun::apply_presets(spec, {});
+    Extractor ex(spec);
+    ex.feed(line + "\n");
+    ex.finish();
+    EXPECT_TRUE(ex.progress_seen()) << line;
+  }
+}
+
+TEST(MetricWordings, TheCurrentEzpzTrainStepFormatShowsProgressAndItsEnd) {
+  aerun::CaseSpec spec;
+  spec.presets = {"ezpz"};
+  aerun::apply_presets(spec, {});
+  const auto ex = aerun::extract_file(
+      std::string(AERUN_FIXTURES) + "/logs/fixture_ezpz_train_step_2025.log", spec.metrics,
+      spec.status, spec.startup, spec.completion);
+  EXPECT_TRUE(ex.progress_seen());
+  const auto ms = ex.metrics();
+  ASSERT_TRUE(find(ms, "iter"));
+  EXPECT_EQ(find(ms, "iter")->value, 30);
+  EXPECT_DOUBLE_EQ(find(ms, "loss")->value, 0.642461);
+  // dtf: (0.008557 + 0.010504 + 0.009502) / 3 s in ms
+  EXPECT_NEAR(find(ms, "dtf_ms")->value, (8.557 + 10.504 + 9.502) / 3, 1e-9);
+  EXPECT_DOUBLE_EQ(find(ms, "accuracy")->value, 0.804688);
+  aerun::RunEvidence e;
+  ex.describe(e);
+  EXPECT_EQ(e.end_line, 5);
+  EXPECT_EQ(aerun::judge_run(e).status, "ok");  // ingested: the end line proves it finished
+}
