@@ -25,6 +25,7 @@ struct JobReport {
   std::string state;             // the scheduler's own word: PENDING, TIMEOUT, R, F, ...
   std::string reason;            // its reason, comment or exit status text
   std::optional<int> exit_code;  // when it said
+  std::optional<int> signal;     // the signal that killed it, when it said (squeue "0:9")
   std::optional<double> start_time, end_time;  // epoch seconds, when it said
   RunState run_state;                          // what the state means for the run
 };

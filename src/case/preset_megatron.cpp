@@ -40,7 +40,7 @@ Preset megatron_v1() {
               1,
               // "| TFLOPs=9.31 |" (ALCF key=value wording), never "[LM]-TFLOPs=" or
               // "[DS]-TFLOPs=": a line with both figures gives tflops_lm and tflops_ds instead.
-              {{R"(TFLOPs: )" + num, 1}, {R"((?:^|[ |])TFLOPs=)" + num, 1}}},
+              {{R"(TFLOPs: )" + num, 1}, {R"( TFLOPs=)" + num, 1}}},
              // Megatron-DeepSpeed forks that log two TFLOPs figures on one line,
              // "[LM]-TFLOPs=49.66 | [DS]-TFLOPs=73.32": the model's own count and DeepSpeed's
              // flops profiler's.

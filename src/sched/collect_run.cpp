@@ -25,13 +25,6 @@ std::string last_line(const std::string& tail) {
   return line;
 }
 
-// The scheduler's status words before issue 10 (job_state.cpp), in the judge's words.
-std::string judge_word(const std::string& s) {
-  if (s == "node_fail") return "node_failure";
-  if (s == "oom") return "host_oom";
-  return s;
-}
-
 // The scheduler's own line in the log, e.g. "slurmstepd: error: *** JOB 12 ... DUE TO TIME LIMIT
 // ***".
 std::string scheduler_line(const std::string& tail) {
@@ -87,12 +80,13 @@ void collect_run(RunRecord& r, const RunState& state, const JobReport* report,
   }
   if (!st.host.empty()) r.host = st.host;
   r.exit_code = st.exit_code ? st.exit_code : report ? report->exit_code : std::nullopt;
+  if (!st.exit_code && report && report->signal) r.signal = report->signal;
 
   // Status: one judge for every run, from the job's exit, the scheduler's verdict and the log.
   ev.exit_code = r.exit_code;
   ev.signal = r.signal;
   if (state.finished) {
-    ev.scheduler_status = judge_word(state.status);
+    ev.scheduler_status = state.status;
     const std::string sched_line = scheduler_line(tail);
     ev.scheduler_text = !sched_line.empty() ? sched_line
                         : report && !report->reason.empty()

@@ -62,6 +62,7 @@ std::vector<JobReport> parse_qstat_json(const std::string& out) {
       j.reason =
           "Exit_status=" + std::to_string(*exit_status) + (j.reason.empty() ? "" : "; " + j.reason);
       if (*exit_status >= 0 && *exit_status <= 255) j.exit_code = *exit_status;
+      if (*exit_status > 256) j.signal = *exit_status - 256;  // PBS: killed by signal N
     }
     j.start_time = parse_pbs_time(text_field(attrs, "stime"));
     j.end_time = parse_pbs_time(text_field(attrs, "obittime"));

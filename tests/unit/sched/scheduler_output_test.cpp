@@ -27,6 +27,21 @@ TEST(Squeue, ArrayTasksWithStatesReasonsExitCodesAndTimes) {
   EXPECT_FALSE(jobs[2].exit_code);  // not finished: squeue's 0 means nothing yet
 }
 
+TEST(Squeue, TheExitCodeFieldIsExitColonSignal) {
+  // squeue's exit_code is "exit:signal": a task killed by SIGKILL reads "0:9".
+  const auto jobs = parse_squeue(
+      "9_1|FAILED|NonZeroExitCode|0:9|2026-11-22T02:27:59|2026-11-22T02:28:00|\n"
+      "9_2|FAILED|NonZeroExitCode|3:0|2026-11-22T02:27:59|2026-11-22T02:28:00|\n"
+      "9_3|EXPEDITING|None|0:0|N/A|N/A|\n");
+  ASSERT_EQ(jobs.size(), 3u);
+  EXPECT_EQ(jobs[0].exit_code, 0);
+  EXPECT_EQ(jobs[0].signal, 9);
+  EXPECT_EQ(jobs[1].exit_code, 3);
+  EXPECT_FALSE(jobs[1].signal);
+  EXPECT_EQ(jobs[2].run_state.status, "pending");  // newer Slurm: not running yet
+  EXPECT_FALSE(jobs[2].signal);
+}
+
 TEST(QstatJson, JobsAndSubjobsWithExitStatusAndComment) {
   const auto jobs = parse_qstat_json(R"({
     "timestamp":1700000000, "pbs_version":"2022.1.1", "pbs_server":"polaris-pbs-01",
