@@ -39,6 +39,13 @@ YAML
 read -r secs rss < "$work/time"
 echo "points: $(($(wc -l < "$work/big.out") - 2))   seconds: $secs (goal <= 2)   peak RSS: $((rss / 1024)) MB (goal <= 200)"
 
+echo "== a 1,000,000-host Slurm allocation: aerun env (issue 10: linear host lists) =="
+/usr/bin/time -f "%e %M" -o "$work/time" env SLURM_JOB_ID=1 \
+  SLURM_JOB_NODELIST='n[0001-1000]g[0001-1000]' "$aerun" env --format launch --launcher srun \
+  > "$work/env.out" 2>/dev/null
+read -r secs rss < "$work/time"
+echo "hosts: 1000000   seconds: $secs (goal <= 1)   peak RSS: $((rss / 1024)) MB   line: $(cut -c1-40 "$work/env.out")"
+
 echo "== sweep library =="
 build/bench/bench/bench_sweep
 build/bench/bench/bench_sweep --derive

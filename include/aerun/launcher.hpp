@@ -18,6 +18,7 @@ struct LaunchLayout {
   int ranks = 1;
   int depth = 1;                   // CPUs per rank (for depth binding)
   std::vector<std::string> hosts;  // the first `nodes` hosts
+  std::string note;                // a choice made for the user (no GPU: one rank per node)
 };
 
 // Per-rank variables a dialect's launcher sets (names, not values).

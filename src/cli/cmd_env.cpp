@@ -97,6 +97,7 @@ int env_command(const EnvArgs& a) {
   const ClusterInfo c = discover(o);
   const LauncherSpec spec = spec_from(a, c);
   const LaunchLayout layout = plan_launch(spec, c);
+  if (!layout.note.empty()) std::cerr << "aerun: note: " << layout.note << "\n";
   const std::vector<std::string> argv = launch_argv(spec, c);
   const std::string line = render_launch(spec, c);
   const std::vector<std::string> rdv = rendezvous_env(spec, c);

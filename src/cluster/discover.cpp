@@ -3,6 +3,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <string_view>
+#include <unordered_set>
 
 #include "aerun/cluster.hpp"
 #include "aerun/error.hpp"
@@ -49,8 +51,17 @@ int local_threads_per_core() {
   return std::max(n, 1);
 }
 
-void add_unique(std::vector<std::string>& hosts, const std::string& h) {
-  if (std::find(hosts.begin(), hosts.end(), h) == hosts.end()) hosts.push_back(h);
+// Hosts in first-seen order, each once: linear (a million-host allocation takes well under a
+// second; a search per host made it quadratic).
+void add_unique_hosts(std::vector<std::string>& hosts, std::vector<std::string> more) {
+  hosts.reserve(hosts.size() + more.size());  // no reallocation below: the views stay valid
+  std::unordered_set<std::string_view> seen(hosts.begin(), hosts.end());
+  seen.reserve(hosts.capacity());
+  for (auto& h : more) {
+    if (seen.count(h)) continue;
+    hosts.push_back(std::move(h));
+    seen.insert(hosts.back());
+  }
 }
 
 void from_slurm(const DiscoveryOptions& o, ClusterInfo& c) {
@@ -60,14 +71,17 @@ void from_slurm(const DiscoveryOptions& o, ClusterInfo& c) {
     throw InputError(SourceLoc{}, "scheduler",
                      "slurm: neither SLURM_JOB_NODELIST nor SLURM_NODELIST is set (run inside an "
                      "allocation, or give --hostfile)");
-  for (const auto& h : expand_hostlist(*list)) add_unique(c.hosts, h);
+  add_unique_hosts(c.hosts, expand_hostlist(*list));
   c.hosts_source = var;
   if (const auto n = first_set(o.env, {"SLURM_JOB_NUM_NODES", "SLURM_NNODES"}))
     if (*n != std::to_string(c.hosts.size()))
       throw InputError(SourceLoc{}, "scheduler",
                        "slurm: " + var + " lists " + std::to_string(c.hosts.size()) +
                            " hosts but the job has " + *n + " nodes");
-  if (const auto t = first_set(o.env, {"SLURM_TASKS_PER_NODE"})) {
+  // SLURM_TASKS_PER_NODE ("1(x2)" inside `salloc -N 2`) is the job's default task layout, not a
+  // cap for a new step (srun may start more tasks when the CPUs allow): the CPUs the job holds on
+  // each node are the slots.
+  if (const auto t = first_set(o.env, {"SLURM_JOB_CPUS_PER_NODE"})) {
     auto slots = expand_tasks_per_node(*t);
     if (slots.size() == c.hosts.size()) c.slots = std::move(slots);
   }
@@ -100,7 +114,7 @@ ClusterInfo discover(const DiscoveryOptions& o) {
                        "pbs: PBS_NODEFILE is not set (run inside a job, or give --hostfile)");
   }
   if (!o.hosts.empty()) {
-    for (const auto& h : o.hosts) add_unique(c.hosts, h);
+    add_unique_hosts(c.hosts, o.hosts);
     c.hosts_source = "hosts";
   } else if (!hostfile.empty()) {
     from_hostfile(hostfile, c);

@@ -88,9 +88,19 @@ void expand_entry(std::string_view list, size_t begin, size_t end, std::vector<s
   if (!groups.empty() && !texts.back().empty())
     fail(end - texts.back().size(), "text after the last ']' (Slurm rejects it)", list);
   if (groups.empty()) {
+    if (out.size() >= kMaxHosts)
+      fail(begin, fmt::format("more than {} hosts in the list (aerun's limit)", kMaxHosts), list);
     out.push_back(texts.front());
     return;
   }
+  // A bound before expanding: the product of the groups' sizes.
+  size_t total = 1;
+  for (const auto& g : groups) {
+    total *= g.size();
+    if (total + out.size() > kMaxHosts)
+      fail(begin, fmt::format("more than {} hosts in the list (aerun's limit)", kMaxHosts), list);
+  }
+  out.reserve(out.size() + total);
   // Slurm's order: the last group varies fastest, then the first, second, ... next-to-last.
   const size_t n = groups.size();
   std::vector<size_t> order{n - 1};

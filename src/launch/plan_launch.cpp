@@ -41,11 +41,14 @@ LaunchLayout plan_launch(const LauncherSpec& spec, const ClusterInfo& c) {
   if (spec.ranks_per_node) {
     per_node = *spec.ranks_per_node;
     if (per_node < 1) fail(spec, "ranks_per_node must be at least 1");
+  } else if (gpus <= 0) {
+    // A CPU-only node (or job): one rank per node, said so; the user may ask for more.
+    per_node = 1;
+    l.note = fmt::format(
+        "no GPU found (source: {}): one rank per node; set --ranks-per-node (aerun env) or "
+        "launcher.ranks_per_node (a case) for more",
+        spec.gpus_per_node ? "explicit" : c.gpu_source);
   } else {
-    if (gpus <= 0)
-      fail(spec, fmt::format("ranks_per_node is 'gpus' but no GPU was found (source: {}); give "
-                             "launcher.ranks_per_node a number, or gpus_per_node",
-                             spec.gpus_per_node ? "explicit" : c.gpu_source));
     per_node = gpus;
   }
   const int nhosts = c.nhosts();

@@ -2,6 +2,9 @@
 
 #include <time.h>
 
+#include <fmt/format.h>
+#include <algorithm>
+#include <cstring>
 #include <nlohmann/json.hpp>
 
 #include "aerun/captured_command.hpp"
@@ -39,12 +42,51 @@ std::optional<double> parse_pbs_time(const std::string& text) {
   return static_cast<double>(mktime(&t));
 }
 
+std::string repair_pbs_json(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (!in_string) {
+      if (c == '"') in_string = true;
+      out += c;
+      continue;
+    }
+    if (c == '"') {
+      in_string = false;
+      out += c;
+    } else if (c == '\\' && i + 1 < text.size()) {
+      const char e = text[i + 1];
+      if (std::strchr("\"\\/bfnrtu", e)) {
+        out += c;
+        out += e;
+      } else if (e == '\'') {
+        out += e;  // \' is no JSON escape: the quote itself
+      } else {
+        out += "\\\\";  // a lone backslash (a Windows path, a regex): keep it as text
+        out += e;
+      }
+      ++i;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      out += fmt::format("\\u{:04x}", static_cast<unsigned>(static_cast<unsigned char>(c)));
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
 std::vector<JobReport> parse_qstat_json(const std::string& out) {
   nlohmann::json doc;
   try {
     doc = nlohmann::json::parse(out);
-  } catch (const nlohmann::json::exception& e) {
-    throw SchedulerError(std::string("qstat printed no JSON: ") + e.what());
+  } catch (const nlohmann::json::exception&) {
+    try {
+      doc = nlohmann::json::parse(repair_pbs_json(out));
+    } catch (const nlohmann::json::exception& e) {
+      throw SchedulerError(std::string("qstat printed no JSON: ") + e.what());
+    }
   }
   std::vector<JobReport> jobs;
   const auto js = doc.find("Jobs");
@@ -82,6 +124,23 @@ std::string PbsClient::submit(const std::string& script, const std::string& dir)
 }
 
 QueryResult PbsClient::query(const std::vector<std::string>& job_ids) {
+  QueryResult q = query_once(job_ids);
+  if (!q.ok || job_ids.size() < 2) return q;
+  // OpenPBS after 23.06 may answer a multi-ID query with the first job only (openpbs#2672): a job
+  // missing from the answer is asked about alone before anyone may conclude it is gone.
+  for (const auto& id : job_ids) {
+    const bool answered = std::any_of(q.jobs.begin(), q.jobs.end(), [&](const JobReport& j) {
+      return base_id(j.job_id) == id || j.job_id == id;
+    });
+    if (answered) continue;
+    QueryResult alone = query_once({id});
+    if (!alone.ok) return alone;  // could not ask: this poll says nothing
+    q.jobs.insert(q.jobs.end(), alone.jobs.begin(), alone.jobs.end());
+  }
+  return q;
+}
+
+QueryResult PbsClient::query_once(const std::vector<std::string>& job_ids) {
   QueryResult q;
   if (job_ids.empty()) {
     q.ok = true;

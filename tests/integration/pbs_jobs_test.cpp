@@ -124,3 +124,20 @@ TEST_F(PbsJobs, AWalltimeKillIsATimeout) {
   EXPECT_EQ(sql1(db(), "SELECT status || ' ' || scheduler_reason FROM runs").substr(0, 27),
             "timeout Exit_status=-29; jo");
 }
+
+TEST_F(PbsJobs, AJobMissingFromAMultiIdAnswerIsAskedAloneAndInvalidJsonIsRepaired) {
+  // OpenPBS after 23.06 may answer `qstat ID1 ID2 ...` for ID1 only (openpbs#2672), and some
+  // versions print invalid JSON escapes: every job is still followed to its end, none is lost.
+  write_file(dir_ / "c.yaml", std::string(kSweep) + "  array: false\n");
+  fs::create_directories(dir_ / "pbs");
+  write_file(dir_ / "pbs/first-only", "");
+  write_file(dir_ / "pbs/bad-escapes", "");
+  const auto r = aerun({"case", "c.yaml", "--scheduler", "pbs"});
+  EXPECT_EQ(r.code, 1) << r.out << r.err;  // n=2 fails by design
+  EXPECT_EQ(sql1(db(),
+                 "SELECT group_concat(status, ' ') FROM (SELECT status FROM runs r JOIN "
+                 "run_params p ON p.run_id=r.id ORDER BY p.value)"),
+            "ok failed ok");
+  EXPECT_EQ(sql1(db(), "SELECT count(DISTINCT job_id) FROM runs"), "3");
+  EXPECT_EQ(sql1(db(), "SELECT count(*) FROM runs WHERE status='lost'"), "0");
+}

@@ -38,6 +38,7 @@ FakeMachine perlmutter() {
   m.env["SLURM_JOB_NODELIST"] = "nid[001140-001141]";
   m.env["SLURM_JOB_NUM_NODES"] = "2";
   m.env["SLURM_TASKS_PER_NODE"] = "4(x2)";
+  m.env["SLURM_JOB_CPUS_PER_NODE"] = "128(x2)";
   m.env["SLURM_GPUS_ON_NODE"] = "4";
   m.env["SLURM_CPUS_ON_NODE"] = "128";
   return m;
@@ -61,7 +62,7 @@ TEST(Discover, ASlurmJobExpandsItsNodelistAndTasksPerNode) {
   EXPECT_EQ(c.job_id, "1234567");
   EXPECT_THAT(c.hosts, ElementsAre("nid001140", "nid001141"));
   EXPECT_EQ(c.hosts_source, "SLURM_JOB_NODELIST");
-  EXPECT_THAT(c.slots, ElementsAre(4, 4));
+  EXPECT_THAT(c.slots, ElementsAre(128, 128));  // the CPUs it holds, not its task layout
   EXPECT_EQ(c.gpus_per_host, 4);
   EXPECT_EQ(c.gpu_source, "SLURM_GPUS_ON_NODE");
   EXPECT_EQ(c.cpus_per_host, 128);
@@ -133,6 +134,26 @@ TEST(Scheduler, NamesRoundTripAndUnknownOnesAreErrors) {
   for (Scheduler s : {Scheduler::None, Scheduler::Pbs, Scheduler::Slurm})
     EXPECT_EQ(parse_scheduler(to_string(s)), s);
   EXPECT_THROW(parse_scheduler("lsf"), InputError);
+}
+
+TEST(Discover, TheJobsDefaultTaskLayoutIsNoCapForANewStep) {
+  // Inside `salloc -N 2` without --ntasks-per-node Slurm sets SLURM_TASKS_PER_NODE=1(x2): a new
+  // step may still start a rank per GPU (srun counts the CPUs the job holds).
+  FakeMachine m = perlmutter();
+  m.env["SLURM_TASKS_PER_NODE"] = "1(x2)";
+  const ClusterInfo c = discover(on(m));
+  EXPECT_THAT(c.slots, ElementsAre(128, 128));  // 4 ranks per node fit (PlanLaunch tests)
+}
+
+TEST(Discover, AMillionHostListIsExpandedOnceEachInLinearTime) {
+  FakeMachine m;
+  m.env["SLURM_JOB_ID"] = "9";
+  m.env["SLURM_JOB_NODELIST"] = "n[0001-1000]g[0001-1000]";
+  const ClusterInfo c = discover(on(m));  // quadratic de-duplication took over ten minutes
+  EXPECT_EQ(c.hosts.size(), 1000000u);
+  EXPECT_EQ(c.hosts.front(), "n0001g0001");
+  m.env["SLURM_JOB_NODELIST"] = "a[1-3],a2,b,a1,b";
+  EXPECT_THAT(discover(on(m)).hosts, ElementsAre("a1", "a2", "a3", "b"));
 }
 
 }  // namespace

@@ -45,12 +45,15 @@ TEST(PlanLaunch, FewerRanksUseTheFirstHosts) {
   EXPECT_THAT(l.hosts, ElementsAre(testing::polaris().hosts[0]));
 }
 
-TEST(PlanLaunch, ZeroGpusWithRanksPerNodeGpusIsAClearError) {
+TEST(PlanLaunch, WithoutGpusOneRankPerNodeIsChosenAndSaidSo) {
   ClusterInfo c = testing::polaris();
   c.gpus_per_host = 0;
   c.gpu_source = "none";
-  EXPECT_THAT(error_of(mpich(), c),
-              HasSubstr("fig.yaml:7:1: launcher: ranks_per_node is 'gpus' but no GPU was found"));
+  const LaunchLayout l = plan_launch(mpich(), c);
+  EXPECT_EQ(l.ranks_per_node, 1);
+  EXPECT_EQ(l.ranks, 2);
+  EXPECT_THAT(l.note, HasSubstr("no GPU found (source: none): one rank per node"));
+  EXPECT_THAT(l.note, HasSubstr("--ranks-per-node"));
   LauncherSpec s = mpich();
   s.ranks_per_node = 2;
   EXPECT_EQ(plan_launch(s, c).ranks, 4);
@@ -78,7 +81,7 @@ TEST(PlanLaunch, MoreNodesThanHostsIsAnError) {
 
 TEST(PlanLaunch, SlotsWrittenInTheHostfileOrAllocationAreLimits) {
   ClusterInfo c = testing::perlmutter();
-  c.slots = {2, 2};  // SLURM_TASKS_PER_NODE=2(x2)
+  c.slots = {2, 2};  // SLURM_JOB_CPUS_PER_NODE=2(x2): the CPUs the job holds
   EXPECT_THAT(error_of(mpich(), c), HasSubstr("8 ranks are more than the 4 slots the allocation"));
 }
 

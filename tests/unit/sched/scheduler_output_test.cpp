@@ -88,3 +88,18 @@ TEST(ArrayIds, TaskAndBaseIdsOfBothSchedulers) {
   EXPECT_EQ(p.base_id("12[4].srv"), "12[].srv");
   EXPECT_EQ(p.base_id("13.srv"), "13.srv");
 }
+
+TEST(QstatJson, InvalidEscapesAndRawControlCharactersAreRepaired) {
+  // As some PBS versions print it: a \' escape and a raw tab inside the comment string.
+  const std::string text =
+      "{\"timestamp\":1700000000,\"pbs_version\":\"2022.1.1\",\"pbs_server\":\"s\",\"Jobs\":{"
+      "\"5.s\":{\"job_state\":\"F\",\"substate\":92,\"Exit_status\":0,"
+      "\"comment\":\"it\\'s\tdone C:\\data\"}}}";
+  const auto jobs = parse_qstat_json(text);
+  ASSERT_EQ(jobs.size(), 1u);
+  EXPECT_EQ(jobs[0].run_state.status, "ok");
+  EXPECT_NE(jobs[0].reason.find("it's\tdone C:\\data"), std::string::npos) << jobs[0].reason;
+  // Valid JSON is left as it is; text that is not JSON at all is still refused.
+  EXPECT_EQ(repair_pbs_json("{\"a\":\"x\\ny\"}"), "{\"a\":\"x\\ny\"}");
+  EXPECT_THROW(parse_qstat_json("qstat: cannot connect to server"), SchedulerError);
+}
