@@ -198,7 +198,9 @@ struct CaseSpec {
   std::string command;  // template with {param} placeholders
   SourceLoc command_loc;
   int repeat = 1;
-  double timeout_s = 0;               // 0 = none
+  double timeout_s = 0;  // 0 = none
+  SourceLoc timeout_loc;
+  std::vector<std::string> warnings;  // found at load, printed when they matter (batch runs)
   int retries = 0;                    // extra attempts within one invocation
   std::vector<std::string> retry_on;  // the statuses retried (empty: the transient ones)
   std::vector<std::string> rerun;     // failures a later invocation runs again (`rerun:`)

@@ -35,6 +35,10 @@ struct JobScriptRequest {
 };
 
 // What the job asks for: the request's resources, else the case's.
+// The walltime a job gets from a case's `timeout:` when `resources:` gives none: the timeout plus
+// 10 % and at least 5 minutes, rounded up to whole minutes.
+double default_walltime(double timeout_s);
+
 inline const ResourcesSpec& job_resources(const CaseSpec& spec, const JobScriptRequest& req) {
   return req.resources ? *req.resources : spec.resources;
 }

@@ -16,10 +16,12 @@ struct LaunchSetup {
 };
 
 // Discovers the cluster and renders the launcher; throws InputError (bad hostfile, more ranks
-// than slots, zero GPUs with ranks_per_node: gpus, ...) before anything starts. The launch line
+// than slots, ...) before anything starts. The launch line
 // replaces `{launch}` in the command; without `{launch}` it prefixes the whole command.
 // With `point` (a sweep point's resolved resources), its nodes and gpus_per_node size the launch
-// where the launcher leaves them unset.
-LaunchSetup prepare_launch(const CaseSpec& spec, const ResourcesSpec* point = nullptr);
+// where the launcher leaves them unset. With `launcher` (a sweep point's resolved launcher,
+// resolve_launcher), it is used instead of the case's.
+LaunchSetup prepare_launch(const CaseSpec& spec, const ResourcesSpec* point = nullptr,
+                           const LauncherSpec* launcher = nullptr);
 
 }  // namespace aerun

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "aerun/error.hpp"
+#include "aerun/value.hpp"
 
 namespace aerun {
 
@@ -29,7 +30,19 @@ struct LauncherSpec {
   std::string program;                  // the launcher executable (default: the dialect's)
   int master_port = 29500;              // MASTER_PORT / torchrun's rendezvous port
   SourceLoc loc;
+  // Counts written with `{param}` placeholders (`ranks: "{np}"`), resolved for each sweep point
+  // by resolve_launcher(): name is ranks, ranks_per_node, nodes or depth.
+  struct Template {
+    std::string name, text;
+    SourceLoc loc;
+  };
+  std::vector<Template> per_point;
 };
+
+// The launcher of one sweep point: its `{param}` counts filled from the point's parameters and
+// checked as a literal count is. Throws InputError at the value's file:line, key
+// `launcher.<name>`, naming the point.
+LauncherSpec resolve_launcher(const LauncherSpec& spec, const ParamList& point);
 
 // The names of the registered launcher dialects (launch_dialects() holds exactly these), for
 // checking a case file without the launch module.

@@ -26,7 +26,8 @@ struct ResourcesSpec {
   std::optional<int> gpus_per_node;   // --gpus-per-node / ngpus=
   std::optional<int> tasks_per_node;  // --ntasks-per-node / mpiprocs=
   std::optional<int> cpus_per_task;   // --cpus-per-task / ncpus = tasks * cpus
-  double walltime_s = 0;              // --time / -l walltime (0 = the queue's default)
+  double walltime_s = 0;              // --time / -l walltime (0 = from timeout:, else the queue's)
+  SourceLoc walltime_loc;             // where walltime was written
   std::string queue;                  // Slurm partition, PBS queue (`partition:` or `queue:`)
   std::string account;                // Slurm account, PBS project (`account:` or `project:`)
   std::string constraint;             // Slurm -C (e.g. v100-32g)

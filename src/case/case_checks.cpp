@@ -1,4 +1,6 @@
 // Checks across the sections of a case file, run once every section is read.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <map>
 
@@ -78,7 +80,7 @@ void check_command(const YamlReader& r, const CaseSpec& spec) {
 }
 
 // `{name}` in a per-point resource value must name a parameter (built-ins are no resource).
-void check_resources(const CaseSpec& spec) {
+void check_resources(CaseSpec& spec) {
   const std::vector<std::string> valid = parameter_names(spec);
   for (const auto& t : spec.resources.per_point)
     for (const auto& ph : placeholders(t.text))
@@ -86,6 +88,20 @@ void check_resources(const CaseSpec& spec) {
         throw InputError(
             t.loc, "resources." + t.name,
             "placeholder '{" + ph.name + "}' names no parameter" + did_you_mean(ph.name, valid));
+  if (spec.launcher)
+    for (const auto& t : spec.launcher->per_point)
+      for (const auto& ph : placeholders(t.text))
+        if (!contains(valid, ph.name))
+          throw InputError(
+              t.loc, "launcher." + t.name,
+              "placeholder '{" + ph.name + "}' names no parameter" + did_you_mean(ph.name, valid));
+  const ResourcesSpec& r = spec.resources;
+  if (spec.timeout_s > 0 && r.walltime_s > 0 && r.walltime_s < spec.timeout_s)
+    spec.warnings.push_back(fmt::format(
+        "{}:{}: walltime ({:g} s) is shorter than the timeout ({:g} s, {}:{}): the scheduler will "
+        "end runs before aerun's timeout does",
+        r.walltime_loc.file, r.walltime_loc.line, r.walltime_s, spec.timeout_s,
+        spec.timeout_loc.file, spec.timeout_loc.line));
 }
 
 }  // namespace
@@ -99,7 +115,7 @@ std::vector<std::string> parameter_names(const CaseSpec& spec) {
   return names;
 }
 
-void check_case(const YamlReader& r, const CaseSpec& spec) {
+void check_case(const YamlReader& r, CaseSpec& spec) {
   check_unique_names(spec);
   std::vector<std::string> swept;  // what include may set: params and zip members
   for (const auto& p : spec.params) swept.push_back(p.name);

@@ -89,6 +89,7 @@ void read_top_level(const YamlReader& r, const Item& e, CaseSpec& spec, const fs
     spec.repeat = static_cast<int>(n);
   } else if (k == "timeout") {
     spec.timeout_s = parse_duration(r.text(e), e.loc, e.key);
+    spec.timeout_loc = e.loc;
   } else if (k == "exclusive") {
     if (r.text(e) != "gpu")
       throw InputError(e.loc, e.key,

@@ -71,7 +71,7 @@ void read_plots(const YamlReader& r, const Item& it, CaseSpec& spec);
 
 // Cross-section checks: parameter names defined once, include/exclude naming parameters, command
 // placeholders naming parameters, metric names apart from parameters (case_checks.cpp).
-void check_case(const YamlReader& r, const CaseSpec& spec);
+void check_case(const YamlReader& r, CaseSpec& spec);
 
 // `$VAR`, `${VAR}`, `${VAR:-default}` expanded from the environment (workdir; expand_env.cpp).
 std::string expand_env(const std::string& s);

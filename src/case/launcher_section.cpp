@@ -52,9 +52,19 @@ std::string read_cpu_bind(const YamlReader& r, const Item& e) {
   return b;
 }
 
+// `ranks: "{np}"`: a count given per sweep point (resolved by resolve_launcher).
+bool per_point_count(const YamlReader& r, const Item& e, LauncherSpec& s) {
+  if (!e.node.IsScalar() || e.node.Scalar().find('{') == std::string::npos) return false;
+  s.per_point.push_back({e.name, r.text(e), e.loc});
+  return true;
+}
+
 void read_launcher_entry(const YamlReader& r, const Item& e, LauncherSpec& s,
                          const std::string& base) {
   const std::string& k = e.name;
+  if ((k == "ranks" || k == "ranks_per_node" || k == "nodes" || k == "depth") &&
+      per_point_count(r, e, s))
+    return;
   if (k == "kind") {
     s.kind = read_kind(r, e);
   } else if (k == "ranks_per_node") {

@@ -1,7 +1,9 @@
-// Per-point resources: `{param}` placeholders in `resources:` values filled for each sweep point.
+// Per-point resources and launcher counts: `{param}` placeholders in `resources:` values and in
+// `launcher:` ranks / ranks_per_node / nodes / depth, filled for each sweep point.
 #include <fmt/format.h>
 
 #include "aerun/case_loader.hpp"
+#include "aerun/launcher_spec.hpp"
 #include "aerun/resources_spec.hpp"
 #include "case/case_sections.hpp"
 
@@ -16,21 +18,22 @@ std::string point_text(const ParamList& point) {
   return out;
 }
 
-// The template's text with each `{name}` replaced by the parameter's value as written.
-std::string fill(const ResourceTemplate& t, const ParamList& point) {
+// The text with each `{name}` replaced by the parameter's value as written.
+std::string fill(const std::string& text, const SourceLoc& loc, const std::string& key,
+                 const ParamList& point) {
   std::string out;
   size_t from = 0;
-  for (const Placeholder& ph : placeholders(t.text)) {
-    out.append(t.text, from, ph.offset - from);
+  for (const Placeholder& ph : placeholders(text)) {
+    out.append(text, from, ph.offset - from);
     const Value* v = find_param(point, ph.name);
     if (!v)
-      throw InputError(t.loc, "resources." + t.name,
+      throw InputError(loc, key,
                        fmt::format("placeholder '{{{}}}' names no parameter of the point ({})",
                                    ph.name, point_text(point)));
     out += v->text();
     from = ph.offset + ph.name.size() + 2;
   }
-  out.append(t.text, from, std::string::npos);
+  out.append(text, from, std::string::npos);
   return out;
 }
 
@@ -46,7 +49,7 @@ ResourcesSpec resolve_resources(const ResourcesSpec& spec, const ParamList& poin
   ResourcesSpec out = spec;
   out.per_point.clear();
   for (const ResourceTemplate& t : spec.per_point) {
-    const std::string value = fill(t, point);
+    const std::string value = fill(t.text, t.loc, "resources." + t.name, point);
     try {
       detail::set_resource(out, t.name, value, t.loc, "resources." + t.name);
     } catch (const InputError& e) {
@@ -54,6 +57,28 @@ ResourcesSpec resolve_resources(const ResourcesSpec& spec, const ParamList& poin
           e.loc(), e.key(),
           fmt::format("{} (from '{}' at the point {})", e.message(), t.text, point_text(point)));
     }
+  }
+  return out;
+}
+
+LauncherSpec resolve_launcher(const LauncherSpec& spec, const ParamList& point) {
+  LauncherSpec out = spec;
+  out.per_point.clear();
+  for (const auto& t : spec.per_point) {
+    const std::string key = "launcher." + t.name;
+    const std::string value = fill(t.text, t.loc, key, point);
+    const Value v = Value::parse(value);
+    const long long max = t.name == "ranks" ? 100000000 : 1000000;
+    if (v.kind() != Value::Kind::Int || *v.number() < 1 || *v.number() > max)
+      throw InputError(t.loc, key,
+                       fmt::format("'{}' is not a whole number between 1 and {} (from '{}' at the "
+                                   "point {})",
+                                   value, max, t.text, point_text(point)));
+    const int n = static_cast<int>(*v.number());
+    if (t.name == "ranks") out.ranks = n;
+    if (t.name == "ranks_per_node") out.ranks_per_node = n;
+    if (t.name == "nodes") out.nodes = n;
+    if (t.name == "depth") out.depth = n;
   }
   return out;
 }

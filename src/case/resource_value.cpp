@@ -54,6 +54,7 @@ void set_resource(ResourcesSpec& s, const std::string& k, const std::string& tex
     s.cpus_per_task = count(text, loc, key, 1, 100000);
   } else if (k == "walltime") {
     s.walltime_s = parse_duration(text, loc, key);
+    s.walltime_loc = loc;
     if (s.walltime_s < 60)
       throw InputError(loc, key, "schedulers count walltime in minutes: at least 1m");
   } else if (k == "partition" || k == "queue") {

@@ -129,9 +129,10 @@ int run_case_command(const Globals& g, const CaseArgs& a) {
     return 0;
   }
 
-  // Per-point nodes or GPUs (`nodes: "{nodes}"`) size each point's launch line: plan_runs works
-  // them out, and each run carries its own rendezvous env.
-  const bool launch_per_point = spec.launcher && spec.resources.sizes_launch();
+  // Per-point nodes or GPUs (`nodes: "{nodes}"`), or launcher counts (`ranks: "{np}"`), size
+  // each point's launch line: plan_runs works them out, and each run carries its own env.
+  const bool launch_per_point =
+      spec.launcher && (spec.resources.sizes_launch() || !spec.launcher->per_point.empty());
   const LaunchSetup launch = launch_per_point ? LaunchSetup{} : prepare_launch(spec);
   std::vector<PlannedRun> planned;
   plan_runs(

@@ -26,8 +26,12 @@ std::vector<std::string> render_srun(const LauncherSpec& spec, const ClusterInfo
   if (host_arg(c, {}) == HostArg::List) argv.push_back("--nodelist=" + join(l.hosts, ","));
   if (!spec.mpi.empty()) argv.push_back("--mpi=" + mpi_plugin(spec.mpi));
   const std::string bind = cpu_bind_or(spec, "");
+  // srun counts CPUs as hardware threads when the node has several per core (srun(1),
+  // --cpus-per-task; NERSC's Perlmutter docs: "-c 2 x floor(64 / tasks per node)"): depth is in
+  // cores, so a rank asks for depth x threads per core CPUs, bound to its cores.
   if (bind == "depth")
-    argv.insert(argv.end(), {"--cpus-per-task", std::to_string(l.depth), "--cpu-bind=cores"});
+    argv.insert(argv.end(), {"--cpus-per-task", std::to_string(l.depth * c.threads_per_core),
+                             "--cpu-bind=cores"});
   else if (bind == "core" || bind == "socket")
     argv.push_back("--cpu-bind=" + bind + "s");
   else if (bind == "none")

@@ -20,11 +20,12 @@ std::string escape_braces(const std::string& s) {
 
 }  // namespace
 
-LaunchSetup prepare_launch(const CaseSpec& spec, const ResourcesSpec* point) {
+LaunchSetup prepare_launch(const CaseSpec& spec, const ResourcesSpec* point,
+                           const LauncherSpec* launcher) {
   LaunchSetup s;
   s.command_template = spec.command;
   if (!spec.launcher) return s;
-  LauncherSpec l = *spec.launcher;
+  LauncherSpec l = launcher ? *launcher : *spec.launcher;
   if (point && !l.nodes) l.nodes = point->nodes;
   if (point && !l.gpus_per_node) l.gpus_per_node = point->gpus_per_node;
   DiscoveryOptions o;

@@ -97,7 +97,9 @@ void plan_runs(const CaseSpec& spec, const RunSelector* selector,
   const bool per_point = !spec.resources.per_point.empty();
   // Per-point sizes make one launch line per distinct (nodes, gpus_per_node), unless the caller
   // gave the launch (a batch job finds its own inside the allocation).
-  const bool launch_per_point = !launch && spec.launcher && spec.resources.sizes_launch();
+  const bool launcher_per_point = spec.launcher && !spec.launcher->per_point.empty();
+  const bool launch_per_point =
+      !launch && spec.launcher && (spec.resources.sizes_launch() || launcher_per_point);
   LaunchSetup own;
   if (!launch && !launch_per_point) {
     own = prepare_launch(spec);
@@ -111,28 +113,36 @@ void plan_runs(const CaseSpec& spec, const RunSelector* selector,
     LaunchSetup setup;
     std::unique_ptr<CommandTemplate> tmpl;
   };
-  std::map<std::pair<int, int>, PointLaunch> launches;
+  std::map<std::string, PointLaunch> launches;  // by the sizes that shape the launch line
   std::map<std::string, std::shared_ptr<const ResourcesSpec>> resolved;
   PlannedRun run;
   sweep.for_each([&](const ParamList& point) {
     const CommandTemplate* tmpl = fixed.get();
+    std::shared_ptr<const ResourcesSpec> res;
     if (per_point) {
       auto r = std::make_shared<const ResourcesSpec>(resolve_resources(spec.resources, point));
-      auto [it, fresh] = resolved.emplace(resources_signature(*r), r);
-      run.resources = it->second;
-      if (launch_per_point) {
-        const std::pair<int, int> size{r->nodes.value_or(0), r->gpus_per_node.value_or(-1)};
-        auto found = launches.find(size);
-        if (found == launches.end()) {
-          PointLaunch pl;
-          pl.setup = prepare_launch(spec, r.get());
-          pl.tmpl = std::make_unique<CommandTemplate>(pl.setup.command_template, spec.command_loc,
-                                                      sweep.names());
-          found = launches.emplace(size, std::move(pl)).first;
-        }
-        tmpl = found->second.tmpl.get();
-        run.env = found->second.setup.env;
+      res = resolved.emplace(resources_signature(*r), r).first->second;
+      run.resources = res;
+    }
+    if (launch_per_point) {
+      const std::optional<LauncherSpec> own_launcher =
+          launcher_per_point ? std::optional<LauncherSpec>(resolve_launcher(*spec.launcher, point))
+                             : std::nullopt;
+      const LauncherSpec& l = own_launcher ? *own_launcher : *spec.launcher;
+      auto opt = [](const std::optional<int>& v) { return v ? std::to_string(*v) : "-"; };
+      const std::string size = fmt::format("{}|{}|{}|{}|{}|{}", res ? opt(res->nodes) : "-",
+                                           res ? opt(res->gpus_per_node) : "-", opt(l.nodes),
+                                           opt(l.ranks), opt(l.ranks_per_node), opt(l.depth));
+      auto found = launches.find(size);
+      if (found == launches.end()) {
+        PointLaunch pl;
+        pl.setup = prepare_launch(spec, res.get(), &l);
+        pl.tmpl = std::make_unique<CommandTemplate>(pl.setup.command_template, spec.command_loc,
+                                                    sweep.names());
+        found = launches.emplace(size, std::move(pl)).first;
       }
+      tmpl = found->second.tmpl.get();
+      run.env = found->second.setup.env;
     }
     for (int r = 0; r < spec.repeat; ++r) {
       if (selector && !selector->keeps(point, r)) continue;

@@ -1,6 +1,7 @@
 // scheduler_directives: the #SBATCH / #PBS lines of a case's resources.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "aerun/job_script.hpp"
@@ -75,12 +76,21 @@ std::string pbs_directives(const ResourcesSpec& r, const JobScriptRequest& req) 
 
 }  // namespace
 
+double default_walltime(double timeout_s) {
+  const double with_margin = std::max(timeout_s * 1.1, timeout_s + 300);
+  return std::ceil(with_margin / 60 - 1e-9) * 60;  // 3000 s x 1.1 is 3300.0000000000005
+}
+
 std::string scheduler_directives(const CaseSpec& spec, const JobScriptRequest& req) {
+  ResourcesSpec r = job_resources(spec, req);
+  // No walltime but a timeout: the job may run the run to its timeout, plus a margin for its
+  // start-up and the end of the script (else the queue's default, often shorter, kills it).
+  if (r.walltime_s <= 0 && spec.timeout_s > 0) r.walltime_s = default_walltime(spec.timeout_s);
   switch (req.scheduler) {
     case Scheduler::Slurm:
-      return slurm_directives(job_resources(spec, req), req);
+      return slurm_directives(r, req);
     case Scheduler::Pbs:
-      return pbs_directives(job_resources(spec, req), req);
+      return pbs_directives(r, req);
     case Scheduler::None:
       break;
   }

@@ -45,5 +45,43 @@ TEST(LauncherCase, MoreRanksThanSlotsIsABadInputBeforeAnythingStarts) {
   EXPECT_FALSE(fs::exists(d / "results/aerun.db"));
 }
 
+TEST(LauncherCase, RanksSweptAsAParameterGiveEachPointItsOwnLaunchLine) {
+  TempDir d;
+  write_file(d / "hf", "n1:4\nn2:4\n");
+  write_file(d / "scale.yaml", R"yaml(case: scale
+params: {np: [1, 2, 4, 8]}
+derive: {per_node: "np > 4 ? 4 : np"}
+launcher: {kind: mpich, ranks: "{np}", ranks_per_node: "{per_node}", hostfile: hf}
+command: "{launch} ./train --np {np}"
+)yaml");
+  const auto r = run_aerun(d, {"case", "scale.yaml", "--dry-run"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, ::testing::HasSubstr("mpiexec -n 1 -ppn 1 --hostfile"));
+  EXPECT_THAT(r.out, ::testing::HasSubstr("mpiexec -n 4 -ppn 4 --hostfile"));
+  EXPECT_THAT(r.out, ::testing::HasSubstr("mpiexec -n 8 -ppn 4 --hostfile"));
+  EXPECT_THAT(r.out, ::testing::HasSubstr("./train --np 8"));
+}
+
+TEST(LauncherCase, APerPointCountThatIsNoNumberNamesItsLineKeyAndPoint) {
+  TempDir d;
+  write_file(d / "hf", "n1:4\n");
+  write_file(d / "c.yaml", R"yaml(case: bad
+params: {np: [2, zero]}
+launcher: {kind: mpich, ranks: "{np}", ranks_per_node: 4, hostfile: hf}
+command: "{launch} true"
+)yaml");
+  auto r = run_aerun(d, {"case", "c.yaml", "--dry-run"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, ::testing::HasSubstr("c.yaml:3"));
+  EXPECT_THAT(r.err, ::testing::HasSubstr("launcher.ranks: 'zero' is not a whole number"));
+  EXPECT_THAT(r.err, ::testing::HasSubstr("at the point np=zero"));
+  write_file(d / "c.yaml",
+             "case: bad\nparams: {np: [2]}\nlauncher: {kind: mpich, ranks: "
+             "\"{nps}\", hostfile: hf}\ncommand: \"{launch} true\"\n");
+  r = run_aerun(d, {"case", "c.yaml", "--dry-run"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, ::testing::HasSubstr("placeholder '{nps}' names no parameter"));
+}
+
 }  // namespace
 }  // namespace aerun::testing

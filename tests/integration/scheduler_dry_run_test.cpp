@@ -67,3 +67,29 @@ TEST(SchedulerDryRun, AUsersOwnTemplateIsFilledAndUnknownPlaceholdersAreNamed) {
   EXPECT_EQ(bad.code, 2);
   EXPECT_THAT(bad.err, HasSubstr("my.tmpl:2:1: template: unknown placeholder {{nodez}}"));
 }
+
+TEST(SchedulerDryRun, ATimeoutGivesTheJobAWalltimeAndAShorterWalltimeIsWarnedAbout) {
+  TempDir d;
+  // 50 minutes: + 10 % = 55 min (more than + 5 min).
+  write_file(d / "t.yaml", "case: wt\nparams: {x: [1, 2]}\ncommand: echo {x}\ntimeout: 50m\n");
+  auto r = run_aerun(d, {"case", "t.yaml", "--scheduler", "slurm", "--dry-run"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::string script;
+  for (const auto& e : fs::recursive_directory_iterator(d / "results"))
+    if (e.path().extension() == ".sbatch") script = read_file(e.path());
+  EXPECT_THAT(script, HasSubstr("#SBATCH --time=00:55:00\n"));
+  // 10 minutes: + 5 min (more than + 10 %), on PBS.
+  write_file(d / "t.yaml", "case: wt2\ncommand: echo hi\ntimeout: 10m\n");
+  r = run_aerun(d, {"case", "t.yaml", "--scheduler", "pbs", "--dry-run"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  for (const auto& e : fs::recursive_directory_iterator(d / "results/logs/wt2"))
+    if (e.path().extension() == ".pbs") script = read_file(e.path());
+  EXPECT_THAT(script, HasSubstr("#PBS -l walltime=00:15:00\n"));
+  // An explicit walltime shorter than the timeout: kept, and warned about with both places.
+  write_file(d / "t.yaml",
+             "case: wt3\ncommand: echo hi\ntimeout: 2h\nresources: {walltime: 30m}\n");
+  r = run_aerun(d, {"case", "t.yaml", "--scheduler", "slurm", "--dry-run"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("t.yaml:4: walltime (1800 s) is shorter than the timeout (7200 s, "));
+  EXPECT_THAT(r.err, HasSubstr("t.yaml:3)"));
+}

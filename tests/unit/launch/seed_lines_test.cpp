@@ -49,7 +49,16 @@ TEST(SeedLines, PerlmutterSrunTwoNodesFourGpus) {
   LauncherSpec s = spec("srun");
   s.mpi = "cray";
   s.cpu_bind = "depth";
+  // 64 cores x 2 hardware threads, 4 ranks: 16 cores each = 32 CPUs as srun counts them
+  // (NERSC: "-c 32" for 4 tasks per Perlmutter GPU node).
   EXPECT_EQ(render_launch(s, testing::perlmutter()),
+            "srun -N 2 -n 8 --ntasks-per-node 4 --gpus-per-node 4 --mpi=cray_shasta "
+            "--cpus-per-task 32 --cpu-bind=cores");
+  // Without SMT a CPU is a core.
+  ClusterInfo one = testing::perlmutter();
+  one.cpus_per_host = 64;
+  one.threads_per_core = 1;
+  EXPECT_EQ(render_launch(s, one),
             "srun -N 2 -n 8 --ntasks-per-node 4 --gpus-per-node 4 --mpi=cray_shasta "
             "--cpus-per-task 16 --cpu-bind=cores");
 }
