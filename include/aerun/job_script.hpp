@@ -32,6 +32,7 @@ struct JobScriptRequest {
   std::vector<std::string> env;  // "NAME=value" exported before the run (after the case's env)
   std::string aerun_binary;      // for `aerun env` (launch line) and `aerun stamp-output`
   const ResourcesSpec* resources = nullptr;  // the job's (its point's); null: the case's
+  const LauncherSpec* launcher = nullptr;    // the job's (its point's counts); null: the case's
 };
 
 // What the job asks for: the request's resources, else the case's.

@@ -44,6 +44,10 @@ struct LauncherSpec {
 // `launcher.<name>`, naming the point.
 LauncherSpec resolve_launcher(const LauncherSpec& spec, const ParamList& point);
 
+// The counts that vary per point, as one text: launchers with the same one share a launch line
+// (and a job array).
+std::string launcher_signature(const LauncherSpec& l);
+
 // The names of the registered launcher dialects (launch_dialects() holds exactly these), for
 // checking a case file without the launch module.
 inline const std::vector<std::string>& launcher_kinds() {

@@ -9,6 +9,7 @@
 
 #include "aerun/case_spec.hpp"
 #include "aerun/launch_setup.hpp"
+#include "aerun/launcher_spec.hpp"
 #include "aerun/run_record.hpp"
 
 namespace aerun {
@@ -23,6 +24,8 @@ struct PlannedRun {
   std::shared_ptr<const ResourcesSpec> resources;
   // "NAME=value" rendezvous variables of this point's own launch line (per-point nodes, local).
   std::vector<std::string> env;
+  // This point's launcher when its counts vary per point (`ranks: "{np}"`); null: the case's.
+  std::shared_ptr<const LauncherSpec> launcher;
 };
 
 // The resources the run's job asks for: its point's, else the case's.

@@ -23,6 +23,17 @@ void check_regex(const std::string& pattern, const Item& at, const std::string& 
                          "); write (?:...) for groups that only group");
 }
 
+// `key: regex` or `key: [regex, ...]`: the items, never none.
+std::vector<Item> one_or_more(const YamlReader& r, const Item& e) {
+  std::vector<Item> items;
+  if (e.node.IsSequence())
+    items = r.elements(e);
+  else
+    items.push_back(e);
+  if (items.empty()) throw InputError(e.loc, e.key, "the list of regexes is empty");
+  return items;
+}
+
 Reduction read_reduction(const YamlReader& r, const Item& e) {
   static const std::vector<std::pair<std::string, Reduction>> names{
       {"first", Reduction::First},   {"last", Reduction::Last}, {"mean", Reduction::Mean},
@@ -91,13 +102,7 @@ void read_metrics(const YamlReader& r, const Item& it, CaseSpec& spec) {
 void read_status(const YamlReader& r, const Item& it, CaseSpec& spec) {
   if (it.node.IsMap()) {  // status: regex | [regex, ...]
     for (const Item& e : r.entries(it)) {
-      std::vector<Item> patterns;
-      if (e.node.IsSequence())
-        patterns = r.elements(e);
-      else
-        patterns.push_back(e);
-      if (patterns.empty()) throw InputError(e.loc, e.key, "the list of regexes is empty");
-      for (const Item& p : patterns) {
+      for (const Item& p : one_or_more(r, e)) {
         StatusPattern s{r.text(p), e.name, p.loc};
         check_regex(s.pattern, p, "status '" + e.name + "'", -1);
         spec.status.push_back(std::move(s));
@@ -174,13 +179,7 @@ void read_completion(const YamlReader& r, const Item& it, CaseSpec& spec) {
                      "expected a map with 'end' and/or 'counter', got " + describe(it.node));
   spec.completion.loc = it.loc;
   for (const Item& e : r.entries(it, {"end", "counter"})) {
-    std::vector<Item> patterns;
-    if (e.node.IsSequence())
-      patterns = r.elements(e);
-    else
-      patterns.push_back(e);
-    if (patterns.empty()) throw InputError(e.loc, e.key, "the list of regexes is empty");
-    for (const Item& p : patterns) {
+    for (const Item& p : one_or_more(r, e)) {
       const std::string re = r.text(p);
       if (e.name == "end") {
         check_regex(re, p, "completion.end", -1);

@@ -83,6 +83,12 @@ LauncherSpec resolve_launcher(const LauncherSpec& spec, const ParamList& point) 
   return out;
 }
 
+std::string launcher_signature(const LauncherSpec& l) {
+  auto opt = [](const std::optional<int>& v) { return v ? std::to_string(*v) : std::string("-"); };
+  return fmt::format("{}|{}|{}|{}", opt(l.nodes), opt(l.ranks), opt(l.ranks_per_node),
+                     opt(l.depth));
+}
+
 std::string resources_signature(const ResourcesSpec& r) {
   auto opt = [](const std::optional<int>& v) { return v ? std::to_string(*v) : std::string("-"); };
   std::string s =

@@ -86,14 +86,7 @@ int run_batch_case(const Globals& g, const CaseSpec& spec, const RunSelector& se
   for (const auto& w : spec.warnings) std::cerr << "aerun: warning: " << w << "\n";
   const bool in_allocation = !a.dry_run && sched != Scheduler::None &&
                              !allocation_id(sched).empty() && !a.submit_in_allocation;
-  if (!in_allocation && spec.launcher && !spec.launcher->per_point.empty()) {
-    const auto& t = spec.launcher->per_point.front();
-    throw InputError(t.loc, "launcher." + t.name,
-                     "a launcher count per sweep point ('" + t.text +
-                         "') works for runs made here or inside an allocation; job scripts do not "
-                         "take it yet: size the jobs with per-point `resources:` (nodes, "
-                         "gpus_per_node) instead");
-  }
+
   // Inside an allocation the local runner discovers the launch line itself; a job's is found
   // inside the job.
   const LaunchSetup batch_launch = batch_launch_setup(spec);

@@ -42,15 +42,8 @@ int forget_command(const Globals& g, const ForgetArgs& a) {
           SourceLoc{}, "--before",
           "'" + a.before + "' is not a date: write 2026-11-01 or 2026-11-01T12:00 (UTC)");
   }
-  if (!a.case_name.empty()) {
-    const auto names = store.case_names();
-    if (std::find(names.begin(), names.end(), a.case_name) == names.end()) {
-      const std::string near = nearest_key(a.case_name, names);
-      throw InputError(SourceLoc{}, "--case",
-                       "no runs of case '" + a.case_name + "' in " + g.resolved_db() +
-                           (near.empty() ? "" : " (did you mean '" + near + "'?)"));
-    }
-  }
+  if (!a.case_name.empty()) require_case(store, a.case_name, g.resolved_db());
+
   std::vector<RunRecord> busy;
   const std::vector<RunRecord> runs = select_runs_to_forget(store, s, &busy);
   for (const auto& r : runs)

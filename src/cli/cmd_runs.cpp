@@ -34,17 +34,8 @@ int runs_command(const Globals& g, const RunsArgs& a) {
   f.case_name = a.case_name;
   f.status = a.status;
   const auto runs = store.list(f);
-  if (runs.empty() && !a.case_name.empty()) {
-    const auto names = store.case_names();
-    if (std::find(names.begin(), names.end(), a.case_name) == names.end()) {
-      const std::string near = nearest_key(a.case_name, names);
-      throw InputError(
-          SourceLoc{}, "--case",
-          fmt::format("no runs of case '{}' in {}{}; cases: {}", a.case_name, g.resolved_db(),
-                      near.empty() ? "" : " (did you mean '" + near + "'?)",
-                      names.empty() ? "none" : fmt::format("{}", fmt::join(names, ", "))));
-    }
-  }
+  if (runs.empty() && !a.case_name.empty()) require_case(store, a.case_name, g.resolved_db());
+
   std::vector<std::string> params, metrics;
   for (const auto& r : runs) {
     for (const auto& [n, v] : r.params) add_unique(params, n);

@@ -115,6 +115,7 @@ void plan_runs(const CaseSpec& spec, const RunSelector* selector,
   };
   std::map<std::string, PointLaunch> launches;  // by the sizes that shape the launch line
   std::map<std::string, std::shared_ptr<const ResourcesSpec>> resolved;
+  std::map<std::string, std::shared_ptr<const LauncherSpec>> launchers;
   PlannedRun run;
   sweep.for_each([&](const ParamList& point) {
     const CommandTemplate* tmpl = fixed.get();
@@ -124,15 +125,15 @@ void plan_runs(const CaseSpec& spec, const RunSelector* selector,
       res = resolved.emplace(resources_signature(*r), r).first->second;
       run.resources = res;
     }
+    if (launcher_per_point) {
+      auto l = std::make_shared<const LauncherSpec>(resolve_launcher(*spec.launcher, point));
+      run.launcher = launchers.emplace(launcher_signature(*l), l).first->second;
+    }
     if (launch_per_point) {
-      const std::optional<LauncherSpec> own_launcher =
-          launcher_per_point ? std::optional<LauncherSpec>(resolve_launcher(*spec.launcher, point))
-                             : std::nullopt;
-      const LauncherSpec& l = own_launcher ? *own_launcher : *spec.launcher;
-      auto opt = [](const std::optional<int>& v) { return v ? std::to_string(*v) : "-"; };
-      const std::string size = fmt::format("{}|{}|{}|{}|{}|{}", res ? opt(res->nodes) : "-",
-                                           res ? opt(res->gpus_per_node) : "-", opt(l.nodes),
-                                           opt(l.ranks), opt(l.ranks_per_node), opt(l.depth));
+      const LauncherSpec& l = run.launcher ? *run.launcher : *spec.launcher;
+      const std::string size = fmt::format(
+          "{}|{}|{}", res ? std::to_string(res->nodes.value_or(0)) : "-",
+          res ? std::to_string(res->gpus_per_node.value_or(-1)) : "-", launcher_signature(l));
       auto found = launches.find(size);
       if (found == launches.end()) {
         PointLaunch pl;

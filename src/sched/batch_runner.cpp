@@ -57,7 +57,8 @@ std::vector<BatchJob> BatchRunner::plan_jobs(const std::vector<const PlannedRun*
     // in the order their first run comes in the sweep; a set with a single run is a plain job.
     std::vector<std::pair<std::string, std::vector<const PlannedRun*>>> groups;
     for (const PlannedRun* p : todo) {
-      const std::string sig = resources_signature(resources_of(spec_, *p));
+      const std::string sig = resources_signature(resources_of(spec_, *p)) + "#" +
+                              (p->launcher ? launcher_signature(*p->launcher) : "");
       auto it = std::find_if(groups.begin(), groups.end(), [&](auto& g) { return g.first == sig; });
       if (it == groups.end())
         groups.push_back({sig, {p}});
@@ -116,6 +117,7 @@ std::string BatchRunner::write_script(const BatchJob& job) const {
   req.env = opts_.env;
   req.aerun_binary = opts_.aerun_binary;
   req.resources = &job.resources;
+  req.launcher = job.runs.front()->launcher.get();  // the same for every run of the job
   int cap = spec_.resources.array_cap;
   if (opts_.max_queued > 0 && (cap == 0 || opts_.max_queued < cap)) cap = opts_.max_queued;
   req.array_cap = cap;

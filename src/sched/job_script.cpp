@@ -52,7 +52,7 @@ std::string env_block(const CaseSpec& spec, const JobScriptRequest& req) {
 // GPUs, defining `launch` (a function) and DIST_LAUNCH for the command.
 std::string launch_block(const CaseSpec& spec, const JobScriptRequest& req) {
   if (!spec.launcher) return "";
-  const LauncherSpec& l = *spec.launcher;
+  const LauncherSpec& l = req.launcher ? *req.launcher : *spec.launcher;
   std::vector<std::string> argv{
       req.aerun_binary, "env",
       "--scheduler",    req.scheduler == Scheduler::None ? "none" : to_string(req.scheduler),

@@ -93,3 +93,23 @@ TEST(SchedulerDryRun, ATimeoutGivesTheJobAWalltimeAndAShorterWalltimeIsWarnedAbo
   EXPECT_THAT(r.err, HasSubstr("t.yaml:4: walltime (1800 s) is shorter than the timeout (7200 s, "));
   EXPECT_THAT(r.err, HasSubstr("t.yaml:3)"));
 }
+
+TEST(SchedulerDryRun, LauncherCountsPerPointGiveEachArrayItsOwnLaunchLine) {
+  TempDir d;
+  write_file(d / "s.yaml", R"yaml(case: scale
+params: {np: [4, 8], seed: [1, 2]}
+launcher: {kind: srun, ranks: "{np}", ranks_per_node: 4}
+command: "{launch} ./train --seed {seed}"
+resources: {nodes: 2}
+)yaml");
+  const auto r = run_aerun(d, {"case", "s.yaml", "--scheduler", "slurm", "--dry-run"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::vector<std::string> scripts;
+  for (const auto& e : fs::recursive_directory_iterator(d / "results"))
+    if (e.path().extension() == ".sbatch") scripts.push_back(read_file(e.path()));
+  ASSERT_EQ(scripts.size(), 2u);  // one array per ranks value, two seeds each
+  std::string all = scripts[0] + scripts[1];
+  EXPECT_THAT(all, HasSubstr("--ranks=4"));
+  EXPECT_THAT(all, HasSubstr("--ranks=8"));
+  for (const auto& s : scripts) EXPECT_THAT(s, HasSubstr("#SBATCH --array=0-1\n"));
+}
