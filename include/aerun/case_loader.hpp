@@ -41,6 +41,10 @@ std::string nearest_key(const std::string& key, const std::vector<std::string>& 
 // not "." or ".." (a case name becomes a folder of logs). case_name_problem says why not, with
 // control characters shown escaped.
 bool valid_case_name(const std::string& name);
+
+// The case's version (CaseSpec::version): 16 hex digits of a SHA-256 over its command, shell, env
+// and launcher counts — what decides how a point runs.
+std::string case_version(const CaseSpec& spec);
 std::string case_name_problem(const std::string& name);
 
 }  // namespace aerun

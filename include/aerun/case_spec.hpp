@@ -201,6 +201,11 @@ struct CaseSpec {
   double timeout_s = 0;  // 0 = none
   SourceLoc timeout_loc;
   std::vector<std::string> warnings;  // found at load, printed when they matter (batch runs)
+  // Issue 11: which version of the case a run was made from. file_digest: SHA-256 of the case
+  // file's text (shown); version: a digest of what decides how each point runs (command, shell,
+  // env, launcher counts) — a run of another version is not the current case's result.
+  std::string file_digest;
+  std::string version;
   int retries = 0;                    // extra attempts within one invocation
   std::vector<std::string> retry_on;  // the statuses retried (empty: the transient ones)
   std::vector<std::string> rerun;     // failures a later invocation runs again (`rerun:`)

@@ -65,6 +65,8 @@ struct RunRecord {
   std::string host;
   std::string aerun_version;
   std::string git_commit;      // of workdir, when it is a git repository
+  std::string case_version;    // CaseSpec::version of the case it ran from ("" for ingested runs)
+  std::string case_digest;     // SHA-256 of the case file's text it ran from
   int runner_pid = 0;          // the aerun process that ran it (to detect orphaned "running" rows)
   long long runner_start = 0;  // that process's start time (ticks since boot): pids are reused
   std::string runner_boot;     // the boot it ran in

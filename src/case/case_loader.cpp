@@ -1,5 +1,6 @@
 // load_case / parse_case: the top level of a case file and the order its sections are read in.
 #include "aerun/case_loader.hpp"
+#include "aerun/sha256.hpp"
 
 #include <fmt/format.h>
 
@@ -128,6 +129,21 @@ std::string case_name_problem(const std::string& name) {
   return "case names are made of [A-Za-z0-9_.-] and are not . or .., not '" + shown + "'";
 }
 
+std::string case_version(const CaseSpec& spec) {
+  std::string text = spec.command + "\n" + spec.shell + "\n";
+  for (const auto& [name, value] : spec.env) text += name + "=" + value.text() + "\n";
+  if (spec.launcher) {
+    const LauncherSpec& l = *spec.launcher;
+    auto opt = [](const std::optional<int>& v) {
+      return v ? std::to_string(*v) : std::string("-");
+    };
+    text += l.kind + "|" + opt(l.ranks) + "|" + opt(l.ranks_per_node) + "|" + opt(l.nodes) + "|" +
+            opt(l.depth) + "|" + l.cpu_bind;
+    for (const auto& t : l.per_point) text += "|" + t.name + "=" + t.text;
+  }
+  return sha256_hex(text).substr(0, 16);
+}
+
 CaseSpec parse_case(const std::string& yaml_text, const std::string& file,
                     const std::string& base_dir) {
   const YamlReader r(file, yaml_text);
@@ -167,6 +183,8 @@ CaseSpec parse_case(const std::string& yaml_text, const std::string& file,
   detail::check_case(r, spec);
   for (const Item& t : tables) detail::read_tables(r, t, spec);
   for (const Item& p : plots) detail::read_plots(r, p, spec);
+  spec.file_digest = sha256_hex(yaml_text);
+  spec.version = case_version(spec);
   return spec;
 }
 

@@ -33,6 +33,9 @@ int show_command(const Globals& g, const std::string& ref) {
   std::string o;
   o += fmt::format("run {}  (id {})\n", r->key, r->id);
   o += fmt::format("case        {}  ({})\n", r->case_name, r->case_file);
+  if (!r->case_version.empty())
+    o += fmt::format("version     {}  (case file sha256 {})\n", r->case_version,
+                     r->case_digest.substr(0, 16));
   o += fmt::format("status      {}{}\n", r->status, r->reason.empty() ? "" : "  — " + r->reason);
   o += fmt::format("repeat      {}   attempt {}\n", r->repeat_index, r->attempt);
   o += fmt::format("command     {}\n", r->command);

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "aerun/case_versions.hpp"
 #include "aerun/table.hpp"
 #include "aerun/table_finder.hpp"
 #include "cli/app.hpp"
@@ -17,6 +18,7 @@ struct TableArgs {
   std::string name;
   std::string cases;
   std::string format = "md";
+  bool all_versions = false;
 };
 
 std::string cases_location(const TableArgs& a) {
@@ -32,7 +34,14 @@ int table_command(const Globals& g, const TableArgs& a) {
                      "no case files at " + where + " (pass --cases DIR|FILE)");
   auto [spec, table] = find_table(a.name, where);
   Store store = open_existing_store(g.resolved_db());
-  const Table t = build_table(spec, table, table_runs(store, spec, table.runs_from));
+  std::vector<RunRecord> runs = table_runs(store, spec, table.runs_from);
+  size_t older = 0;
+  if (!a.all_versions) runs = current_runs(std::move(runs), spec, &older);
+  if (older > 0)
+    std::cerr << "aerun: note: " << older
+              << " run(s) of earlier versions of the case left out (--all-versions includes "
+                 "them)\n";
+  const Table t = build_table(spec, table, runs);
   if (a.format == "csv")
     std::cout << render_csv(t);
   else if (a.format == "json")
@@ -56,6 +65,8 @@ void add_table_command(CLI::App& app, Globals& g, Action& action) {
                 "case file or folder to find the table in (default: cases/)");
   c->add_option("--format", args->format, "md | csv | json | latex | html")
       ->check(CLI::IsMember({"md", "csv", "json", "latex", "html"}));
+  c->add_flag("--all-versions", args->all_versions,
+              "include runs of earlier versions of the case (other command, fixed parameters)");
   c->add_option("--db", g.db, "results store");
   c->callback([&action, &g, args] { action = [&g, args] { return table_command(g, *args); }; });
 }

@@ -80,6 +80,8 @@ RunRecord new_run_record(const CaseSpec& spec, const PlannedRun& run, const std:
   r.host = host;
   r.aerun_version = AERUN_VERSION;
   r.git_commit = git_commit;
+  r.case_version = spec.version;
+  r.case_digest = spec.file_digest;
   r.runner_pid = getpid();
   r.runner_start = self_identity().start_ticks;
   r.runner_boot = self_identity().boot_id;

@@ -98,6 +98,12 @@ ALTER TABLE runs ADD COLUMN runner_boot TEXT NOT NULL DEFAULT '';
 ALTER TABLE runs ADD COLUMN heartbeat REAL;
 )sql";
 
+// Issue 11: the version of the case each run was made from.
+constexpr std::string_view kCaseVersions = R"sql(
+ALTER TABLE runs ADD COLUMN case_version TEXT NOT NULL DEFAULT '';
+ALTER TABLE runs ADD COLUMN case_digest TEXT NOT NULL DEFAULT '';
+)sql";
+
 }  // namespace
 
 const std::vector<Migration>& store_migrations() {
@@ -106,6 +112,7 @@ const std::vector<Migration>& store_migrations() {
       {2, "batch jobs: scheduler, job id, array index, submit/start times, queue wait, state",
        kBatchJobs},
       {3, "claims: the running aerun's start time, boot and heartbeat", kClaims},
+      {4, "case versions: the version and file digest of the case a run came from", kCaseVersions},
   };
   return migrations;
 }

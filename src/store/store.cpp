@@ -33,7 +33,8 @@ constexpr const char* kRunColumns =
     "launch_time, first_output_time, startup_time, end_time, startup_s, wall_s, exit_code, signal, "
     "user_cpu_s, sys_cpu_s, max_rss_kb, host, aerun_version, git_commit, runner_pid, log_path, "
     "log_size, log_sha256, scheduler, job_id, array_index, submit_time, job_start_time, "
-    "queue_wait_s, scheduler_state, scheduler_reason, runner_start, runner_boot, heartbeat";
+    "queue_wait_s, scheduler_state, scheduler_reason, runner_start, runner_boot, heartbeat, "
+    "case_version, case_digest";
 
 // A run left "running" by an aerun process that is provably gone, or silent for longer than
 // kStaleAfterS, is shown (and may be taken over) as "stale". Batch jobs are their scheduler's.
@@ -94,6 +95,8 @@ RunRecord read_run(const Statement& s) {
   r.runner_start = s.int64(c++);
   r.runner_boot = s.text(c++);
   r.heartbeat = s.opt_real(c++);
+  r.case_version = s.text(c++);
+  r.case_digest = s.text(c++);
   mark_if_stale(r, now_epoch());
   return r;
 }
@@ -171,8 +174,8 @@ struct Store::Impl {
     db.prepare(
           "INSERT INTO runs(key, case_name, case_file, repeat_index, attempt, status, command, "
           "workdir, launch_time, host, aerun_version, git_commit, runner_pid, log_path, "
-          "created_at, updated_at, runner_start, runner_boot, heartbeat) "
-          "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
+          "created_at, updated_at, runner_start, runner_boot, heartbeat, case_version, "
+          "case_digest) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
         ->bind(1, r.key)
         .bind(2, r.case_name)
         .bind(3, r.case_file)
@@ -192,6 +195,8 @@ struct Store::Impl {
         .bind(17, r.runner_start)
         .bind(18, r.runner_boot)
         .bind(19, status == "running" ? std::optional<double>(now) : std::nullopt)
+        .bind(20, r.case_version)
+        .bind(21, r.case_digest)
         .run();
     const long long id = db.last_insert_rowid();
     write_job(id, r);
@@ -301,7 +306,8 @@ struct Store::Impl {
             "wall_s=NULL, "
             "exit_code=NULL, signal=NULL, user_cpu_s=0, sys_cpu_s=0, max_rss_kb=0, host=?, "
             "aerun_version=?, git_commit=?, runner_pid=?, log_path=?, log_size=0, log_sha256='', "
-            "updated_at=?, runner_start=?, runner_boot=?, heartbeat=?12 WHERE id=?")
+            "updated_at=?, runner_start=?, runner_boot=?, heartbeat=?12, case_version=?, "
+            "case_digest=? WHERE id=?")
           ->bind(1, r.case_name)
           .bind(2, r.case_file)
           .bind(3, r.repeat_index)
@@ -316,7 +322,9 @@ struct Store::Impl {
           .bind(12, now_epoch())
           .bind(13, r.runner_start)
           .bind(14, r.runner_boot)
-          .bind(15, id)
+          .bind(15, r.case_version)
+          .bind(16, r.case_digest)
+          .bind(17, id)
           .run();
       clear_results(id);
       write_job(id, r);

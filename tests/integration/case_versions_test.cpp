@@ -1,0 +1,59 @@
+// Tables use the case as it is now (issue 11): changing a fixed parameter and re-running one
+// point never merges the old setting's runs into the new row.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "harness.hpp"
+
+using namespace aerun::testing;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+namespace {
+
+std::string case_text(int iters) {
+  return "case: ver\nparams: {x: [1], iters: " + std::to_string(iters) +
+         "}\ncommand: echo time={iters}.5\nmetrics: {t: 'time=([0-9.]+)'}\n"
+         "tables:\n  vt:\n    rows: [x]\n    columns: [{metric: t, agg: mean}, {metric: t, agg: n, "
+         "label: runs}]\n";
+}
+
+}  // namespace
+
+TEST(CaseVersions, ATableUsesOnlyTheRunsOfTheCurrentVersion) {
+  TempDir d;
+  write_file(d / "c.yaml", case_text(20));
+  ASSERT_EQ(run_aerun(d, {"case", "c.yaml"}).code, 0);
+  write_file(d / "c.yaml", case_text(30));  // a fixed parameter changed: a new version
+  ASSERT_EQ(run_aerun(d, {"case", "c.yaml"}).code, 0);
+  const std::string db = d / "results/aerun.db";
+  // The command template is the same; the point (iters=20) is no longer in the sweep, and the
+  // case file's digest tells the two apart.
+  EXPECT_EQ(sql1(db, "SELECT count(DISTINCT case_digest) FROM runs"), "2");
+  auto r = run_aerun(d, {"table", "vt", "--cases", "c.yaml", "--format", "csv"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("\n1,30.5,30.5,30.5,1,"));  // one run: the current setting's
+  EXPECT_THAT(r.err, HasSubstr("1 run(s) of earlier versions of the case left out"));
+  r = run_aerun(d, {"table", "vt", "--cases", "c.yaml", "--format", "csv", "--all-versions"});
+  EXPECT_THAT(r.out, HasSubstr("\n1,25.5,20.5,30.5,2,"));  // (20.5 + 30.5) / 2 over both
+  // Each run shows the version it came from.
+  const std::string key = sql1(db, "SELECT key FROM runs ORDER BY id LIMIT 1");
+  EXPECT_THAT(run_aerun(d, {"show", key.substr(0, 8)}).out, HasSubstr("version     "));
+}
+
+TEST(CaseVersions, AChangedCommandIsANewVersionEvenForTheSamePoint) {
+  TempDir d;
+  write_file(d / "c.yaml",
+             "case: cmd\nparams: {x: [1]}\ncommand: echo time=1.5\n"
+             "metrics: {t: 'time=([0-9.]+)'}\n"
+             "tables:\n  ct:\n    rows: [x]\n    columns: [{metric: t, agg: mean}]\n");
+  ASSERT_EQ(run_aerun(d, {"case", "c.yaml"}).code, 0);
+  write_file(d / "c.yaml",
+             "case: cmd\nparams: {x: [1]}\ncommand: echo time=2.5\n"
+             "metrics: {t: 'time=([0-9.]+)'}\n"
+             "tables:\n  ct:\n    rows: [x]\n    columns: [{metric: t, agg: mean}]\n");
+  ASSERT_EQ(run_aerun(d, {"case", "c.yaml"}).code, 0);
+  EXPECT_EQ(sql1(d / "results/aerun.db", "SELECT count(DISTINCT case_version) FROM runs"), "2");
+  const auto r = run_aerun(d, {"table", "ct", "--cases", "c.yaml", "--format", "csv"});
+  EXPECT_THAT(r.out, HasSubstr("\n1,2.5,2.5,2.5,1\n"));  // the new command's run only
+}
