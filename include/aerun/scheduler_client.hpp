@@ -24,10 +24,11 @@ struct JobReport {
   std::string job_id;            // as runs store it: "12", "12_3", "12[3].server"
   std::string state;             // the scheduler's own word: PENDING, TIMEOUT, R, F, ...
   std::string reason;            // its reason, comment or exit status text
-  std::optional<int> exit_code;  // when it said
-  std::optional<int> signal;     // the signal that killed it, when it said (squeue "0:9")
+  std::optional<int> exit_code;  // the script's exit code 0..255, when it said
+  std::optional<int> signal;     // the signal that killed it, when it said (Slurm "0:9", PBS
+                                 // Exit_status 256 + signal)
   std::optional<double> start_time, end_time;  // epoch seconds, when it said
-  RunState run_state;                          // what the state means for the run
+  RunState run_state;                          // what the state means for the run (job_state.hpp)
 };
 
 // The answer to one query: ok=false when the scheduler could not be asked (controller down):

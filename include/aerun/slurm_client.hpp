@@ -18,6 +18,8 @@ class SlurmClient : public SchedulerClient {
 };
 
 // Parses squeue's `-O JobArrayID:|,State:|,Reason:|,exit_code:|,StartTime:|,EndTime:|` lines.
+// exit_code is `exit:signal` since Slurm 23.02 and the raw wait status before
+// (parse_slurm_exit_code); both are read into JobReport::exit_code and ::signal.
 std::vector<JobReport> parse_squeue(const std::string& out);
 
 // Slurm's local-time stamps ("2024-05-01T10:00:00"); nullopt for N/A, Unknown, None.

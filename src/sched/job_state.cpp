@@ -1,123 +1,261 @@
 #include "aerun/job_state.hpp"
 
+#include <sys/wait.h>
+
 #include <array>
 #include <iostream>
 #include <mutex>
 #include <set>
-#include <string_view>
+#include <vector>
 
 namespace aerun {
 
 namespace {
 
-// Every word of Slurm's job_state_string() (src/common/slurm_protocol_defs.c: the state flags,
-// tested first, then the base states), and of newer releases, with what it means for a run.
-struct SlurmWord {
-  std::string_view word;
-  RunState state;
-};
-constexpr std::array<SlurmWord, 27> kSlurmWords{{
-    // Not started yet.
-    {"PENDING", {"pending", false}},
-    {"CONFIGURING", {"pending", false}},    // nodes allocated, booting or being set up
-    {"POWER_UP_NODE", {"pending", false}},  // its nodes are powering up
-    {"EXPEDITING", {"pending", false}},     // newer Slurm: requeued to run again at once
-    {"REQUEUED", {"pending", false}},       // requeued, will run again
-    {"REQUEUE_HOLD", {"pending", false}},   // requeued and held
-    {"REQUEUE_FED", {"pending", false}},    // requeued by a federation
-    {"RESV_DEL_HOLD", {"pending", false}},  // held: its reservation was deleted
-    // Running (or still holding its allocation).
-    {"RUNNING", {"running", false}},
-    {"COMPLETING", {"running", false}},  // ending: processes still being cleaned up
-    {"SUSPENDED", {"running", false}},
-    {"STOPPED", {"running", false}},    // SIGSTOP'ed, keeps its allocation
-    {"SIGNALING", {"running", false}},  // a signal is on its way
-    {"STAGE_OUT", {"running", false}},  // burst buffer stage-out after the script
-    {"RESIZING", {"running", false}},
-    {"UPDATE_DB", {"running", false}},      // its state is being sent to the database
-    {"RECONFIG_FAIL", {"running", false}},  // node reconfiguration failed; Slurm decides next
-    // Finished.
-    {"COMPLETED", {"ok", true}},
-    {"FAILED", {"failed", true}},
-    {"SPECIAL_EXIT", {"failed", true}},  // requeued in a special state by an epilog on failure
-    {"TIMEOUT", {"timeout", true}},
-    {"DEADLINE", {"timeout", true}},        // --deadline reached
-    {"OUT_OF_MEMORY", {"host_oom", true}},  // the job's memory limit (cgroup)
-    {"NODE_FAIL", {"node_failure", true}},
-    {"BOOT_FAIL", {"launch_failed", true}},  // its nodes could not be booted: never ran
-    {"CANCELLED", {"cancelled", true}},
-    {"REVOKED", {"cancelled", true}},  // a federation sibling started instead
+// Slurm's job state words. Sources (SchedMD/slurm, read at tags slurm-1-0-0-1 ... slurm-26-05-0-1
+// and master 284c3b95f0): job_state_string(), job_state_string_compact() and
+// job_state_string_complete() in src/common/slurm_protocol_defs.c; the meanings are the comments
+// of enum job_states and the JOB_* flag bits in slurm/slurm.h, and the descriptions of
+// src/plugins/data_parser/v0.0.44/parsers.c (PARSER_FLAG_ARRAY(JOB_STATE)).
+// Order: the flags job_state_string() tests first, in its order (a flag hides the base state),
+// then the base states, then words only job_state_string_complete() prints.
+constexpr std::array<SlurmStateWord, 31> kSlurmWords{{
+    // --- flags printed by job_state_string() instead of the base state ---
+    {"COMPLETING", "CG", "running", false,
+     "Waiting for epilog completion (the job's processes ended; its final state follows)"},
+    {"STAGE_OUT", "SO", "running", false,
+     "Staging out data (burst buffer) after the job ran; its final state follows (18.08+)"},
+    {"CONFIGURING", "CF", "pending", false,
+     "Allocated nodes booting: the script has not started yet (2.1+)"},
+    {"EXPEDITING", "", "pending", false,
+     "Expediting the requeue: checking for expedited requeue, the job goes back to the queue "
+     "(25.11+)"},
+    {"RESIZING", "RS", "running", false,
+     "Size of job about to change (set around a running job's resize) (2.2+)"},
+    {"REQUEUED_CRON", "", "pending", false,
+     "A scrontab job requeued for its next run (Slurm 20.11 only; later folded into REQUEUED)"},
+    {"REQUEUED", "RQ", "pending", false,
+     "Requeue job in completing state: it goes back to PENDING and runs again under the same "
+     "id (14.11+)"},
+    {"REQUEUE_FED", "RF", "pending", false, "Job being requeued by federation (17.02+)"},
+    {"REQUEUE_HOLD", "RH", "pending", false,
+     "Requeue any job in hold: requeued and held until released (15.08+)"},
+    {"SPECIAL_EXIT", "SE", "failed", true,
+     "Requeue an exit job in hold: the job ended with an exit code the site's RequeueExitHold "
+     "lists and is held; its run is over (14.03+)"},
+    {"STOPPED", "ST", "running", false,
+     "Job is stopped state (holding resources, but sent SIGSTOP) (15.08+)"},
+    {"REVOKED", "RV", "cancelled", true,
+     "Sibling job revoked: a federated sibling started elsewhere, this one will never run "
+     "(17.02+)"},
+    {"RESV_DEL_HOLD", "RD", "pending", false,
+     "Job is being held: its reservation was deleted (17.11+)"},
+    {"SIGNALING", "SI", "running", false, "Outgoing signal is pending (18.08+)"},
+    // --- base states (enum job_states) ---
+    {"PENDING", "PD", "pending", false, "queued waiting for initiation"},
+    {"RUNNING", "R", "running", false, "allocated resources and executing"},
+    {"SUSPENDED", "S", "running", false,
+     "allocated resources, execution suspended (resumes later)"},
+    {"COMPLETED", "CD", "ok", true, "completed execution successfully"},
+    {"CANCELLED", "CA", "cancelled", true, "cancelled by user"},
+    {"FAILED", "F", "failed", true, "completed execution unsuccessfully"},
+    {"TIMEOUT", "TO", "timeout", true, "terminated on reaching time limit"},
+    {"NODE_FAIL", "NF", "node_failure", true, "terminated on node failure"},
+    {"PREEMPTED", "PR", "interrupted", true, "terminated due to preemption (2.3+)"},
+    {"BOOT_FAIL", "BF", "launch_failed", true,
+     "terminated due to node boot failure: the job never started (14.03+)"},
+    {"DEADLINE", "DL", "timeout", true,
+     "terminated on deadline (--deadline passed before it could finish) (16.05+)"},
+    {"OUT_OF_MEMORY", "OOM", "host_oom", true,
+     "experienced out of memory error: the memory limit Slurm enforces (cgroup) (17.02+)"},
+    // --- words only job_state_string_complete() prints, after a base state ---
+    {"LAUNCH_FAILED", "", "launch_failed", true,
+     "job launch failed (flag set with a requeue after a failed batch launch) (18.08+)"},
+    {"POWER_UP_NODE", "", "pending", false,
+     "Allocated powered down nodes, waiting for reboot (18.08+)"},
+    {"RECONFIG_FAIL", "", "pending", false,
+     "Node configuration for job failed, not job state, just job requeue flag (18.08+)"},
+    {"UPDATE_DB", "", "running", false,
+     "Send job start to database again (bookkeeping; 18.08 to 24.05, removed in 24.11)"},
+    {"UNINITIALISED", "", "pending", false, "state is NO_VAL: not set yet (26.05+)"},
 }};
-constexpr SlurmWord kPreempted{"PREEMPTED", {"interrupted", true}};
+
+// Reports an unknown scheduler word once per word per process.
+void warn_unknown_once(const std::string& scheduler, const std::string& word) {
+  static std::mutex m;
+  static std::set<std::string> seen;
+  std::lock_guard lock(m);
+  if (!seen.insert(scheduler + '\0' + word).second) return;
+  std::cerr << "aerun: warning: unknown " << scheduler << " job state '" << word
+            << "': kept as it is and treated as still active\n";
+}
+
+const SlurmStateWord* find_word(std::string_view w) {
+  for (const auto& row : kSlurmWords)
+    if (row.word == w || (!row.compact.empty() && row.compact == w)) return &row;
+  return nullptr;
+}
+
+// OpenPBS src/include/job.h (openpbs/openpbs cd7ab5eda), "Special Job Exit Values, Set by the job
+// starter (child of MOM)"; what the server does with each: src/server/req_jobobit.c job_obit().
+// A finished job carries one of these as Exit_status when it ended that way.
+constexpr std::array<PbsExitCode, 29> kPbsExit{{
+    {0, "JOB_EXEC_OK", "ok", "job exec successfull"},
+    {-1, "JOB_EXEC_FAIL1", "launch_failed", "Job exec failed, before files, no retry"},
+    {-2, "JOB_EXEC_FAIL2", "launch_failed", "Job exec failed, after files, no retry"},
+    {-3, "JOB_EXEC_RETRY", "launch_failed",
+     "Job execution failed, do retry (requeued; held after too many failed attempts)"},
+    {-4, "JOB_EXEC_INITABT", "node_failure", "Job aborted on MOM initialization"},
+    {-5, "JOB_EXEC_INITRST", "node_failure", "Job aborted on MOM init, chkpt, no migrate"},
+    {-6, "JOB_EXEC_INITRMG", "node_failure", "Job aborted on MOM init, chkpt, ok migrate"},
+    {-7, "JOB_EXEC_BADRESRT", "launch_failed", "Job restart failed"},
+    // -8, -9: not defined (any other negative value -> failed).
+    {-10, "JOB_EXEC_FAILUID", "launch_failed", "invalid uid/gid for job"},
+    {-11, "JOB_EXEC_RERUN", "interrupted", "Job rerun (a non-rerunable job is deleted on requeue)"},
+    {-12, "JOB_EXEC_CHKP", "interrupted", "Job was checkpointed and killed"},
+    {-13, "JOB_EXEC_FAIL_PASSWORD", "launch_failed", "Job failed due to a bad password"},
+    {-14, "JOB_EXEC_RERUN_SIS_FAIL", "node_failure", "Job rerun (a sister MOM failed)"},
+    {-15, "JOB_EXEC_QUERST", "interrupted", "requeue job for restart from checkpoint"},
+    {-16, "JOB_EXEC_FAILHOOK_RERUN", "launch_failed",
+     "job exec failed due to a hook rejection, requeue job for later retry"},
+    {-17, "JOB_EXEC_FAILHOOK_DELETE", "launch_failed",
+     "job exec failed due to a hook rejection, delete the job at end"},
+    {-18, "JOB_EXEC_HOOK_RERUN", "interrupted", "a hook requested for job to be requeued"},
+    {-19, "JOB_EXEC_HOOK_DELETE", "cancelled", "a hook requested for job to be deleted"},
+    {-20, "JOB_EXEC_RERUN_MS_FAIL", "node_failure", "Mother superior connection failed"},
+    {-21, "JOB_EXEC_FAIL_SECURITY", "launch_failed", "Security breach in PBS directory"},
+    {-22, "JOB_EXEC_HOOKERROR", "launch_failed",
+     "job exec failed due to unexpected exception or hook execution timed out"},
+    {-23, "JOB_EXEC_FAIL_KRB5", "launch_failed", "Error no kerberos credentials supplied"},
+    {-24, "JOB_EXEC_KILL_NCPUS_BURST", "failed", "job exec failed due to exceeding ncpus (burst)"},
+    {-25, "JOB_EXEC_KILL_NCPUS_SUM", "failed", "job exec failed due to exceeding ncpus (sum)"},
+    {-26, "JOB_EXEC_KILL_VMEM", "host_oom", "job exec failed due to exceeding vmem"},
+    {-27, "JOB_EXEC_KILL_MEM", "host_oom", "job exec failed due to exceeding mem"},
+    {-28, "JOB_EXEC_KILL_CPUT", "timeout", "job exec failed due to exceeding cput"},
+    {-29, "JOB_EXEC_KILL_WALLTIME", "timeout", "job exec failed due to exceeding walltime"},
+    {-30, "JOB_EXEC_JOINJOB", "launch_failed",
+     "Job exec failed due to join job error (the server retries it as JOB_EXEC_RETRY)"},
+}};
+
+const PbsExitCode* find_exit(int code) {
+  for (const auto& row : kPbsExit)
+    if (row.code == code) return &row;
+  return nullptr;
+}
 
 }  // namespace
 
+std::span<const SlurmStateWord> slurm_state_words() {
+  return kSlurmWords;
+}
+
+std::span<const PbsExitCode> pbs_exit_codes() {
+  return kPbsExit;
+}
+
 RunState slurm_run_state(const std::string& state) {
-  // "CANCELLED by 0" appears in scontrol output: the first word decides.
-  const std::string_view s = std::string_view(state).substr(0, state.find(' '));
-  if (s == kPreempted.word) return kPreempted.state;
-  for (const auto& w : kSlurmWords)
-    if (s == w.word) return w.state;
-  // A word this aerun does not know: kept verbatim by the caller, never taken for finished.
-  static std::mutex m;
-  static std::set<std::string, std::less<>> warned;
-  const std::lock_guard lock(m);
-  if (warned.emplace(s).second)
-    std::cerr << "aerun: warning: unknown Slurm job state '" << s << "': treated as still active\n";
-  return {"running", false};
+  // sacct prints "CANCELLED by 0": the first word decides.
+  const std::string first = state.substr(0, state.find(' '));
+  if (first.find(',') == std::string::npos) {
+    if (const auto* row = find_word(first)) return {std::string(row->status), row->finished};
+    warn_unknown_once("Slurm", first);
+    return {"running", false};
+  }
+  // job_state_string_complete(): "BASE,FLAG,FLAG". The word job_state_string() would print
+  // decides (the table's order); a launch failure names why a finished job ended.
+  std::vector<const SlurmStateWord*> rows;
+  bool launch_failed = false;
+  size_t at = 0;
+  while (at <= first.size()) {
+    const size_t comma = std::min(first.find(',', at), first.size());
+    const std::string w = first.substr(at, comma - at);
+    at = comma + 1;
+    if (w.empty()) continue;
+    const auto* row = find_word(w);
+    if (!row) {
+      warn_unknown_once("Slurm", w);
+      continue;
+    }
+    if (row->word == "LAUNCH_FAILED")
+      launch_failed = true;
+    else
+      rows.push_back(row);
+  }
+  const SlurmStateWord* best = nullptr;
+  for (const auto* r : rows)
+    if (!best || r < best) best = r;  // earlier in the table = higher precedence
+  if (!best) return launch_failed ? RunState{"launch_failed", true} : RunState{"running", false};
+  if (best->finished && launch_failed && best->word != "COMPLETED") return {"launch_failed", true};
+  return {std::string(best->status), best->finished};
+}
+
+ExitAndSignal parse_slurm_exit_code(const std::string& field) {
+  ExitAndSignal r;
+  const size_t b = field.find_first_not_of(" \t");
+  if (b == std::string::npos) return r;
+  const std::string f = field.substr(b, field.find_last_not_of(" \t") - b + 1);
+  auto whole = [](const std::string& s) -> std::optional<long long> {
+    if (s.empty() || s.size() > 12 || s.find_first_not_of("0123456789") != std::string::npos)
+      return std::nullopt;
+    return std::stoll(s);
+  };
+  const size_t colon = f.find(':');
+  if (colon != std::string::npos) {
+    // Slurm >= 23.02 squeue, scontrol ExitCode=, sacct ExitCode: "%u:%u" of WEXITSTATUS and
+    // WTERMSIG (src/squeue/print.c _print_job_exit_code, commit 93928b0743).
+    const auto e = whole(f.substr(0, colon));
+    const auto s = whole(f.substr(colon + 1));
+    if (!e || !s || *e > 255 || *s > 255) return r;
+    r.exit_code = static_cast<int>(*e);
+    if (*s != 0) r.signal = static_cast<int>(*s);
+    return r;
+  }
+  // Slurm <= 22.05 squeue: job->exit_code printed as a number, the raw wait(2) status.
+  // NO_VAL (unset) prints as -2 or 4294967294 and is not a status.
+  const auto raw = whole(f);
+  if (!raw || *raw > 0xffff) return r;
+  const int st = static_cast<int>(*raw);
+  if (WIFSIGNALED(st)) {
+    r.exit_code = 0;  // as the newer form prints it: "0:9"
+    r.signal = WTERMSIG(st);
+  } else if (WIFEXITED(st)) {
+    r.exit_code = WEXITSTATUS(st);
+  }
+  return r;
 }
 
 RunState pbs_run_state(const std::string& job_state, std::optional<int> substate,
-                       std::optional<int> exit_status) {
-  if (job_state == "Q" || job_state == "H" || job_state == "W" || job_state == "T" ||
-      job_state == "M")
-    return {"pending", false};
-  if (job_state != "F" && job_state != "X") return {"running", false};  // R, E, B, S, U
-  // OpenPBS src/include/job.h: JOB_EXEC_RETRY (-3) is a job held, then ended after repeated
-  // launch failures on its node(s) — it never ran.
-  if (exit_status && *exit_status == -3) return {"launch_failed", true};
-  // JOB_SUBSTATE_TERMINATED (91): deleted with qdel while running (Exit_status 271: SIGTERM).
-  if (substate && *substate == 91) return {"cancelled", true};
-  if (!exit_status) return {"cancelled", true};  // deleted (qdel) before it ran
+                       std::optional<int> exit_status, const std::string& comment) {
+  // Letters: OpenPBS src/include/job.h JOB_STATE_LTR_*; PBS Pro Reference Guide "Job States".
+  if (job_state == "Q" || job_state == "H" || job_state == "W" || job_state == "T")
+    return {"pending", false};  // queued, held, waiting for its start time, in transit
+  if (job_state == "M") return {"pending", false};  // moved to another server (history)
+  if (job_state == "R" || job_state == "E" || job_state == "B" || job_state == "S" ||
+      job_state == "U")
+    return {"running", false};  // running, exiting, array begun, suspended, user-suspended
+  if (job_state != "F" && job_state != "X") {
+    warn_unknown_once("PBS", job_state);
+    return {"running", false};
+  }
+  // Finished (F) or a finished subjob (X).
+  const PbsExitCode* code = exit_status ? find_exit(*exit_status) : nullptr;
+  // The server's comment when it held a job after repeated JOB_EXEC_RETRY
+  // (src/server/req_runjob.c check_failed_attempts): "job held, too many failed attempts to run".
+  const bool held_after_retries =
+      comment.find("too many failed attempts to run") != std::string::npos;
+  // JOB_SUBSTATE_TERMINATED (91): deleted by a delete request (src/server/svr_jobfunc.c
+  // svr_setjob_histinfo: ji_terminated, set by req_delete.c). A qdel of a job that never could
+  // be launched is a launch failure; any other deletion is a cancellation.
+  if (substate && *substate == 91) {
+    if (held_after_retries || (code && code->status == "launch_failed"))
+      return {"launch_failed", true};
+    return {"cancelled", true};
+  }
+  if (!exit_status) return {held_after_retries ? "launch_failed" : "cancelled", true};
   const int e = *exit_status;
   if (e == 0) return {"ok", true};
-  if (e > 0) return {"failed", true};  // the script's status; > 256: killed by signal e - 256
-  // Negative: PBS ended the job itself. OpenPBS src/include/job.h, JOB_EXEC_*:
-  switch (e) {
-    case -29:  // KILL_WALLTIME
-    case -28:  // KILL_CPUT
-      return {"timeout", true};
-    case -26:  // KILL_VMEM
-    case -27:  // KILL_MEM
-      return {"host_oom", true};
-    case -1:   // FAIL1: exec failed before files, no retry
-    case -2:   // FAIL2: exec failed after files, no retry
-    case -20:  // RERUN_MS_FAIL: mother superior connection failed
-      return {"node_failure", true};
-    case -11:  // RERUN
-    case -12:  // CHKP: checkpointed and killed
-    case -14:  // RERUN_SIS_FAIL
-    case -15:  // QUERST: requeued for restart from checkpoint
-    case -16:  // FAILHOOK_RERUN
-    case -18:  // HOOK_RERUN
-      return {"interrupted", true};
-    case -17:  // FAILHOOK_DELETE
-    case -19:  // HOOK_DELETE
-      return {"cancelled", true};
-    case -4:   // INITABT: aborted on MoM initialisation
-    case -5:   // INITRST
-    case -6:   // INITRMG
-    case -7:   // BADRESRT: restart failed
-    case -10:  // FAILUID: invalid uid/gid
-    case -13:  // FAIL_PASSWORD
-    case -21:  // FAIL_SECURITY
-    case -22:  // HOOKERROR
-    case -23:  // FAIL_KRB5
-    case -30:  // JOINJOB
-      return {"launch_failed", true};
-    default:
-      break;
-  }
+  if (e > 0) return {"failed", true};  // 1..255 the script's exit; > 256 signal e - 256
+  if (code) return {std::string(code->status), true};
   return {"failed", true};
 }
 

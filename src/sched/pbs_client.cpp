@@ -2,9 +2,9 @@
 
 #include <time.h>
 
-#include <fmt/format.h>
-#include <algorithm>
-#include <cstring>
+#include <cctype>
+#include <sstream>
+
 #include <nlohmann/json.hpp>
 
 #include "aerun/captured_command.hpp"
@@ -42,37 +42,168 @@ std::optional<double> parse_pbs_time(const std::string& text) {
   return static_cast<double>(mktime(&t));
 }
 
-std::string repair_pbs_json(const std::string& text) {
+namespace {
+
+bool is_json_literal(const std::string& t) {
+  if (t == "true" || t == "false" || t == "null") return true;
+  // JSON number: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+  size_t i = 0;
+  auto digits = [&] {
+    const size_t b = i;
+    while (i < t.size() && t[i] >= '0' && t[i] <= '9') ++i;
+    return i - b;
+  };
+  if (i < t.size() && t[i] == '-') ++i;
+  if (i < t.size() && t[i] == '0')
+    ++i;
+  else if (digits() == 0)
+    return false;
+  if (i < t.size() && t[i] == '.') {
+    ++i;
+    if (digits() == 0) return false;
+  }
+  if (i < t.size() && (t[i] == 'e' || t[i] == 'E')) {
+    ++i;
+    if (i < t.size() && (t[i] == '+' || t[i] == '-')) ++i;
+    if (digits() == 0) return false;
+  }
+  return i == t.size();
+}
+
+bool is_hex4(const std::string& s, size_t at) {
+  if (at + 4 > s.size()) return false;
+  for (size_t k = at; k < at + 4; ++k)
+    if (!std::isxdigit(static_cast<unsigned char>(s[k]))) return false;
+  return true;
+}
+
+JobReport report_from(const std::string& id, const std::string& state, std::optional<int> substate,
+                      std::optional<int> exit_status, const std::string& comment,
+                      const std::string& stime, const std::string& obittime) {
+  JobReport j;
+  j.job_id = id;
+  j.state = state;
+  j.run_state = pbs_run_state(j.state, substate, exit_status, comment);
+  j.reason = comment;
+  if (exit_status) {
+    j.reason =
+        "Exit_status=" + std::to_string(*exit_status) + (j.reason.empty() ? "" : "; " + j.reason);
+    // Exit_status: the script's exit code, or 256 + the signal that killed it (OpenPBS
+    // src/resmom/linux/mom_start.c: `exiteval = WTERMSIG(statloc) + 0x100`); negative values
+    // are PBS's own JOB_EXEC_* codes (job_state.hpp).
+    if (*exit_status >= 0 && *exit_status <= 255) j.exit_code = *exit_status;
+    if (*exit_status > 256 && *exit_status < 256 + 128) j.signal = *exit_status - 256;
+  }
+  j.start_time = parse_pbs_time(stime);
+  j.end_time = parse_pbs_time(obittime);
+  return j;
+}
+
+std::optional<int> to_int(const std::string& s) {
+  try {
+    size_t used = 0;
+    const int v = std::stoi(s, &used);
+    if (used == s.size()) return v;
+  } catch (const std::exception&) {
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::string repair_qstat_json(const std::string& in) {
   std::string out;
-  out.reserve(text.size());
-  bool in_string = false;
-  for (size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (!in_string) {
-      if (c == '"') in_string = true;
-      out += c;
+  out.reserve(in.size() + 64);
+  size_t i = 0;
+  while (i < in.size()) {
+    const char c = in[i];
+    if (c == '"') {
+      // A string: copy it, repairing what old PBS writers left unescaped.
+      out += '"';
+      ++i;
+      while (i < in.size()) {
+        const char d = in[i];
+        if (d == '\\') {
+          const char e = i + 1 < in.size() ? in[i + 1] : '\0';
+          if (e == '\'' || e == ',') {
+            // PBS's own escapes of its attribute encoding (`\'`, `\,` in Variable_List):
+            // dropped, as OpenPBS's fix does (openpbs#2049).
+            out += e;
+            i += 2;
+          } else if (e == '"' || e == '\\' || e == '/' || e == 'b' || e == 'f' || e == 'n' ||
+                     e == 'r' || e == 't' || (e == 'u' && is_hex4(in, i + 2))) {
+            out += d;
+            out += e;
+            i += 2;
+          } else {
+            // A literal backslash never escaped (`MYDOMAIN\myuser`: Azure/cyclecloud-pbspro#91,
+            // BASH_FUNC_ bodies: openpbs#2541): kept as a backslash.
+            out += "\\\\";
+            ++i;
+          }
+        } else if (d == '"') {
+          // The end of the string, unless what follows cannot follow a string: then it is a
+          // quote PBS did not escape (openpbs PR #830: `"comment":"... "zaskly sdileny" ..."`).
+          size_t k = i + 1;
+          while (k < in.size() && (in[k] == ' ' || in[k] == '\t' || in[k] == '\r' || in[k] == '\n'))
+            ++k;
+          if (k >= in.size() || in[k] == ',' || in[k] == ':' || in[k] == '}' || in[k] == ']') {
+            out += '"';
+            ++i;
+            break;
+          }
+          out += "\\\"";
+          ++i;
+        } else if (static_cast<unsigned char>(d) < 0x20) {
+          // A raw control character (a newline or tab in a comment or a bash function body).
+          static const char* hex = "0123456789abcdef";
+          out += "\\u00";
+          out += hex[(d >> 4) & 0xf];
+          out += hex[d & 0xf];
+          ++i;
+        } else {
+          out += d;
+          ++i;
+        }
+      }
       continue;
     }
-    if (c == '"') {
-      in_string = false;
+    if (c == ':' || c == '[' || c == ',') {
+      // A bare value: PBS writes values that look numeric without quotes, also `005` or
+      // `1.2.3` (openpbs#1255); anything that is not a JSON literal becomes a string.
       out += c;
-    } else if (c == '\\' && i + 1 < text.size()) {
-      const char e = text[i + 1];
-      if (std::strchr("\"\\/bfnrtu", e)) {
-        out += c;
-        out += e;
-      } else if (e == '\'') {
-        out += e;  // \' is no JSON escape: the quote itself
-      } else {
-        out += "\\\\";  // a lone backslash (a Windows path, a regex): keep it as text
-        out += e;
-      }
       ++i;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      out += fmt::format("\\u{:04x}", static_cast<unsigned>(static_cast<unsigned char>(c)));
-    } else {
-      out += c;
+      size_t k = i;
+      while (k < in.size() && (in[k] == ' ' || in[k] == '\t' || in[k] == '\r' || in[k] == '\n'))
+        ++k;
+      out.append(in, i, k - i);
+      i = k;
+      if (i < in.size() && in[i] != '"' && in[i] != '{' && in[i] != '[' && in[i] != ']' &&
+          in[i] != '}') {
+        size_t e = i;
+        while (e < in.size() && in[e] != ',' && in[e] != '}' && in[e] != ']' && in[e] != '\n' &&
+               in[e] != '\r')
+          ++e;
+        size_t end = e;
+        while (end > i && (in[end - 1] == ' ' || in[end - 1] == '\t')) --end;
+        const std::string token = in.substr(i, end - i);
+        if (is_json_literal(token)) {
+          out += token;
+        } else {
+          out += '"';
+          for (char t : token) {
+            if (t == '"' || t == '\\') out += '\\';
+            out += t;
+          }
+          out += '"';
+        }
+        out.append(in, end, e - end);
+        i = e;
+      }
+      continue;
     }
+    out += c;
+    ++i;
   }
   return out;
 }
@@ -83,33 +214,64 @@ std::vector<JobReport> parse_qstat_json(const std::string& out) {
     doc = nlohmann::json::parse(out);
   } catch (const nlohmann::json::exception&) {
     try {
-      doc = nlohmann::json::parse(repair_pbs_json(out));
+      doc = nlohmann::json::parse(repair_qstat_json(out));
     } catch (const nlohmann::json::exception& e) {
-      throw SchedulerError(std::string("qstat printed no JSON: ") + e.what());
+      throw SchedulerError(std::string("qstat printed no valid JSON (even after repair): ") +
+                           e.what());
     }
   }
   std::vector<JobReport> jobs;
+  if (!doc.is_object()) throw SchedulerError("qstat JSON is not an object");
   const auto js = doc.find("Jobs");
   if (js == doc.end()) return jobs;  // no job matched
   if (!js->is_object()) throw SchedulerError("qstat JSON: \"Jobs\" is not an object");
   for (const auto& [id, attrs] : js->items()) {
-    JobReport j;
-    j.job_id = id;
-    j.state = text_field(attrs, "job_state");
-    const auto substate = int_field(attrs, "substate");
-    const auto exit_status = int_field(attrs, "Exit_status");
-    j.run_state = pbs_run_state(j.state, substate, exit_status);
-    j.reason = text_field(attrs, "comment");
-    if (exit_status) {
-      j.reason =
-          "Exit_status=" + std::to_string(*exit_status) + (j.reason.empty() ? "" : "; " + j.reason);
-      if (*exit_status >= 0 && *exit_status <= 255) j.exit_code = *exit_status;
-      if (*exit_status > 256) j.signal = *exit_status - 256;  // PBS: killed by signal N
-    }
-    j.start_time = parse_pbs_time(text_field(attrs, "stime"));
-    j.end_time = parse_pbs_time(text_field(attrs, "obittime"));
-    jobs.push_back(std::move(j));
+    if (!attrs.is_object()) throw SchedulerError("qstat JSON: job " + id + " is not an object");
+    jobs.push_back(report_from(id, text_field(attrs, "job_state"), int_field(attrs, "substate"),
+                               int_field(attrs, "Exit_status"), text_field(attrs, "comment"),
+                               text_field(attrs, "stime"), text_field(attrs, "obittime")));
   }
+  return jobs;
+}
+
+std::vector<JobReport> parse_qstat_full(const std::string& out) {
+  // `qstat -f` (OpenPBS src/cmds/qstat.c prt_attr): "Job Id: ID", then "    name = value" per
+  // attribute, long values continued on lines starting with a tab.
+  std::vector<JobReport> jobs;
+  std::string id;
+  std::vector<std::pair<std::string, std::string>> attrs;
+  auto flush = [&] {
+    if (id.empty()) return;
+    auto get = [&](const char* name) {
+      for (const auto& [k, v] : attrs)
+        if (k == name) return v;
+      return std::string();
+    };
+    jobs.push_back(report_from(id, get("job_state"), to_int(get("substate")),
+                               to_int(get("Exit_status")), get("comment"), get("stime"),
+                               get("obittime")));
+    id.clear();
+    attrs.clear();
+  };
+  std::istringstream in(out);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.rfind("Job Id: ", 0) == 0) {
+      flush();
+      id = line.substr(8);
+      id.erase(id.find_last_not_of(" \t") + 1);
+    } else if (!line.empty() && line[0] == '\t' && !attrs.empty()) {
+      attrs.back().second += line.substr(1);
+    } else if (line.rfind("    ", 0) == 0) {
+      const size_t eq = line.find(" = ");
+      if (eq == std::string::npos) continue;
+      attrs.emplace_back(line.substr(4, eq - 4), line.substr(eq + 3));
+    }
+  }
+  flush();
+  if (jobs.empty() && out.find_first_not_of(" \t\r\n") != std::string::npos)
+    throw SchedulerError("qstat -f printed no job: " + out.substr(0, 200));
   return jobs;
 }
 
@@ -123,37 +285,20 @@ std::string PbsClient::submit(const std::string& script, const std::string& dir)
   return id;
 }
 
-QueryResult PbsClient::query(const std::vector<std::string>& job_ids) {
-  QueryResult q = query_once(job_ids);
-  if (!q.ok || job_ids.size() < 2) return q;
-  // OpenPBS after 23.06 may answer a multi-ID query with the first job only (openpbs#2672): a job
-  // missing from the answer is asked about alone before anyone may conclude it is gone.
-  for (const auto& id : job_ids) {
-    const bool answered = std::any_of(q.jobs.begin(), q.jobs.end(), [&](const JobReport& j) {
-      return base_id(j.job_id) == id || j.job_id == id;
-    });
-    if (answered) continue;
-    QueryResult alone = query_once({id});
-    if (!alone.ok) return alone;  // could not ask: this poll says nothing
-    q.jobs.insert(q.jobs.end(), alone.jobs.begin(), alone.jobs.end());
-  }
-  return q;
-}
+namespace {
 
-QueryResult PbsClient::query_once(const std::vector<std::string>& job_ids) {
+// One qstat call: ok=false when the server could not be asked or its answer could not be read.
+QueryResult qstat_once(const std::vector<std::string>& job_ids) {
   QueryResult q;
-  if (job_ids.empty()) {
-    q.ok = true;
-    return q;
-  }
   std::vector<std::string> argv{"qstat", "-f", "-F", "json", "-x", "-t"};
   argv.insert(argv.end(), job_ids.begin(), job_ids.end());
   const auto r = run_captured(argv);
   // Unknown ids make qstat exit non-zero while still printing the jobs it knows.
-  const bool only_unknown = r.started && !r.timed_out &&
-                            r.err.find("Unknown Job Id") != std::string::npos &&
-                            r.err.find("cannot connect") == std::string::npos;
-  if (!r.ok() && !only_unknown) {
+  auto only_unknown = [](const CommandResult& r) {
+    return r.started && !r.timed_out && r.err.find("Unknown Job Id") != std::string::npos &&
+           r.err.find("cannot connect") == std::string::npos;
+  };
+  if (!r.ok() && !only_unknown(r)) {
     q.error = "qstat failed: " + r.message();
     return q;
   }
@@ -164,8 +309,58 @@ QueryResult PbsClient::query_once(const std::vector<std::string>& job_ids) {
   try {
     q.jobs = parse_qstat_json(r.out);
     q.ok = true;
+    return q;
   } catch (const SchedulerError& e) {
     q.error = e.what();
+  }
+  // JSON that no repair makes valid (e.g. PBS Pro 14's `"Jobs":{` before every job,
+  // openpbs PR #585): the same question in qstat's plain `-f` format.
+  std::vector<std::string> plain{"qstat", "-f", "-x", "-t"};
+  plain.insert(plain.end(), job_ids.begin(), job_ids.end());
+  const auto t = run_captured(plain);
+  if (!t.ok() && !only_unknown(t)) {
+    q.error += "; qstat -f failed too: " + t.message();
+    return q;
+  }
+  try {
+    q.jobs = parse_qstat_full(t.out);
+    q.ok = true;
+    q.error.clear();
+  } catch (const SchedulerError& e) {
+    q.error += std::string("; ") + e.what();
+  }
+  return q;
+}
+
+// "123[].srv" / "123.srv" -> "123[]" / "123": how PBS may shorten or lengthen the server part.
+std::string id_head(const std::string& id) {
+  return id.substr(0, id.find('.'));
+}
+
+bool answered(const QueryResult& q, const std::string& id) {
+  for (const auto& j : q.jobs)
+    if (j.job_id == id || id_head(j.job_id) == id_head(id)) return true;
+  return false;
+}
+
+}  // namespace
+
+QueryResult PbsClient::query(const std::vector<std::string>& job_ids) {
+  if (job_ids.empty()) return QueryResult{true, "", {}};
+  QueryResult q = qstat_once(job_ids);
+  if (!q.ok || job_ids.size() < 2) return q;
+  // OpenPBS after 23.06 may answer `qstat -f -F json ID1 ID2 ...` with the first job only
+  // (openpbs#2672): a job missing from a multi-id answer is asked about alone before the
+  // follower may count it as gone.
+  for (const auto& id : job_ids) {
+    if (answered(q, id)) continue;
+    QueryResult one = qstat_once({id});
+    if (!one.ok) {
+      // Nothing may be concluded about a job the server could not be asked about.
+      return QueryResult{false, "qstat about " + id + " alone: " + one.error, {}};
+    }
+    for (auto& j : one.jobs)
+      if (!q.find(j.job_id)) q.jobs.push_back(std::move(j));
   }
   return q;
 }

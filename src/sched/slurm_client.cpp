@@ -47,20 +47,13 @@ std::vector<JobReport> parse_squeue(const std::string& out) {
     j.job_id = f[0];
     j.state = f[1];
     j.reason = f[2] == "None" ? "" : f[2];
-    // squeue's exit_code is "exit:signal" ("0:9": killed by SIGKILL).
-    try {
-      const auto colon = f[3].find(':');
-      j.exit_code = std::stoi(f[3].substr(0, colon));
-      if (colon != std::string::npos) {
-        const int sig = std::stoi(f[3].substr(colon + 1));
-        if (sig > 0) j.signal = sig;
-      }
-    } catch (const std::exception&) {
-    }
+    const ExitAndSignal es = parse_slurm_exit_code(f[3]);
+    j.exit_code = es.exit_code;
+    j.signal = es.signal;
     j.start_time = parse_slurm_time(f[4]);
     j.end_time = parse_slurm_time(f[5]);
     j.run_state = slurm_run_state(j.state);
-    if (!j.run_state.finished) {
+    if (!j.run_state.finished) {  // squeue prints 0 (or 0:0) for jobs that have not ended
       j.exit_code.reset();
       j.signal.reset();
     }

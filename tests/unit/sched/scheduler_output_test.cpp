@@ -1,45 +1,53 @@
 // What squeue and `qstat -f -F json` print, read into job reports; array ids both ways.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include "aerun/pbs_client.hpp"
 #include "aerun/slurm_client.hpp"
 
 using namespace aerun;
 
 TEST(Squeue, ArrayTasksWithStatesReasonsExitCodesAndTimes) {
-  // As printed by Slurm 22.05 for -O
-  // JobArrayID:|,State:|,Reason:|,exit_code:|,StartTime:|,EndTime:|
+  // As printed by Slurm >= 23.02 for -O JobArrayID:|,State:|,Reason:|,exit_code:|,StartTime:|,
+  // EndTime:| (exit_code is "exit:signal" there: src/squeue/print.c _print_job_exit_code).
   const auto jobs = parse_squeue(
-      "7_0|COMPLETED|None|0|2026-11-22T02:27:59|2026-11-22T02:28:00|\n"
-      "7_2|FAILED|NonZeroExitCode|1|2026-11-22T02:27:59|2026-11-22T02:28:00|\n"
-      "8|PENDING|Resources|0|N/A|N/A|\n");
+      "7_0|COMPLETED|None|0:0|2026-11-22T02:27:59|2026-11-22T02:28:00|\n"
+      "7_2|FAILED|NonZeroExitCode|1:0|2026-11-22T02:27:59|2026-11-22T02:28:00|\n"
+      "8|PENDING|Resources|0:0|N/A|N/A|\n");
   ASSERT_EQ(jobs.size(), 3u);
   EXPECT_EQ(jobs[0].job_id, "7_0");
   EXPECT_EQ(jobs[0].run_state.status, "ok");
   EXPECT_EQ(jobs[0].reason, "");
   EXPECT_EQ(jobs[1].exit_code, 1);
+  EXPECT_FALSE(jobs[1].signal);
   EXPECT_EQ(jobs[1].reason, "NonZeroExitCode");
   ASSERT_TRUE(jobs[1].start_time && jobs[1].end_time);
   EXPECT_DOUBLE_EQ(*jobs[1].end_time - *jobs[1].start_time, 1.0);
   EXPECT_EQ(jobs[2].run_state.status, "pending");
   EXPECT_EQ(jobs[2].reason, "Resources");
   EXPECT_FALSE(jobs[2].start_time);
-  EXPECT_FALSE(jobs[2].exit_code);  // not finished: squeue's 0 means nothing yet
+  EXPECT_FALSE(jobs[2].exit_code);  // not finished: squeue's 0:0 means nothing yet
 }
 
-TEST(Squeue, TheExitCodeFieldIsExitColonSignal) {
-  // squeue's exit_code is "exit:signal": a task killed by SIGKILL reads "0:9".
+TEST(Squeue, AKilledJobKeepsItsSignal) {
+  // Slurm >= 23.02: `FAILED ... 0:9`; Slurm 22.05 prints the raw wait status (9, 256).
   const auto jobs = parse_squeue(
-      "9_1|FAILED|NonZeroExitCode|0:9|2026-11-22T02:27:59|2026-11-22T02:28:00|\n"
-      "9_2|FAILED|NonZeroExitCode|3:0|2026-11-22T02:27:59|2026-11-22T02:28:00|\n"
-      "9_3|EXPEDITING|None|0:0|N/A|N/A|\n");
-  ASSERT_EQ(jobs.size(), 3u);
+      "41|FAILED|NonZeroExitCode|0:9|2026-01-05T10:00:00|2026-01-05T10:00:30|\n"
+      "42|FAILED|NonZeroExitCode|9|2026-01-05T10:00:00|2026-01-05T10:00:30|\n"
+      "43|FAILED|NonZeroExitCode|256|2026-01-05T10:00:00|2026-01-05T10:00:30|\n"
+      "44|OUT_OF_MEMORY|OutOfMemory|0:125|2026-01-05T10:00:00|2026-01-05T10:00:30|\n"
+      "45|EXPEDITING|None|0:0|N/A|N/A|\n");
+  ASSERT_EQ(jobs.size(), 5u);
   EXPECT_EQ(jobs[0].exit_code, 0);
   EXPECT_EQ(jobs[0].signal, 9);
-  EXPECT_EQ(jobs[1].exit_code, 3);
-  EXPECT_FALSE(jobs[1].signal);
-  EXPECT_EQ(jobs[2].run_state.status, "pending");  // newer Slurm: not running yet
+  EXPECT_EQ(jobs[1].exit_code, 0);
+  EXPECT_EQ(jobs[1].signal, 9);
+  EXPECT_EQ(jobs[2].exit_code, 1);
   EXPECT_FALSE(jobs[2].signal);
+  EXPECT_EQ(jobs[3].run_state.status, "host_oom");
+  EXPECT_EQ(jobs[4].run_state.status, "pending");
+  EXPECT_FALSE(jobs[4].run_state.finished);
 }
 
 TEST(QstatJson, JobsAndSubjobsWithExitStatusAndComment) {
@@ -73,6 +81,132 @@ TEST(QstatJson, JobsAndSubjobsWithExitStatusAndComment) {
             "Not Running: Insufficient amount of resource: ngpus");
 }
 
+// The layout OpenPBS 23.06's cJSON writer prints (tabs, "key": TAB value; openpbs#2672 shows it),
+// with a subjob killed by SIGKILL (Exit_status 256 + 9: resmom mom_start.c), one deleted after
+// repeated launch failures and one killed over its mem limit.
+const char* kQstat2306 = R"({
+	"timestamp":	1745411711,
+	"pbs_version":	"23.06.06",
+	"pbs_server":	"pbs01",
+	"Jobs":	{
+		"20[3].pbs01":	{
+			"Job_Name":	"gpt-a1b2c3d4",
+			"Job_Owner":	"alice@login01",
+			"job_state":	"X",
+			"queue":	"workq",
+			"Exit_status":	265,
+			"stime":	"Tue Apr 22 10:00:00 2025",
+			"obittime":	"Tue Apr 22 10:05:00 2025",
+			"substate":	93,
+			"array_id":	"20[].pbs01",
+			"array_index":	"3"
+		},
+		"21.pbs01":	{
+			"Job_Name":	"gpt-e5f6a7b8",
+			"job_state":	"F",
+			"comment":	"job held, too many failed attempts to run and terminated",
+			"Exit_status":	-3,
+			"substate":	91
+		},
+		"22.pbs01":	{
+			"job_state":	"F",
+			"comment":	"Job run at Tue Apr 22 at 10:00 on (n1:ncpus=8) and exceeded resource mem",
+			"Exit_status":	-27,
+			"substate":	93,
+			"Variable_List":	{
+				"PBS_O_HOME":	"/home/alice",
+				"PBS_O_PATH":	"/usr/bin:/bin"
+			}
+		}
+	}
+})";
+
+TEST(QstatJson, OpenPbs2306ExitStatusesSignalsAndLaunchFailures) {
+  const auto jobs = parse_qstat_json(kQstat2306);
+  ASSERT_EQ(jobs.size(), 3u);
+  EXPECT_EQ(jobs[0].run_state.status, "failed");
+  EXPECT_FALSE(jobs[0].exit_code);
+  EXPECT_EQ(jobs[0].signal, 9);
+  EXPECT_EQ(jobs[1].run_state.status, "launch_failed");
+  EXPECT_EQ(jobs[1].reason,
+            "Exit_status=-3; job held, too many failed attempts to run and terminated");
+  EXPECT_EQ(jobs[2].run_state.status, "host_oom");
+}
+
+TEST(QstatJsonRepair, ValidJsonIsLeftAlone) {
+  EXPECT_EQ(repair_qstat_json(kQstat2306), kQstat2306);
+}
+
+// Each defect as a public report shows it; the repaired text parses and keeps the value.
+TEST(QstatJsonRepair, KnownDefectsAreRepaired) {
+  auto value = [](const std::string& bad, const char* key) {
+    const auto doc = nlohmann::json::parse(repair_qstat_json(bad));
+    return doc.at(key);
+  };
+  // openpbs PR #2049: \' and \, from PBS's attribute encoding.
+  EXPECT_EQ(value(R"({"MYVAR":"\'\"asads\"\'"})", "MYVAR"), "'\"asads\"'");
+  EXPECT_EQ(value(R"({"MYVAR":"ab\,c"})", "MYVAR"), "ab,c");
+  // Azure/cyclecloud-pbspro#91: a Windows domain user.
+  EXPECT_EQ(value(R"({"Job_Owner":"MYDOMAIN\myuser@myhost"})", "Job_Owner"),
+            "MYDOMAIN\\myuser@myhost");
+  EXPECT_EQ(value(R"({"egroup":"MYDOMAIN\domain users"})", "egroup"), "MYDOMAIN\\domain users");
+  // openpbs#1255: numeric-looking environment values written bare.
+  EXPECT_EQ(value("{\"foo\":005,\n\"n\":12}", "foo"), "005");
+  EXPECT_EQ(value("{\"foo\":005,\n\"n\":12}", "n"), 12);
+  // openpbs PR #830: an unescaped quote in a comment.
+  EXPECT_EQ(value(R"j({"comment":"HEALTH-CHECK: reboot "zaskly sdileny scratch" (Sep 04)","x":1})j",
+                  "comment"),
+            "HEALTH-CHECK: reboot \"zaskly sdileny scratch\" (Sep 04)");
+  // A raw newline and tab inside a string (a BASH_FUNC_ body, openpbs#2541).
+  EXPECT_EQ(value("{\"BASH_FUNC_ml%%\":\"() {  eval $(\\lmod\tbash)\n}\"}", "BASH_FUNC_ml%%"),
+            "() {  eval $(\\lmod\tbash)\n}");
+}
+
+TEST(QstatJson, BrokenOutputIsRepairedWhileParsing) {
+  const auto jobs = parse_qstat_json(
+      R"({"Jobs":{"5.s":{"job_state":"F","substate":92,"Exit_status":0,)"
+      R"("Job_Owner":"CORP\aerun@login1","Variable_List":{"PBS_O_PATH":"/a\,b","X":007}}}})");
+  ASSERT_EQ(jobs.size(), 1u);
+  EXPECT_EQ(jobs[0].run_state.status, "ok");
+}
+
+TEST(QstatJson, StillInvalidIsASchedulerError) {
+  // PBS Pro 14 before openpbs PR #585: `"Jobs":{` before every job, no closing brace.
+  EXPECT_THROW(
+      parse_qstat_json(R"({"Jobs":{"1.s":{"job_state":"R"},"Jobs":{"2.s":{"job_state":"R"}})"),
+      SchedulerError);
+}
+
+TEST(QstatFull, PlainFormatWithContinuationLines) {
+  // `qstat -f -x` as OpenPBS prints it (src/cmds/qstat.c prt_attr: 4 spaces, " = ", long values
+  // continued on lines starting with a tab).
+  const auto jobs = parse_qstat_full(
+      "Job Id: 30.pbs01\n"
+      "    Job_Name = gpt-a1b2c3d4\n"
+      "    Job_Owner = CORP\\alice@login01\n"
+      "    job_state = F\n"
+      "    comment = Job run at Tue Apr 22 at 10:00 on (n1:ncpus=8) and exceeded resour\n"
+      "\tce walltime\n"
+      "    Exit_status = -29\n"
+      "    stime = Tue Apr 22 10:00:00 2025\n"
+      "    substate = 93\n"
+      "    obittime = Tue Apr 22 11:00:00 2025\n"
+      "\n"
+      "Job Id: 31.pbs01\n"
+      "    job_state = R\n"
+      "    substate = 42\n");
+  ASSERT_EQ(jobs.size(), 2u);
+  EXPECT_EQ(jobs[0].job_id, "30.pbs01");
+  EXPECT_EQ(jobs[0].run_state.status, "timeout");
+  EXPECT_EQ(jobs[0].reason,
+            "Exit_status=-29; Job run at Tue Apr 22 at 10:00 on (n1:ncpus=8) and exceeded "
+            "resource walltime");
+  ASSERT_TRUE(jobs[0].start_time && jobs[0].end_time);
+  EXPECT_DOUBLE_EQ(*jobs[0].end_time - *jobs[0].start_time, 3600.0);
+  EXPECT_EQ(jobs[1].run_state.status, "running");
+  EXPECT_THROW(parse_qstat_full("qstat: garbage\n"), SchedulerError);
+}
+
 TEST(QstatJson, TextThatIsNotJsonIsASchedulerError) {
   EXPECT_THROW(parse_qstat_json("qstat: cannot connect"), SchedulerError);
   EXPECT_TRUE(parse_qstat_json(R"({"timestamp":1,"pbs_server":"s"})").empty());
@@ -87,19 +221,4 @@ TEST(ArrayIds, TaskAndBaseIdsOfBothSchedulers) {
   EXPECT_EQ(p.task_id("12[].srv", 4), "12[4].srv");
   EXPECT_EQ(p.base_id("12[4].srv"), "12[].srv");
   EXPECT_EQ(p.base_id("13.srv"), "13.srv");
-}
-
-TEST(QstatJson, InvalidEscapesAndRawControlCharactersAreRepaired) {
-  // As some PBS versions print it: a \' escape and a raw tab inside the comment string.
-  const std::string text =
-      "{\"timestamp\":1700000000,\"pbs_version\":\"2022.1.1\",\"pbs_server\":\"s\",\"Jobs\":{"
-      "\"5.s\":{\"job_state\":\"F\",\"substate\":92,\"Exit_status\":0,"
-      "\"comment\":\"it\\'s\tdone C:\\data\"}}}";
-  const auto jobs = parse_qstat_json(text);
-  ASSERT_EQ(jobs.size(), 1u);
-  EXPECT_EQ(jobs[0].run_state.status, "ok");
-  EXPECT_NE(jobs[0].reason.find("it's\tdone C:\\data"), std::string::npos) << jobs[0].reason;
-  // Valid JSON is left as it is; text that is not JSON at all is still refused.
-  EXPECT_EQ(repair_pbs_json("{\"a\":\"x\\ny\"}"), "{\"a\":\"x\\ny\"}");
-  EXPECT_THROW(parse_qstat_json("qstat: cannot connect to server"), SchedulerError);
 }
