@@ -142,6 +142,14 @@ int run_case_command(const Globals& g, const CaseArgs& a) {
         return true;
       },
       /*with_keys=*/true, launch_per_point ? nullptr : &launch);
+  if (planned.empty() && a.only.empty() && !spec.excludes.empty()) {
+    std::string which;
+    for (const auto& e : spec.excludes)
+      which += fmt::format("{}{}:{}{}", which.empty() ? "" : ", ", e.loc.file, e.loc.line,
+                           e.condition.empty() ? "" : " (" + e.condition + ")");
+    std::cerr << "aerun: warning: case '" << spec.name
+              << "' has no point left: `exclude:` removes every one (" << which << ")\n";
+  }
   if (planned.empty() && !a.only.empty())
     throw InputError(SourceLoc{}, "--only",
                      fmt::format("no run of case '{}' matches --only {}: nothing to do", spec.name,

@@ -95,3 +95,13 @@ TEST(SilentNothing, ATypoInACaseNameOrAnOnlyThatMatchesNothingIsAnError) {
   EXPECT_EQ(r.code, 2);
   EXPECT_THAT(r.err, HasSubstr("no run of case 'fg' matches --only x=7"));
 }
+
+TEST(SilentNothing, AnExcludeThatRemovesEveryPointIsWarnedAbout) {
+  TempDir d;
+  write_file(d / "c.yaml",
+             "case: none\nparams: {x: [1, 2]}\nexclude: ['x > 0']\ncommand: echo {x}\n");
+  const auto r = run_aerun(d, {"case", "c.yaml"});
+  EXPECT_THAT(r.err, HasSubstr("has no point left: `exclude:` removes every one"));
+  EXPECT_THAT(r.err, HasSubstr("c.yaml:3"));
+  EXPECT_THAT(r.err, HasSubstr("x > 0"));
+}
