@@ -10,6 +10,7 @@
 
 #include "aerun/error.hpp"
 #include "aerun/process_identity.hpp"
+#include "store/migrations.hpp"
 
 using aerun::process_start_ticks;
 using aerun::RunFilter;
@@ -463,4 +464,34 @@ TEST_F(StoreTest, TwoProcessesWritingAtOnceLoseNothing) {
 
 TEST_F(StoreTest, AnUnopenablePathIsASystemError) {
   EXPECT_THROW(Store("/proc/aerun-no-such-dir/results.db"), aerun::SystemError);
+}
+
+TEST_F(StoreTest, AStoreOfSchemaTwoIsMigratedInPlaceWithNothingLost) {
+  // A store as the main of before claims and versions wrote it (schema v2), with one run.
+  fs::create_directories(fs::path(path_).parent_path());
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
+  for (const auto& m : aerun::store_migrations()) {
+    if (m.version > 2) continue;
+    ASSERT_EQ(sqlite3_exec(db, std::string(m.sql).c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
+  }
+  ASSERT_EQ(
+      sqlite3_exec(db,
+                   "PRAGMA user_version=2; INSERT INTO runs(key, case_name, status, attempt, "
+                   "created_at, updated_at, "
+                   "runner_pid, host) VALUES('old', 'fig8b', 'ok', 3, 1.7e9, 1.7e9, 42, 'node17');"
+                   "INSERT INTO run_params(run_id, name, value, num, position) "
+                   "VALUES(1, 'layers', '32', 32, 0);",
+                   nullptr, nullptr, nullptr),
+      SQLITE_OK);
+  sqlite3_close(db);
+  Store s(path_);
+  EXPECT_EQ(s.schema_version(), Store::latest_schema_version());
+  const auto r = s.find_by_key("old");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, "ok");
+  EXPECT_EQ(r->attempt, 3);
+  EXPECT_EQ(r->params.size(), 1u);
+  EXPECT_EQ(r->case_version, "");  // before versions: counts as current
+  EXPECT_EQ(r->runner_start, 0);
 }
