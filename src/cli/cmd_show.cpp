@@ -71,9 +71,13 @@ int show_command(const Globals& g, const std::string& ref) {
   o += fmt::format("  exit              {}\n", r->exit_code ? fmt::format("code {}", *r->exit_code)
                                                : r->signal  ? fmt::format("signal {}", *r->signal)
                                                             : "-");
-  o += fmt::format("  cpu               user {:.3f} s, system {:.3f} s\n", r->user_cpu_s,
-                   r->sys_cpu_s);
-  o += fmt::format("  max rss           {} KiB\n", r->max_rss_kb);
+  // Unknown (an ingested log, a batch job: aerun did not reap the process) is "-", never 0.
+  const bool measured = r->max_rss_kb > 0 || r->user_cpu_s > 0 || r->sys_cpu_s > 0;
+  o += measured ? fmt::format("  cpu               user {:.3f} s, system {:.3f} s\n", r->user_cpu_s,
+                              r->sys_cpu_s)
+                : std::string("  cpu               -\n");
+  o += measured ? fmt::format("  max rss           {} KiB\n", r->max_rss_kb)
+                : std::string("  max rss           -\n");
   o += "provenance\n";
   o += fmt::format("  host              {}\n", r->host);
   o += fmt::format("  aerun             {}\n", r->aerun_version);

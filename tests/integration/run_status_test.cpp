@@ -125,3 +125,14 @@ TEST(RunStatus, AssumeCompleteVouchesForExcerptsButNeverHidesACrash) {
   EXPECT_EQ(status_of(db, "oom.log"),
             "oom | line 12: torch.cuda.OutOfMemoryError: CUDA out of memory.");
 }
+
+TEST(RunStatus, AnIngestedRunShowsUnknownCpuAndMemoryAsUnknownNotZero) {
+  TempDir d;
+  fs::create_directories(d / "logs");
+  write_file(d / "logs/a.log", iterations(1, 2, 2));
+  ASSERT_EQ(run_aerun(d, {"ingest", "logs", "--preset", "megatron", "--case", "s"}).code, 0);
+  const std::string key = sql1(d / "results/aerun.db", "SELECT key FROM runs");
+  const auto r = run_aerun(d, {"show", key.substr(0, 8)});
+  EXPECT_THAT(r.out, HasSubstr("  cpu               -\n"));
+  EXPECT_THAT(r.out, HasSubstr("  max rss           -\n"));
+}

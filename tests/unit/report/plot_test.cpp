@@ -55,6 +55,13 @@ PlotData line_plot() {
   return d;
 }
 
+TEST(GnuplotScript, EveryTerminalDrawsUnderscoresAsTheyAre) {
+  // Switching to pngcairo resets `set termoption noenhanced`: each terminal line says it.
+  const std::string gp = gnuplot_script(line_plot(), "fig8b");
+  EXPECT_THAT(gp, HasSubstr("set terminal svg size 900,560 dynamic noenhanced"));
+  EXPECT_THAT(gp, HasSubstr("set terminal pngcairo size 1200,750 noenhanced"));
+}
+
 TEST(GnuplotScript, DrawsSvgAndPngWithDataInlineSortedByXAndThePapersPoints) {
   const std::string gp = gnuplot_script(line_plot(), "fig8b");
   EXPECT_THAT(gp, HasSubstr("set terminal svg"));
