@@ -117,14 +117,19 @@ int JobFollower::follow(const std::function<void()>& between) {
     if (between) between();
     if (runs_.empty()) break;
     if (give_up > 0 && mono_now() >= give_up) break;
-    pollfd p{signals.fd(), POLLIN, 0};
-    ::poll(&p, 1, static_cast<int>(interval * 1000));
-    if (signals.drain() != 0 || signals.stop_signal() != 0) {
-      out_ << fmt::format(
-          "{} received: {} job(s) keep running in the scheduler; `aerun collect` gathers them "
-          "later\n",
-          signals.stop_signal() == SIGINT ? "SIGINT" : "SIGTERM", runs_.size());
-      return signals.stop_signal();
+    // Wait the whole interval: a child that exits (squeue's own, SIGCHLD) wakes the poll but
+    // is no reason to ask the scheduler again; only Ctrl-C / SIGTERM ends the wait early.
+    const double until = mono_now() + interval;
+    for (double left = interval; left > 0; left = until - mono_now()) {
+      pollfd p{signals.fd(), POLLIN, 0};
+      ::poll(&p, 1, static_cast<int>(std::ceil(left * 1000)));
+      if (signals.drain() != 0) {
+        out_ << fmt::format(
+            "{} received: {} job(s) keep running in the scheduler; `aerun collect` gathers them "
+            "later\n",
+            signals.stop_signal() == SIGINT ? "SIGINT" : "SIGTERM", runs_.size());
+        return signals.stop_signal();
+      }
     }
   }
   return 0;
