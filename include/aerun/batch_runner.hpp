@@ -40,7 +40,8 @@ struct BatchSummary {
   int submit_failed = 0;
   int not_submitted = 0;  // left for later by --max-queued with --no-wait
   int ok = 0;
-  int failed = 0;       // finished with any status but ok
+  int failed = 0;       // finished with any status but ok (a retried attempt not counted)
+  int retried = 0;      // transient failures submitted again (the case's `retries:`)
   int outstanding = 0;  // still pending or running when run() returned
   int stop_signal = 0;
   std::string last_error;  // a submission's or query's error, for the exit message
@@ -74,8 +75,8 @@ class BatchRunner {
 
  private:
   void single_job(const PlannedRun& p, const std::filesystem::path& dir,
-                  const std::function<int(const PlannedRun&)>& attempt_of,
                   std::vector<BatchJob>& jobs) const;
+  int attempt_of(const PlannedRun& p) const;
   bool submit_job(const BatchJob& job, SchedulerClient& client, JobFollower& follower,
                   BatchSummary& sum);
 

@@ -2,11 +2,14 @@
 // a changed fixed parameter or command never mixes its runs with the old ones in a row.
 #pragma once
 
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "aerun/case_spec.hpp"
 #include "aerun/run_record.hpp"
+#include "aerun/table.hpp"
 
 namespace aerun {
 
@@ -31,5 +34,25 @@ class CurrentVersion {
 // *excluded counts the runs left out.
 std::vector<RunRecord> current_runs(std::vector<RunRecord> runs, const CaseSpec& spec,
                                     size_t* excluded);
+
+// Which runs are of their case's current version, each case judged by its case file as it is
+// now (a case whose file is gone or no longer loads: all its runs count as current).
+class CurrentVersions {
+ public:
+  CurrentVersions();
+  ~CurrentVersions();
+  // Judges `spec`'s runs by `spec` rather than by the file the runs recorded.
+  void add(const CaseSpec& spec);
+  bool holds(const RunRecord& r);
+
+ private:
+  std::map<std::string, std::unique_ptr<CurrentVersion>> by_case_;  // null: cannot tell
+};
+
+// What the cases of a table plan now: `spec`'s current expansion, and that of each case in
+// `others` (a table's runs_from) whose case file, as recorded by one of `runs`, still loads.
+// A sweep of more than a million points is left out (its rows are shown as the runs give them).
+std::vector<PlannedRuns> planned_runs(const CaseSpec& spec, const std::vector<std::string>& others,
+                                      const std::vector<RunRecord>& runs);
 
 }  // namespace aerun

@@ -51,6 +51,8 @@ class JobFollower {
   int follow(const std::function<void()>& between = {});
 
   const FollowSummary& summary() const { return sum_; }
+  // Called with each run once it is finished and stored (e.g. to submit a retry).
+  void on_finished(std::function<void(const RunRecord&)> fn) { on_finished_ = std::move(fn); }
 
  private:
   struct Followed {
@@ -66,6 +68,7 @@ class JobFollower {
   FollowOptions opts_;
   std::vector<Followed> runs_;
   FollowSummary sum_;
+  std::function<void(const RunRecord&)> on_finished_;
 };
 
 // Gives a finished job's run its status, reason, times (from the stamps, else the scheduler),

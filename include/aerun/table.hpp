@@ -17,6 +17,7 @@ struct TableCell {
   std::optional<double> value;  // the aggregate (or a numeric parameter); nullopt for statuses
   double min = 0, max = 0;      // over the values aggregated
   int n = 0;                    // how many values were aggregated (0 for parameters/statuses)
+  int planned = 0;              // runs the case plans for the cell now; 0 when not known
   std::optional<double> paper;  // the paper's value, when a reference names this cell
   std::optional<double> ratio;  // measured / paper
   std::optional<bool> pass;     // |ratio - 1| <= tolerance
@@ -28,6 +29,19 @@ struct TableCell {
     std::string min_text, max_text;     // min and max by the column's format
   };
   std::optional<Instant> instant;
+};
+
+// Whether the cell was built from fewer runs than its case plans (1 of 3 repeats failed).
+inline bool short_of_plan(const TableCell& c) { return c.planned > 0 && c.n < c.planned; }
+// "n=3", or "n=2/3" when the cell was built from fewer runs than planned.
+std::string runs_count_text(const TableCell& c);
+
+// The runs a case plans now (its current expansion): a table's rows without a stored run read
+// "missing", and a cell built from fewer runs than planned says so (n=2/3).
+struct PlannedRuns {
+  std::string case_name;
+  std::vector<ParamList> points;  // the sweep's points
+  int repeat = 1;                 // runs per point
 };
 
 // A table ready to print: built from a TableSpec and the runs of its case.
@@ -52,7 +66,10 @@ std::string header_text(const Table& t, size_t column);
 // paper's values; a pivot table's pivot values become column groups.
 // Throws InputError for a column aggregation, number format, formula or reference column that is
 // unknown.
-Table build_table(const CaseSpec& c, const TableSpec& t, const std::vector<RunRecord>& runs);
+// With `plan`, every planned row is shown (its cells "missing" when no run is stored) and each
+// measured cell records how many runs were planned for it.
+Table build_table(const CaseSpec& c, const TableSpec& t, const std::vector<RunRecord>& runs,
+                  const std::vector<PlannedRuns>& plan = {});
 
 // A Markdown table with a heading, paper/ratio columns next to referenced columns and a legend.
 std::string render_markdown(const Table&);

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "aerun/case_loader.hpp"
+#include "aerun/case_versions.hpp"
 #include "aerun/error.hpp"
 #include "aerun/text_format.hpp"
 #include "cli/app.hpp"
@@ -18,6 +19,7 @@ struct RunsArgs {
   std::string case_name;
   std::string status;
   std::string format = "md";
+  bool all_versions = false;
 };
 
 void add_unique(std::vector<std::string>& names, const std::string& n) {
@@ -33,8 +35,31 @@ int runs_command(const Globals& g, const RunsArgs& a) {
   RunFilter f;
   f.case_name = a.case_name;
   f.status = a.status;
-  const auto runs = store.list(f);
+  std::vector<RunRecord> runs = store.list(f);
   if (runs.empty() && !a.case_name.empty()) require_case(store, a.case_name, g.resolved_db());
+  // Runs of earlier versions of their case are left out, or (--all-versions) kept and marked.
+  CurrentVersions versions;
+  std::vector<char> current;
+  size_t older = 0;
+  {
+    std::vector<RunRecord> kept;
+    for (auto& r : runs) {
+      const bool now = versions.holds(r);
+      if (!now) ++older;
+      if (!now && !a.all_versions) continue;
+      current.push_back(now);
+      kept.push_back(std::move(r));
+    }
+    runs = std::move(kept);
+  }
+  if (older > 0 && !a.all_versions)
+    std::cerr << "aerun: note: " << older
+              << " run(s) of earlier versions of their case left out (--all-versions includes "
+                 "them)\n";
+  auto version_text = [&](size_t i) {
+    const std::string d = runs[i].case_digest.substr(0, 8);
+    return current[i] ? d : d + " (old)";
+  };
 
   std::vector<std::string> params, metrics;
   for (const auto& r : runs) {
@@ -60,11 +85,11 @@ int runs_command(const Globals& g, const RunsArgs& a) {
           "{}, "
           "\"reason\": {}, \"startup_s\": {}, \"wall_s\": {}, \"queue_wait_s\": {}, \"job_id\": "
           "{}, "
-          "\"log\": {}, \"params\": {{",
+          "\"log\": {}, \"case_digest\": {}, \"current_version\": {}, \"params\": {{",
           r.id, json_string(r.key), json_string(r.case_name), r.repeat_index, r.attempt,
           json_string(r.status), json_string(r.reason), json_number(r.startup_s),
           json_number(r.wall_s), json_number(r.queue_wait_s), json_string(r.job_id),
-          json_string(r.log_path));
+          json_string(r.log_path), json_string(r.case_digest), current[i] ? "true" : "false");
       for (size_t j = 0; j < r.params.size(); ++j)
         out += fmt::format(
             "{}{}: {}", j ? ", " : "", json_string(r.params[j].first),
@@ -82,14 +107,16 @@ int runs_command(const Globals& g, const RunsArgs& a) {
     std::vector<std::string> head = {"key", "case", "repeat", "attempt", "status", "reason"};
     head.insert(head.end(), params.begin(), params.end());
     head.insert(head.end(), metrics.begin(), metrics.end());
-    for (const char* h : {"startup_s", "wall_s", "queue_wait_s", "job_id", "log"})
+    for (const char* h :
+         {"startup_s", "wall_s", "queue_wait_s", "job_id", "log", "case_digest", "current_version"})
       head.push_back(h);
     for (size_t i = 0; i < head.size(); ++i) {
       if (i) out += ',';
       out += csv_field(head[i]);
     }
     out += "\n";
-    for (const auto& r : runs) {
+    for (size_t i = 0; i < runs.size(); ++i) {
+      const RunRecord& r = runs[i];
       std::vector<std::string> row = {
           r.key,    r.case_name, std::to_string(r.repeat_index), std::to_string(r.attempt),
           r.status, r.reason};
@@ -103,14 +130,17 @@ int runs_command(const Globals& g, const RunsArgs& a) {
       row.push_back(r.queue_wait_s ? fmt::format("{}", *r.queue_wait_s) : "");
       row.push_back(r.job_id);
       row.push_back(r.log_path);
-      for (size_t i = 0; i < row.size(); ++i) {
-        if (i) out += ',';
-        out += csv_field(row[i]);
+      row.push_back(r.case_digest);
+      row.push_back(current[i] ? "true" : "false");
+      for (size_t k = 0; k < row.size(); ++k) {
+        if (k) out += ',';
+        out += csv_field(row[k]);
       }
       out += "\n";
     }
   } else {
     std::vector<std::string> head = {"key", "case", "rep", "status"};
+    if (a.all_versions) head.push_back("version");
     head.insert(head.end(), params.begin(), params.end());
     head.insert(head.end(), metrics.begin(), metrics.end());
     for (const char* h : {"startup_s", "wall_s", "log"}) head.push_back(h);
@@ -119,11 +149,13 @@ int runs_command(const Globals& g, const RunsArgs& a) {
     out += "\n|";
     for (size_t i = 0; i < head.size(); ++i) out += "---|";
     out += "\n";
-    for (const auto& r : runs) {
+    for (size_t i = 0; i < runs.size(); ++i) {
+      const RunRecord& r = runs[i];
       std::string status = r.status;
       if (!r.reason.empty() && r.status != "ok") status += " (" + r.reason + ")";
       std::vector<std::string> row = {r.key.substr(0, 12), r.case_name,
                                       std::to_string(r.repeat_index), status};
+      if (a.all_versions) row.push_back(version_text(i));
       for (const auto& p : params) row.push_back(param_text(r, p));
       for (const auto& m : metrics) row.push_back(opt_num(metric_value(r, m)));
       row.push_back(opt_num(r.startup_s));
@@ -148,6 +180,8 @@ void add_runs_command(CLI::App& app, Globals& g, Action& action) {
   c->add_option("--status", args->status, "only runs with this status (ok, failed, oom, ...)");
   c->add_option("--format", args->format, "md | csv | json")
       ->check(CLI::IsMember({"md", "csv", "json"}));
+  c->add_flag("--all-versions", args->all_versions,
+              "include runs of earlier versions of their case, marked (old)");
   c->add_option("--db", g.db, "results store");
   c->callback([&action, &g, args] { action = [&g, args] { return runs_command(g, *args); }; });
 }

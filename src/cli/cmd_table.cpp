@@ -35,13 +35,14 @@ int table_command(const Globals& g, const TableArgs& a) {
   auto [spec, table] = find_table(a.name, where);
   Store store = open_existing_store(g.resolved_db());
   std::vector<RunRecord> runs = table_runs(store, spec, table.runs_from);
+  if (runs.empty()) require_case(store, spec.name, g.resolved_db());
   size_t older = 0;
   if (!a.all_versions) runs = current_runs(std::move(runs), spec, &older);
   if (older > 0)
     std::cerr << "aerun: note: " << older
               << " run(s) of earlier versions of the case left out (--all-versions includes "
                  "them)\n";
-  const Table t = build_table(spec, table, runs);
+  const Table t = build_table(spec, table, runs, planned_runs(spec, table.runs_from, runs));
   if (a.format == "csv")
     std::cout << render_csv(t);
   else if (a.format == "json")

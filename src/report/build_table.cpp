@@ -54,19 +54,25 @@ bool params_match(const ParamList& params, const ParamList& filter) {
   });
 }
 
-bool run_selected(const RunRecord& r, const CaseSpec& c, const TableSpec& t) {
-  if (r.case_name != c.name &&
-      std::find(t.runs_from.begin(), t.runs_from.end(), r.case_name) == t.runs_from.end())
+bool point_selected(const std::string& case_name, const ParamList& params, const CaseSpec& c,
+                    const TableSpec& t) {
+  if (case_name != c.name &&
+      std::find(t.runs_from.begin(), t.runs_from.end(), case_name) == t.runs_from.end())
     return false;
   if (t.where.empty()) return true;
   return std::any_of(t.where.begin(), t.where.end(),
-                     [&](const ParamList& w) { return params_match(r.params, w); });
+                     [&](const ParamList& w) { return params_match(params, w); });
 }
 
-// Rows accumulate the runs that share their key.
+bool run_selected(const RunRecord& r, const CaseSpec& c, const TableSpec& t) {
+  return point_selected(r.case_name, r.params, c, t);
+}
+
+// Rows accumulate the runs that share their key, and count the runs planned for them.
 struct RowAcc {
   std::vector<Value> key;
   std::vector<const RunRecord*> runs;
+  int planned = 0;
 };
 
 bool key_less(const std::vector<Value>& a, const std::vector<Value>& b) {
@@ -491,7 +497,8 @@ size_t reference_column(const TableSpec& t, const Reference& ref) {
 
 }  // namespace
 
-Table build_table(const CaseSpec& c, const TableSpec& t, const std::vector<RunRecord>& runs) {
+Table build_table(const CaseSpec& c, const TableSpec& t, const std::vector<RunRecord>& runs,
+                  const std::vector<PlannedRuns>& plan) {
   validate_columns(t);
 
   std::vector<const RunRecord*> selected;
@@ -538,6 +545,23 @@ Table build_table(const CaseSpec& c, const TableSpec& t, const std::vector<RunRe
     }
     rows[i].runs.push_back(r);
   }
+  // Planned points: a row no stored run has yet reads "missing"; each row counts its runs due.
+  for (const PlannedRuns& pr : plan)
+    for (const ParamList& point : pr.points) {
+      if (!point_selected(pr.case_name, point, c, t)) continue;
+      key.clear();
+      for (const auto& p : keys) {
+        const Value* v = find_param(point, p);
+        key.push_back(v ? *v : Value());
+      }
+      size_t i = index.find(key);
+      if (i == RowIndex::npos) {
+        i = rows.size();
+        index.add(key, i);
+        rows.push_back({key, {}});
+      }
+      rows[i].planned += pr.repeat;
+    }
   for (const auto& ref : t.references) {
     auto ref_key = reference_key(ref, keys);
     if (ref_key && index.find(*ref_key) == RowIndex::npos) {
@@ -575,10 +599,13 @@ Table build_table(const CaseSpec& c, const TableSpec& t, const std::vector<RunRe
   for (const auto& acc : rows) {
     Table::Row row;
     for (const auto& v : acc.key) row.key.push_back(v.text());
-    for (size_t j = 0; j < t.columns.size(); ++j)
+    for (size_t j = 0; j < t.columns.size(); ++j) {
       row.cells.push_back(kinds[j].kind == SourceKind::Param
                               ? param_cell(acc, keys, t.columns[j])
                               : measured_cell(acc.runs, kinds[j], t.columns[j]));
+      if (kinds[j].kind != SourceKind::Param || t.columns[j].agg == "largest_ok")
+        row.cells.back().planned = acc.planned;
+    }
     table.rows.push_back(std::move(row));
   }
   // Speedup columns: the cells above hold this row's aggregate; compare with the other row's.

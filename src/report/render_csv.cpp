@@ -26,11 +26,14 @@ std::string csv_line(const std::vector<std::string>& fields) {
 std::string render_csv(const Table& t) {
   // A column gets _min/_max/_n when some cell aggregated values, _paper/_ratio/_pass when some
   // cell has a paper value.
-  std::vector<bool> has_stats(t.columns.size(), false), has_paper(t.columns.size(), false);
+  // _planned when some cell has fewer runs than its case plans.
+  std::vector<bool> has_stats(t.columns.size(), false), has_paper(t.columns.size(), false),
+      has_plan(t.columns.size(), false);
   for (const auto& row : t.rows)
     for (size_t j = 0; j < row.cells.size() && j < t.columns.size(); ++j) {
       if (row.cells[j].n > 0) has_stats[j] = true;
       if (row.cells[j].paper) has_paper[j] = true;
+      if (short_of_plan(row.cells[j])) has_plan[j] = true;
     }
 
   std::vector<std::string> header = t.row_params;
@@ -38,6 +41,7 @@ std::string render_csv(const Table& t) {
     const std::string& l = t.columns[j];
     header.push_back(l);
     if (has_stats[j]) header.insert(header.end(), {l + "_min", l + "_max", l + "_n"});
+    if (has_plan[j]) header.push_back(l + "_planned");
     if (has_paper[j]) header.insert(header.end(), {l + "_paper", l + "_ratio", l + "_pass"});
   }
   std::string out = csv_line(header);
@@ -58,6 +62,7 @@ std::string render_csv(const Table& t) {
         else
           fields.insert(fields.end(), {"", "", ""});
       }
+      if (has_plan[j]) fields.push_back(c.planned > 0 ? std::to_string(c.planned) : "");
       if (has_paper[j])
         fields.insert(fields.end(), {csv_number(c.paper), csv_number(c.ratio),
                                      c.pass ? (*c.pass ? "true" : "false") : ""});

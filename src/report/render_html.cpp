@@ -52,12 +52,17 @@ p.legend{color:#555;font-size:.9em})";
 std::string measured(const TableCell& c) {
   if (c.value) {
     std::string extra;
-    if (c.n > 1 && c.instant)
-      extra = fmt::format(" <span class=\"spread\">({}–{}, n={})</span>", html(c.instant->min_text),
-                          html(c.instant->max_text), c.n);
+    const std::string n = runs_count_text(c);
+    if (c.n > 1 && c.min == c.max)
+      extra = fmt::format(" <span class=\"spread\">({})</span>", n);
+    else if (c.n > 1 && c.instant)
+      extra = fmt::format(" <span class=\"spread\">({}–{}, {})</span>", html(c.instant->min_text),
+                          html(c.instant->max_text), n);
     else if (c.n > 1)
-      extra = fmt::format(" <span class=\"spread\">({}–{}, n={})</span>",
-                          format_number(c.min, ".3g"), format_number(c.max, ".3g"), c.n);
+      extra = fmt::format(" <span class=\"spread\">({}–{}, {})</span>",
+                          format_number(c.min, ".3g"), format_number(c.max, ".3g"), n);
+    else if (short_of_plan(c))
+      extra = fmt::format(" <span class=\"spread\">({})</span>", n);
     return fmt::format("<td class=\"num\">{}{}</td>", html(c.text), extra);
   }
   if (c.text.empty() || c.text == "—") return "<td class=\"num\">" + html(c.text) + "</td>";

@@ -34,9 +34,10 @@ std::string json_cell(const TableCell& c) {
                           : stats   ? json_number(c.max)
                                     : "null";
   return fmt::format(
-      "{{\"text\": {}, \"value\": {}, \"min\": {}, \"max\": {}, \"n\": {}, \"paper\": {}, "
-      "\"ratio\": {}, \"pass\": {}}}",
+      "{{\"text\": {}, \"value\": {}, \"min\": {}, \"max\": {}, \"n\": {}, \"planned\": {}, "
+      "\"paper\": {}, \"ratio\": {}, \"pass\": {}}}",
       json_string(c.text), value, min, max, stats ? std::to_string(c.n) : "null",
+      c.planned > 0 ? std::to_string(c.planned) : "null",
       json_number(c.paper), json_number(c.ratio), c.pass ? (*c.pass ? "true" : "false") : "null");
 }
 

@@ -52,10 +52,12 @@ std::string tex(const std::string& s) {
   return out;
 }
 
-// A measured cell: the number, or its status in italics (OOM, fail, missing).
+// A measured cell: the number (with a superscript n/planned when fewer runs than planned gave
+// it), or its status in italics (OOM, fail, missing).
 std::string measured(const TableCell& c) {
-  if (!c.status) return tex(c.text);
-  return "\\textit{" + tex(c.text) + "}";
+  if (c.status) return "\\textit{" + tex(c.text) + "}";
+  if (short_of_plan(c)) return fmt::format("{}$^{{{}/{}}}$", tex(c.text), c.n, c.planned);
+  return tex(c.text);
 }
 
 std::string ratio(const TableCell& c) {
@@ -72,6 +74,9 @@ std::string render_latex(const Table& t) {
     for (size_t j = 0; j < row.cells.size() && j < t.columns.size(); ++j)
       if (row.cells[j].paper) referenced[j] = true;
   const bool any_ref = std::find(referenced.begin(), referenced.end(), true) != referenced.end();
+  const bool any_short = std::any_of(t.rows.begin(), t.rows.end(), [](const Table::Row& r) {
+    return std::any_of(r.cells.begin(), r.cells.end(), short_of_plan);
+  });
 
   std::string spec(t.row_params.size(), 'l');
   std::vector<std::string> header;
@@ -96,6 +101,7 @@ std::string render_latex(const Table& t) {
         " Ratio = measured / paper; $\\surd$ within $\\pm${:g}\\,\\% of the paper value, "
         "$\\times$ outside.",
         t.tolerance * 100);
+  if (any_short) caption += " $^{n/p}$: from $n$ of the $p$ planned runs.";
 
   std::string out;
   out += fmt::format("% aerun table {} --format latex (case {}); needs \\usepackage{{booktabs}}\n",

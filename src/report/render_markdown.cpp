@@ -17,15 +17,17 @@ std::string compact_number(double v) {
   return format_number(v, ".3g");
 }
 
-// "12.31 (11.9–12.8, n=3)" when several values were aggregated, else the text alone.
+// "12.31 (11.9–12.8, n=3)" when several values were aggregated, "12.3 (n=1/3)" when fewer runs
+// than planned gave a value, else the text alone.
 std::string measured_text(const TableCell& cell) {
-  if (cell.n <= 1) return cell.text;
-  if (cell.min == cell.max) return fmt::format("{} (n={})", cell.text, cell.n);
+  if (cell.n == 0 || (cell.n == 1 && !short_of_plan(cell))) return cell.text;
+  const std::string n = runs_count_text(cell);
+  if (cell.min == cell.max) return fmt::format("{} ({})", cell.text, n);
   if (cell.instant)
-    return fmt::format("{} ({}–{}, n={})", cell.text, cell.instant->min_text,
-                       cell.instant->max_text, cell.n);
-  return fmt::format("{} ({}–{}, n={})", cell.text, compact_number(cell.min),
-                     compact_number(cell.max), cell.n);
+    return fmt::format("{} ({}–{}, {})", cell.text, cell.instant->min_text,
+                       cell.instant->max_text, n);
+  return fmt::format("{} ({}–{}, {})", cell.text, compact_number(cell.min),
+                     compact_number(cell.max), n);
 }
 
 std::string ratio_text(const TableCell& cell) {

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <optional>
 
 #include "aerun/case_loader.hpp"
 #include "aerun/sweep.hpp"
@@ -25,7 +26,42 @@ std::string canonical(const ParamList& params) {
   return out;
 }
 
+std::optional<PlannedRuns> plan_of(const CaseSpec& spec) {
+  const Sweep sweep(spec);
+  if (sweep.count() > kMaxPointsChecked) return std::nullopt;
+  PlannedRuns plan;
+  plan.case_name = spec.name;
+  plan.repeat = std::max(1, spec.repeat);
+  sweep.for_each([&](const ParamList& p) {
+    plan.points.push_back(p);
+    return true;
+  });
+  return plan;
+}
+
 }  // namespace
+
+std::vector<PlannedRuns> planned_runs(const CaseSpec& spec, const std::vector<std::string>& others,
+                                      const std::vector<RunRecord>& runs) {
+  std::vector<PlannedRuns> out;
+  if (auto p = plan_of(spec)) out.push_back(std::move(*p));
+  for (const std::string& name : others) {
+    if (name == spec.name) continue;
+    const auto r = std::find_if(runs.begin(), runs.end(), [&](const RunRecord& x) {
+      return x.case_name == name && !x.case_file.empty();
+    });
+    std::error_code ec;
+    if (r == runs.end() || !std::filesystem::exists(r->case_file, ec)) continue;
+    try {
+      const CaseSpec other = load_case(r->case_file);
+      if (other.name != name) continue;
+      if (auto p = plan_of(other)) out.push_back(std::move(*p));
+    } catch (const std::exception&) {
+      // A case file that no longer loads plans nothing we can know.
+    }
+  }
+  return out;
+}
 
 CurrentVersion::CurrentVersion(const CaseSpec& spec)
     : version_(spec.version), repeat_(spec.repeat) {
@@ -45,27 +81,39 @@ bool CurrentVersion::holds(const RunRecord& r) const {
   return !check_points_ || std::binary_search(points_.begin(), points_.end(), canonical(r.params));
 }
 
+CurrentVersions::CurrentVersions() = default;
+CurrentVersions::~CurrentVersions() = default;
+
+void CurrentVersions::add(const CaseSpec& spec) {
+  by_case_[spec.name] = std::make_unique<CurrentVersion>(spec);
+}
+
+bool CurrentVersions::holds(const RunRecord& r) {
+  auto it = by_case_.find(r.case_name);
+  if (it == by_case_.end()) {
+    std::unique_ptr<CurrentVersion> cv;
+    std::error_code ec;
+    if (!r.case_file.empty() && std::filesystem::exists(r.case_file, ec)) {
+      try {
+        const CaseSpec spec = load_case(r.case_file);
+        if (spec.name == r.case_name) cv = std::make_unique<CurrentVersion>(spec);
+      } catch (const std::exception&) {
+        // A case file that no longer loads says nothing about versions: keep its runs.
+      }
+    }
+    it = by_case_.emplace(r.case_name, std::move(cv)).first;
+  }
+  return !it->second || it->second->holds(r);
+}
+
 std::vector<RunRecord> current_runs(std::vector<RunRecord> runs, const CaseSpec& spec,
                                     size_t* excluded) {
-  std::map<std::string, std::unique_ptr<CurrentVersion>> by_case;  // null: cannot tell
-  by_case[spec.name] = std::make_unique<CurrentVersion>(spec);
+  CurrentVersions versions;
+  versions.add(spec);
   std::vector<RunRecord> out;
   size_t left = 0;
   for (auto& r : runs) {
-    auto it = by_case.find(r.case_name);
-    if (it == by_case.end()) {
-      std::unique_ptr<CurrentVersion> cv;
-      std::error_code ec;
-      if (!r.case_file.empty() && std::filesystem::exists(r.case_file, ec)) {
-        try {
-          cv = std::make_unique<CurrentVersion>(load_case(r.case_file));
-        } catch (const std::exception&) {
-          // A case file that no longer loads says nothing about versions: keep its runs.
-        }
-      }
-      it = by_case.emplace(r.case_name, std::move(cv)).first;
-    }
-    if (!it->second || it->second->holds(r))
+    if (versions.holds(r))
       out.push_back(std::move(r));
     else
       ++left;

@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <ostream>
 
 #include "aerun/job_script.hpp"
@@ -44,13 +45,14 @@ BatchRunner::BatchRunner(const CaseSpec& spec, Store* store, Scheduler scheduler
                          std::ostream& out)
     : spec_(spec), store_(store), scheduler_(scheduler), opts_(std::move(opts)), out_(out) {}
 
+int BatchRunner::attempt_of(const PlannedRun& p) const {
+  if (!store_) return 1;
+  const auto prev = store_->find_by_key(p.key);
+  return prev ? prev->attempt + 1 : 1;
+}
+
 std::vector<BatchJob> BatchRunner::plan_jobs(const std::vector<const PlannedRun*>& todo) const {
   const fs::path dir = fs::absolute(fs::path(opts_.logs_dir)) / spec_.name;
-  const std::function<int(const PlannedRun&)> attempt_of = [this](const PlannedRun& p) {
-    if (!store_) return 1;
-    const auto prev = store_->find_by_key(p.key);
-    return prev ? prev->attempt + 1 : 1;
-  };
   std::vector<BatchJob> jobs;
   if (scheduler_ != Scheduler::None && spec_.resources.array && todo.size() > 1) {
     // One array per distinct set of resources (a per-point `nodes: "{nodes}"` gives several),
@@ -67,7 +69,7 @@ std::vector<BatchJob> BatchRunner::plan_jobs(const std::vector<const PlannedRun*
     }
     for (const auto& [sig, runs] : groups) {
       if (runs.size() == 1) {
-        single_job(*runs.front(), dir, attempt_of, jobs);
+        single_job(*runs.front(), dir, jobs);
         continue;
       }
       BatchJob j;
@@ -89,12 +91,11 @@ std::vector<BatchJob> BatchRunner::plan_jobs(const std::vector<const PlannedRun*
     }
     return jobs;
   }
-  for (const PlannedRun* p : todo) single_job(*p, dir, attempt_of, jobs);
+  for (const PlannedRun* p : todo) single_job(*p, dir, jobs);
   return jobs;
 }
 
 void BatchRunner::single_job(const PlannedRun& p, const fs::path& dir,
-                             const std::function<int(const PlannedRun&)>& attempt_of,
                              std::vector<BatchJob>& jobs) const {
   BatchJob j;
   j.runs = {&p};
@@ -230,8 +231,29 @@ BatchSummary BatchRunner::run(const std::vector<PlannedRun>& planned, SchedulerC
     todo.push_back(&p);
   }
   std::vector<BatchJob> jobs = plan_jobs(todo);
+  // A transient failure (failure_policy.hpp) gets another attempt, as a job of its own, while it
+  // has retries left: the same policy as local runs.
+  const FailurePolicy policy(spec_, opts_.force, opts_.rerun_failed);
+  std::map<std::string, const PlannedRun*> by_key;
+  for (const PlannedRun* p : todo) by_key[p->key] = p;
+  std::map<std::string, int> retries_used;
+  std::vector<BatchJob> retry_jobs;
+  const fs::path dir = fs::absolute(fs::path(opts_.logs_dir)) / spec_.name;
+  follower.on_finished([&](const RunRecord& r) {
+    const auto it = by_key.find(r.key);
+    if (it == by_key.end() || !policy.retries(r.status)) return;
+    int& used = retries_used[r.key];
+    if (used >= spec_.retries) return;
+    ++used;
+    ++sum.retried;
+    out_ << fmt::format("[{}] run {} {}: submitting it again (retry {} of {})\n", spec_.name,
+                        r.key.substr(0, 12), r.status, used, spec_.retries);
+    single_job(*it->second, dir, retry_jobs);
+  });
   size_t next = 0;
   auto submit_more = [&] {
+    for (auto& job : retry_jobs) submit_job(job, client, follower, sum);
+    retry_jobs.clear();
     while (next < jobs.size() && (opts_.max_queued <= 0 || jobs[next].runs.size() > 1 ||
                                   static_cast<int>(follower.outstanding()) < opts_.max_queued)) {
       submit_job(jobs[next], client, follower, sum);
@@ -247,13 +269,14 @@ BatchSummary BatchRunner::run(const std::vector<PlannedRun>& planned, SchedulerC
   for (size_t i = next; i < jobs.size(); ++i)
     sum.not_submitted += static_cast<int>(jobs[i].runs.size());
   sum.ok = follower.summary().ok;
-  sum.failed = follower.summary().failed;
+  sum.failed = follower.summary().failed - sum.retried;
   sum.outstanding = static_cast<int>(follower.outstanding());
   if (sum.last_error.empty()) sum.last_error = follower.summary().last_error;
   out_ << fmt::format(
       "[{}] {} planned: {} ok, {} failed, {} submit failed, {} still queued or running, {} reused"
-      "{}{}\n",
+      "{}{}{}\n",
       spec_.name, sum.planned, sum.ok, sum.failed, sum.submit_failed, sum.outstanding, sum.reused,
+      sum.retried ? fmt::format(", {} transient failure(s) retried", sum.retried) : "",
       sum.kept ? fmt::format(", {} failures kept as results (--rerun-failed runs them)", sum.kept)
                : "",
       sum.not_submitted ? fmt::format(", {} not submitted yet (--max-queued)", sum.not_submitted)

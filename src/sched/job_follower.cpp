@@ -36,6 +36,7 @@ void JobFollower::finish(Followed& f, const RunState& state, const JobReport* re
   out_ << fmt::format("[{}] run {} {} (job {}{}){}\n", r.case_name, r.key.substr(0, 12), r.status,
                       r.job_id, r.scheduler_state.empty() ? "" : ", " + r.scheduler_state,
                       r.reason.empty() ? "" : ": " + r.reason);
+  if (on_finished_) on_finished_(r);
 }
 
 bool JobFollower::poll_once() {

@@ -57,3 +57,75 @@ TEST(CaseVersions, AChangedCommandIsANewVersionEvenForTheSamePoint) {
   const auto r = run_aerun(d, {"table", "ct", "--cases", "c.yaml", "--format", "csv"});
   EXPECT_THAT(r.out, HasSubstr("\n1,2.5,2.5,2.5,1\n"));  // the new command's run only
 }
+
+TEST(CaseVersions, ARowOfTheCurrentVersionWithNoStoredRunReadsMissing) {
+  TempDir d;
+  auto text = [](int iters) {
+    return "case: miss\nparams: {x: [1, 2], iters: " + std::to_string(iters) +
+           "}\ncommand: echo time={iters}.5\nmetrics: {t: 'time=([0-9.]+)'}\n"
+           "tables:\n  mt:\n    rows: [x]\n    columns: [{metric: t, agg: mean}]\n";
+  };
+  write_file(d / "c.yaml", text(20));
+  ASSERT_EQ(run_aerun(d, {"case", "c.yaml"}).code, 0);
+  write_file(d / "c.yaml", text(30));
+  ASSERT_EQ(run_aerun(d, {"case", "c.yaml", "--only", "x=1"}).code, 0);
+  const auto r = run_aerun(d, {"table", "mt", "--cases", "c.yaml"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("| 1 | 30.5 |"));
+  EXPECT_THAT(r.out, HasSubstr("| 2 | missing |"));  // not x=2's run of iters=20
+}
+
+TEST(CaseVersions, ACellFromFewerRunsThanPlannedIsMarkedInEveryFormat) {
+  TempDir d;
+  // Repeat 1 of x=2 fails: its cell is built from 2 of the 3 planned runs.
+  write_file(d / "c.yaml",
+             "case: short\nparams: {x: [1, 2]}\nrepeat: 3\n"
+             "command: \"if [ {x} = 2 ] && [ {repeat} = 1 ]; then exit 3; fi; echo time={x}.5\"\n"
+             "metrics: {t: 'time=([0-9.]+)'}\n"
+             "tables:\n  st:\n    rows: [x]\n    columns: [{metric: t, agg: mean}]\n");
+  EXPECT_EQ(run_aerun(d, {"case", "c.yaml"}).code, 1);
+  auto table = [&](const std::string& format) {
+    const auto r = run_aerun(d, {"table", "st", "--cases", "c.yaml", "--format", format});
+    EXPECT_EQ(r.code, 0) << r.err;
+    return r.out;
+  };
+  EXPECT_THAT(table("md"), HasSubstr("| 1 | 1.5 (n=3) |"));
+  EXPECT_THAT(table("md"), HasSubstr("| 2 | 2.5 (n=2/3) |"));
+  EXPECT_THAT(table("csv"), HasSubstr("\n2,2.5,2.5,2.5,2,3\n"));
+  EXPECT_THAT(table("json"), HasSubstr("\"n\": 2, \"planned\": 3"));
+  EXPECT_THAT(table("latex"), HasSubstr("2.5$^{2/3}$"));
+  EXPECT_THAT(table("html"), HasSubstr("n=2/3"));
+}
+
+TEST(CaseVersions, ATableOfACaseWithNoRunsIsAnErrorNamingTheCasesStored) {
+  TempDir d;
+  write_file(d / "a.yaml", "case: alpha\nparams: {x: [1]}\ncommand: echo hi\n");
+  ASSERT_EQ(run_aerun(d, {"case", "a.yaml"}).code, 0);
+  write_file(d / "c.yaml", case_text(20));
+  const auto r = run_aerun(d, {"table", "vt", "--cases", "c.yaml"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("no runs of case 'ver'"));
+  EXPECT_THAT(r.err, HasSubstr("cases: alpha"));
+}
+
+TEST(CaseVersions, RunsListsTheCurrentVersionAndWithAllVersionsMarksTheOldOnes) {
+  TempDir d;
+  write_file(d / "c.yaml", case_text(20));
+  ASSERT_EQ(run_aerun(d, {"case", "c.yaml"}).code, 0);
+  write_file(d / "c.yaml", case_text(30));
+  ASSERT_EQ(run_aerun(d, {"case", "c.yaml"}).code, 0);
+  auto r = run_aerun(d, {"runs"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("\n1 run\n"));
+  EXPECT_THAT(r.err, HasSubstr("1 run(s) of earlier versions of their case left out"));
+  r = run_aerun(d, {"runs", "--all-versions"});
+  EXPECT_THAT(r.out, HasSubstr("\n2 runs\n"));
+  EXPECT_THAT(r.out, HasSubstr("| version |"));
+  EXPECT_THAT(r.out, HasSubstr(" (old) |"));
+  r = run_aerun(d, {"runs", "--all-versions", "--format", "csv"});
+  EXPECT_THAT(r.out, HasSubstr(",case_digest,current_version\n"));
+  EXPECT_THAT(r.out, HasSubstr(",false\n"));
+  EXPECT_THAT(r.out, HasSubstr(",true\n"));
+  r = run_aerun(d, {"runs", "--all-versions", "--format", "json"});
+  EXPECT_THAT(r.out, HasSubstr("\"current_version\": false"));
+}

@@ -167,3 +167,29 @@ TEST_F(PbsJobs, UnrepairableJsonIsAskedAgainInPlainFormat) {
                  "(SELECT * FROM runs ORDER BY job_id)"),
             "ok 0,failed 3");
 }
+
+TEST_F(PbsJobs, RetriesResubmitTransientFailuresOnlyAsTheLocalRunnerDoes) {
+  // nccl fails with a communication error on its first attempt only; oom always runs out of
+  // memory (a result, never retried).
+  write_file(dir_ / "c.yaml", R"yaml(case: flaky
+params: {mode: [nccl, oom]}
+command: |
+  echo run >> count-{mode}
+  if [ {mode} = oom ]; then echo "torch.cuda.OutOfMemoryError: CUDA out of memory."; exit 1; fi
+  if [ "$(wc -l < count-{mode})" -lt 2 ]; then echo "NCCL error in: x.cpp:1, unhandled system error"; exit 1; fi
+  echo fine
+status: {oom: 'CUDA out of memory', comm_error: 'NCCL error'}
+retries: 2
+)yaml");
+  const auto r = aerun({"case", "c.yaml", "--scheduler", "pbs"});
+  EXPECT_EQ(r.code, 1) << r.err;  // the oom stays a failure of the case
+  EXPECT_THAT(r.err, HasSubstr("comm_error: submitting it again (retry 1 of 2)"));
+  EXPECT_THAT(r.err, HasSubstr("1 ok, 1 failed"));
+  EXPECT_THAT(r.err, HasSubstr("1 transient failure(s) retried"));
+  EXPECT_EQ(read_file(dir_ / "count-nccl"), "run\nrun\n");
+  EXPECT_EQ(read_file(dir_ / "count-oom"), "run\n");
+  EXPECT_EQ(sql1(db(),
+                 "SELECT group_concat(status || ':' || attempt, ' ') FROM "
+                 "(SELECT status, attempt FROM runs ORDER BY status)"),
+            "ok:2 oom:1");
+}

@@ -1,0 +1,11 @@
+#include <fmt/format.h>
+
+#include "aerun/table.hpp"
+
+namespace aerun {
+
+std::string runs_count_text(const TableCell& c) {
+  return short_of_plan(c) ? fmt::format("n={}/{}", c.n, c.planned) : fmt::format("n={}", c.n);
+}
+
+}  // namespace aerun

@@ -1,0 +1,140 @@
+// A table against what its case plans now: rows with no stored run read "missing", and a cell
+// built from fewer runs than planned says so (n=2/3) in every output format.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "aerun/table.hpp"
+#include "table_fixture.hpp"
+
+using namespace aerun;
+using namespace aerun::testing;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+namespace {
+
+// The demo case plans hidden=64 and hidden=128, three repeats each.
+std::vector<PlannedRuns> demo_plan() {
+  PlannedRuns p;
+  p.case_name = "demo";
+  p.points = {params({{"hidden", "64"}}), params({{"hidden", "128"}})};
+  p.repeat = 3;
+  return {p};
+}
+
+// hidden=64: two repeats ok and one failed; hidden=128: nothing stored.
+std::vector<RunRecord> two_of_three() {
+  return {make_run(params({{"hidden", "64"}}), "ok", {{"iter_ms", 12.0}}, 0),
+          make_run(params({{"hidden", "64"}}), "failed", {}, 1),
+          make_run(params({{"hidden", "64"}}), "ok", {{"iter_ms", 14.0}}, 2)};
+}
+
+Table planned_table() {
+  return build_table(make_case(), make_table({"hidden"}, {column("iter_ms")}), two_of_three(),
+                     demo_plan());
+}
+
+}  // namespace
+
+TEST(TablePlan, APlannedRowWithNoStoredRunReadsMissing) {
+  const Table t = planned_table();
+  ASSERT_EQ(t.rows.size(), 2u);
+  EXPECT_EQ(t.rows[1].key, std::vector<std::string>{"128"});
+  EXPECT_EQ(t.rows[1].cells[0].text, "missing");
+  EXPECT_TRUE(t.rows[1].cells[0].status);
+  EXPECT_EQ(t.rows[1].cells[0].planned, 3);
+}
+
+TEST(TablePlan, ACellKnowsHowManyRunsWerePlannedForIt) {
+  const TableCell& c = planned_table().rows[0].cells[0];
+  EXPECT_EQ(c.n, 2);
+  EXPECT_EQ(c.planned, 3);
+  EXPECT_TRUE(short_of_plan(c));
+  EXPECT_EQ(runs_count_text(c), "n=2/3");
+}
+
+TEST(TablePlan, WithoutAPlanNoRowIsAddedAndNothingIsMarked) {
+  const Table t = build_table(make_case(), make_table({"hidden"}, {column("iter_ms")}),
+                             two_of_three());
+  ASSERT_EQ(t.rows.size(), 1u);
+  EXPECT_EQ(t.rows[0].cells[0].planned, 0);
+  EXPECT_FALSE(short_of_plan(t.rows[0].cells[0]));
+  EXPECT_EQ(runs_count_text(t.rows[0].cells[0]), "n=2");
+}
+
+TEST(TablePlan, AFullCellIsNotMarked) {
+  auto runs = two_of_three();
+  runs[1] = make_run(params({{"hidden", "64"}}), "ok", {{"iter_ms", 13.0}}, 1);
+  const Table t = build_table(make_case(), make_table({"hidden"}, {column("iter_ms")}), runs,
+                              demo_plan());
+  EXPECT_EQ(t.rows[0].cells[0].n, 3);
+  EXPECT_FALSE(short_of_plan(t.rows[0].cells[0]));
+  EXPECT_THAT(render_markdown(t), HasSubstr("| 13 (12–14, n=3) |"));
+}
+
+TEST(TablePlan, PlannedPointsOutsideTheTablesWhereAreNotRows) {
+  TableSpec spec = make_table({"hidden"}, {column("iter_ms")});
+  spec.where = {params({{"hidden", "64"}})};
+  const Table t = build_table(make_case(), spec, two_of_three(), demo_plan());
+  ASSERT_EQ(t.rows.size(), 1u);
+  EXPECT_EQ(t.rows[0].cells[0].planned, 3);
+}
+
+TEST(TablePlan, ARowKeyedOnFewerParametersCountsEveryPlannedRunOfIt) {
+  // Rows by nothing but a fixed column: all six planned runs fall in one row.
+  CaseSpec c = make_case();
+  ParamSpec model;
+  model.name = "model";
+  model.values = {Value::parse("mlp")};
+  c.params.push_back(model);
+  auto plan = demo_plan();
+  for (auto& p : plan[0].points) p.emplace_back("model", Value::parse("mlp"));
+  auto runs = two_of_three();
+  for (auto& r : runs) r.params.emplace_back("model", Value::parse("mlp"));
+  const Table t = build_table(c, make_table({"model"}, {column("iter_ms")}), runs, plan);
+  ASSERT_EQ(t.rows.size(), 1u);
+  EXPECT_EQ(runs_count_text(t.rows[0].cells[0]), "n=2/6");
+}
+
+TEST(TablePlan, MarkdownShowsTheShortfallEvenForASingleValue) {
+  auto runs = two_of_three();
+  runs.pop_back();  // one ok value of three planned
+  const Table t = build_table(make_case(), make_table({"hidden"}, {column("iter_ms")}), runs,
+                              demo_plan());
+  const std::string md = render_markdown(t);
+  EXPECT_THAT(md, HasSubstr("| 64 | 12 (n=1/3) |"));
+  EXPECT_THAT(md, HasSubstr("| 128 | missing |"));
+}
+
+TEST(TablePlan, MarkdownGivesTheSpreadAndTheShortfall) {
+  EXPECT_THAT(render_markdown(planned_table()), HasSubstr("| 64 | 13 (12–14, n=2/3) |"));
+}
+
+TEST(TablePlan, CsvCarriesTheCountAndThePlannedCountAsNumbers) {
+  const std::string csv = render_csv(planned_table());
+  EXPECT_THAT(csv, HasSubstr("hidden,iter_ms,iter_ms_min,iter_ms_max,iter_ms_n,iter_ms_planned\n"));
+  EXPECT_THAT(csv, HasSubstr("64,13,12,14,2,3\n"));
+  EXPECT_THAT(csv, HasSubstr("128,missing,,,,3\n"));
+}
+
+TEST(TablePlan, CsvHasNoPlannedColumnWhenEveryCellIsFull) {
+  const Table t = build_table(make_case(), make_table({"hidden"}, {column("iter_ms")}),
+                              two_of_three());
+  EXPECT_THAT(render_csv(t), Not(HasSubstr("_planned")));
+}
+
+TEST(TablePlan, JsonCarriesNAndPlanned) {
+  const std::string json = render_json(planned_table());
+  EXPECT_THAT(json, HasSubstr("\"n\": 2, \"planned\": 3"));
+  EXPECT_THAT(json, HasSubstr("\"n\": null, \"planned\": 3"));
+}
+
+TEST(TablePlan, LatexMarksTheCellAndExplainsTheMarkInTheCaption) {
+  const std::string tex = render_latex(planned_table());
+  EXPECT_THAT(tex, HasSubstr("13$^{2/3}$"));
+  EXPECT_THAT(tex, HasSubstr("$^{n/p}$: from $n$ of the $p$ planned runs."));
+}
+
+TEST(TablePlan, HtmlShowsTheShortfallBesideTheNumber) {
+  EXPECT_THAT(render_html(planned_table()), HasSubstr("n=2/3"));
+}
