@@ -2,6 +2,7 @@
 // stored; reuses runs already done; stops cleanly on Ctrl-C / SIGTERM.
 #pragma once
 
+#include <functional>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -24,11 +25,12 @@ struct RunnerOptions {
 };
 
 struct RunSummary {
-  int planned = 0;
+  long long planned = 0;
   int reused = 0;  // already succeeded: not run again
   int ok = 0;
-  int failed = 0;       // every status other than ok and interrupted
-  int interrupted = 0;  // stopped by Ctrl-C / SIGTERM, or never started because of it
+  int failed = 0;             // every status other than ok and interrupted
+  int interrupted = 0;        // running when Ctrl-C / SIGTERM stopped them
+  long long not_started = 0;  // planned, but never started because of a stop signal
   int kept = 0;         // failures kept as results from an earlier invocation (failure_policy.hpp)
   int busy = 0;         // still run by another aerun process when this one stopped
   int stop_signal = 0;  // SIGINT/SIGTERM that stopped the case, or 0
@@ -36,8 +38,13 @@ struct RunSummary {
 
 class CaseRunner {
  public:
+  // Calls its sink with each planned run, in order, until the sink returns false.
+  using PlanSource = std::function<void(const std::function<bool(const PlannedRun&)>&)>;
+
   CaseRunner(const CaseSpec& spec, Store& store, RunnerOptions opts, std::ostream& out);
   RunSummary run(const std::vector<PlannedRun>& planned);
+  // Streams: at most a window of runs (a few hundred) is held at once, whatever `total` is.
+  RunSummary run(const PlanSource& source, long long total);
 
  private:
   const CaseSpec& spec_;

@@ -134,15 +134,17 @@ int run_case_command(const Globals& g, const CaseArgs& a) {
   const bool launch_per_point =
       spec.launcher && (spec.resources.sizes_launch() || !spec.launcher->per_point.empty());
   const LaunchSetup launch = launch_per_point ? LaunchSetup{} : prepare_launch(spec);
-  std::vector<PlannedRun> planned;
+  // The runs are counted first (cheaply, without keys), then streamed into the runner: a sweep of
+  // any size runs in bounded memory.
+  long long total = 0;
   plan_runs(
       spec, &selector,
-      [&](const PlannedRun& r) {
-        planned.push_back(r);
+      [&](const PlannedRun&) {
+        ++total;
         return true;
       },
-      /*with_keys=*/true, launch_per_point ? nullptr : &launch);
-  if (planned.empty() && a.only.empty() && !spec.excludes.empty()) {
+      /*with_keys=*/false, launch_per_point ? nullptr : &launch);
+  if (total == 0 && a.only.empty() && !spec.excludes.empty()) {
     std::string which;
     for (const auto& e : spec.excludes)
       which += fmt::format("{}{}:{}{}", which.empty() ? "" : ", ", e.loc.file, e.loc.line,
@@ -150,7 +152,7 @@ int run_case_command(const Globals& g, const CaseArgs& a) {
     std::cerr << "aerun: warning: case '" << spec.name
               << "' has no point left: `exclude:` removes every one (" << which << ")\n";
   }
-  if (planned.empty() && !a.only.empty())
+  if (total == 0 && !a.only.empty())
     throw InputError(SourceLoc{}, "--only",
                      fmt::format("no run of case '{}' matches --only {}: nothing to do", spec.name,
                                  fmt::join(a.only, " --only ")));
@@ -164,7 +166,11 @@ int run_case_command(const Globals& g, const CaseArgs& a) {
   opts.env = helper_env();
   opts.env.insert(opts.env.end(), launch.env.begin(), launch.env.end());
   CaseRunner runner(spec, store, opts, std::cerr);
-  const RunSummary s = runner.run(planned);
+  const RunSummary s = runner.run(
+      [&](const std::function<bool(const PlannedRun&)>& sink) {
+        plan_runs(spec, &selector, sink, /*with_keys=*/true, launch_per_point ? nullptr : &launch);
+      },
+      total);
   if (s.stop_signal) return 128 + s.stop_signal;
   return s.failed > 0 || s.kept > 0 || s.interrupted > 0 || s.busy > 0 ? 1 : 0;
 }

@@ -80,17 +80,33 @@ struct Todo {
 class RunLoop {
  public:
   RunLoop(const CaseSpec& spec, Store& store, const RunnerOptions& opts, Progress& progress,
-          RunSummary& sum)
-      : spec_(spec), store_(store), opts_(opts), progress_(progress), sum_(sum) {}
+          RunSummary& sum, fs::path case_logs)
+      : spec_(spec),
+        store_(store),
+        opts_(opts),
+        progress_(progress),
+        sum_(sum),
+        case_logs_(std::move(case_logs)) {}
 
-  // The runs not yet succeeded (all with --force). Whether a run is done or another aerun runs
-  // it is decided again, atomically, when it is claimed (start).
-  void plan(const std::vector<PlannedRun>& planned);
+  // Queues a run unless the store keeps its earlier result (every run with --force); when the
+  // queue is full, runs the loop until there is room, so a sweep of any size is streamed in
+  // bounded memory. Whether a run is done or another aerun runs it is decided again, atomically,
+  // when it is claimed (start). Returns false once aerun was asked to stop.
+  bool feed(const PlannedRun& p);
   // Until the queue is empty and every run has finished (or aerun was asked to stop).
   void run();
+  // Says which earlier results were kept, once every run was fed.
+  void note_kept();
   int stop_signal() const { return signals_.stop_signal(); }
 
  private:
+  // A planned run owned while it is queued, running or waiting, with the attempts it has left.
+  struct Owned {
+    std::unique_ptr<const PlannedRun> plan;
+    int attempts_left = 0;
+  };
+  void step();
+  void release(const PlannedRun* p) { owned_.erase(p); }
   void launch_ready();
   bool start(const Todo& t);  // false: not started (done or busy elsewhere)
   void wait_for_others();
@@ -111,13 +127,14 @@ class RunLoop {
   const std::string commit_ = git_commit(spec_.workdir);
   const int jobs_ = spec_.exclusive_gpu ? 1 : std::max(1, opts_.jobs);
   const FailurePolicy policy_{spec_, opts_.force, opts_.rerun_failed};
-  std::map<std::string, int> kept_;  // status -> runs kept as results
   fs::path case_logs_;
+  std::map<std::string, int> kept_;  // status -> runs kept as results
   std::deque<Todo> queue_;
   std::deque<Todo> waiting_;  // run by another live aerun: claimed again once it is done
   std::vector<std::string> busy_noted_;
   double next_heartbeat_ = 0;
-  std::unordered_map<const PlannedRun*, int> attempts_left_;
+  std::unordered_map<const PlannedRun*, Owned> owned_;
+  const size_t window_ = std::max<size_t>(256, 8 * static_cast<size_t>(jobs_));
   std::vector<std::unique_ptr<ActiveRun>> active_;
   SignalWatch signals_;
   GpuLock gpu_lock_;
@@ -125,17 +142,23 @@ class RunLoop {
   std::vector<pollfd> pfds_;
 };
 
-void RunLoop::plan(const std::vector<PlannedRun>& planned) {
-  for (const auto& p : planned) {
-    if (auto prev = store_.find_by_key(p.key)) {
-      if (policy_.keeps(prev->status)) {
-        keep(prev->status);
-        continue;
-      }
+bool RunLoop::feed(const PlannedRun& p) {
+  if (signals_.stop_signal() != 0) return false;
+  if (auto prev = store_.find_by_key(p.key)) {
+    if (policy_.keeps(prev->status)) {
+      keep(prev->status);
+      return true;
     }
-    queue_.push_back({&p, spec_.retries + 1});
-    attempts_left_[&p] = spec_.retries + 1;
   }
+  auto copy = std::make_unique<const PlannedRun>(p);
+  const PlannedRun* key = copy.get();
+  owned_[key] = {std::move(copy), spec_.retries + 1};
+  queue_.push_back({key, spec_.retries + 1});
+  while (queue_.size() >= window_ && signals_.stop_signal() == 0) step();
+  return signals_.stop_signal() == 0;
+}
+
+void RunLoop::note_kept() {
   if (!kept_.empty()) {
     std::string what;
     for (const auto& [status, n] : kept_)
@@ -174,6 +197,20 @@ void RunLoop::wait_for_others() {
   waiting_.clear();
 }
 
+// One turn of the loop: start what may start, wait for something to happen, handle it.
+void RunLoop::step() {
+  launch_ready();
+  if (active_.empty()) {
+    if (queue_.empty() && !waiting_.empty()) wait_for_others();
+    return;
+  }
+  wait_for_events();
+  read_outputs();
+  finish_done_runs();
+  send_heartbeat();
+  progress_.tick(static_cast<int>(active_.size()));
+}
+
 // Tells other aerun processes every kHeartbeatS that this one still runs its runs.
 void RunLoop::send_heartbeat() {
   const double now = mono_now();
@@ -186,22 +223,9 @@ void RunLoop::send_heartbeat() {
 }
 
 void RunLoop::run() {
-  case_logs_ = fs::absolute(fs::path(opts_.logs_dir)) / spec_.name;
-  std::error_code ec;
-  fs::create_directories(case_logs_, ec);
-  if (ec) throw SystemError(fmt::format("cannot create {}: {}", case_logs_.string(), ec.message()));
   while (!queue_.empty() || !active_.empty() || !waiting_.empty()) {
-    launch_ready();
-    if (active_.empty()) {
-      if (queue_.empty() && !waiting_.empty()) wait_for_others();
-      if (signals_.stop_signal() != 0) break;
-      continue;
-    }
-    wait_for_events();
-    read_outputs();
-    finish_done_runs();
-    send_heartbeat();
-    progress_.tick(static_cast<int>(active_.size()));
+    step();
+    if (active_.empty() && signals_.stop_signal() != 0) break;
   }
 }
 
@@ -223,7 +247,7 @@ void RunLoop::launch_ready() {
       }
     }
     if (start(t)) {
-      attempts_left_[t.plan] -= 1;
+      owned_[t.plan].attempts_left -= 1;
     } else if (spec_.exclusive_gpu) {
       gpu_lock_.release();
     }
@@ -235,12 +259,13 @@ bool RunLoop::start(const Todo& t) {
   RunRecord r = new_run_record(spec_, p, host_, commit_);
   r.status = "running";
   r.launch_time = wall_now();
-  const bool first = attempts_left_[t.plan] == spec_.retries + 1;
+  const bool first = owned_[t.plan].attempts_left == spec_.retries + 1;
   const Store::Claim claim = store_.claim_run(r, [&](const std::string& status) {
     return first ? policy_.keeps(status) : false;  // a retry re-claims its own failure
   });
   if (claim.outcome == Store::Claim::Outcome::Done) {
     keep(claim.found.status);
+    release(t.plan);
     return false;
   }
   if (claim.outcome == Store::Claim::Outcome::Busy) {
@@ -285,7 +310,7 @@ void RunLoop::on_stop_signal() {
   const std::string name = signal_name(signals_.stop_signal());
   progress_.note(fmt::format("{} received: stopping {} running run(s)", name, active_.size()));
   for (auto& a : active_) a->interrupt(mono_now(), opts_.kill_grace_s, name);
-  sum_.interrupted += static_cast<int>(queue_.size());
+  for (const Todo& t : queue_) release(t.plan);  // never started: counted as not started
   queue_.clear();
   sum_.busy += static_cast<int>(waiting_.size());  // left to the aerun that runs them
   waiting_.clear();
@@ -309,7 +334,10 @@ void RunLoop::finish_done_runs() {
     const bool retry = finish(a);
     if (spec_.exclusive_gpu) gpu_lock_.release();
     active_.erase(active_.begin() + static_cast<long>(i));
-    if (retry) queue_.push_front({plan, attempts_left_[plan]});
+    if (retry)
+      queue_.push_front({plan, owned_[plan].attempts_left});
+    else
+      release(plan);
   }
 }
 
@@ -322,8 +350,8 @@ bool RunLoop::finish(ActiveRun& a) {
                     r.key.substr(0, 12), Store::kStaleAfterS));
     return false;
   }
-  const bool retry =
-      policy_.retries(r.status) && attempts_left_[&a.plan()] > 0 && signals_.stop_signal() == 0;
+  const bool retry = policy_.retries(r.status) && owned_[&a.plan()].attempts_left > 0 &&
+                     signals_.stop_signal() == 0;
   if (r.status == "ok")
     ++sum_.ok;
   else if (r.status == "interrupted")
@@ -340,15 +368,32 @@ CaseRunner::CaseRunner(const CaseSpec& spec, Store& store, RunnerOptions opts, s
     : spec_(spec), store_(store), opts_(std::move(opts)), out_(out) {}
 
 RunSummary CaseRunner::run(const std::vector<PlannedRun>& planned) {
+  return run(
+      [&](const std::function<bool(const PlannedRun&)>& sink) {
+        for (const auto& p : planned)
+          if (!sink(p)) return;
+      },
+      static_cast<long long>(planned.size()));
+}
+
+RunSummary CaseRunner::run(const PlanSource& source, long long total) {
   RunSummary sum;
-  sum.planned = static_cast<int>(planned.size());
-  Progress progress(out_, opts_.tty, spec_.name, sum.planned);
+  sum.planned = total;
+  Progress progress(out_, opts_.tty, spec_.name, total);
   store_.reap_orphans(host_name());
-  RunLoop loop(spec_, store_, opts_, progress, sum);
-  loop.plan(planned);
+  const fs::path logs = fs::absolute(fs::path(opts_.logs_dir)) / spec_.name;
+  std::error_code ec;
+  fs::create_directories(logs, ec);
+  if (ec) throw SystemError(fmt::format("cannot create {}: {}", logs.string(), ec.message()));
+  RunLoop loop(spec_, store_, opts_, progress, sum, logs);
+  source([&](const PlannedRun& p) { return loop.feed(p); });
   loop.run();
-  progress.done(sum.ok, sum.failed, sum.reused, sum.interrupted, sum.kept);
+  loop.note_kept();
   sum.stop_signal = loop.stop_signal();
+  if (sum.stop_signal != 0)
+    sum.not_started = std::max(
+        0LL, total - (sum.reused + sum.ok + sum.failed + sum.interrupted + sum.kept + sum.busy));
+  progress.done(sum);
   return sum;
 }
 

@@ -17,7 +17,7 @@ std::string describe_params(const ParamList& params) {
   return s;
 }
 
-Progress::Progress(std::ostream& out, bool tty, std::string case_name, int planned)
+Progress::Progress(std::ostream& out, bool tty, std::string case_name, long long planned)
     : out_(out),
       tty_(tty),
       case_(std::move(case_name)),
@@ -77,12 +77,12 @@ void Progress::tick(int running) {
 }
 
 void Progress::redraw() {
-  const int remaining = planned_ - finished_;
+  const long long remaining = planned_ - finished_;
   std::string eta = "?";
   if (runs_timed_ > 0) {
     const double per_run = run_seconds_ / runs_timed_;
     const int par = std::max(1, running_);
-    const int s = static_cast<int>(per_run * remaining / par);
+    const long long s = static_cast<long long>(per_run * static_cast<double>(remaining) / par);
     eta = fmt::format("{}:{:02}", s / 60, s % 60);
   }
   out_ << fmt::format("\r\033[K[aerun] {}: {}/{} done, {} failed, {} running, ETA {}", case_,
@@ -91,12 +91,13 @@ void Progress::redraw() {
   line_shown_ = true;
 }
 
-void Progress::done(int ok, int failed, int reused, int interrupted, int kept) {
+void Progress::done(const RunSummary& s) {
   clear_line();
-  out_ << fmt::format("[aerun] {}: {} ok, {} failed, {} reused, {}{} interrupted ({:.1f} s)\n",
-                      case_, ok, failed, reused,
-                      kept ? fmt::format("{} failures kept, ", kept) : "", interrupted,
-                      mono_now() - started_at_);
+  out_ << fmt::format(
+      "[aerun] {}: {} ok, {} failed, {} reused, {}{} interrupted{}{} ({:.1f} s)\n", case_, s.ok,
+      s.failed, s.reused, s.kept ? fmt::format("{} failures kept, ", s.kept) : "", s.interrupted,
+      s.not_started ? fmt::format(", {} not started", s.not_started) : "",
+      s.busy ? fmt::format(", {} left to another aerun", s.busy) : "", mono_now() - started_at_);
   out_.flush();
 }
 

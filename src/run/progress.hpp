@@ -4,19 +4,21 @@
 #include <iosfwd>
 #include <string>
 
+#include "aerun/case_runner.hpp"
 #include "aerun/run_record.hpp"
 
 namespace aerun {
 
 class Progress {
  public:
-  Progress(std::ostream& out, bool tty, std::string case_name, int planned);
+  Progress(std::ostream& out, bool tty, std::string case_name, long long planned);
   void reused();
   void started(const RunRecord& r);
   void finished(const RunRecord& r, bool will_retry);
   void note(const std::string& text);
   void tick(int running);
-  void done(int ok, int failed, int reused, int interrupted, int kept = 0);
+  // The closing line: what ran, what was reused or kept, what a stop signal left undone.
+  void done(const RunSummary& sum);
 
  private:
   void redraw();
@@ -25,8 +27,9 @@ class Progress {
   std::ostream& out_;
   bool tty_;
   std::string case_;
-  int planned_;
-  int finished_ = 0, failed_ = 0, reused_ = 0, running_ = 0;
+  long long planned_;
+  long long finished_ = 0;
+  int failed_ = 0, reused_ = 0, running_ = 0;
   double started_at_;
   double run_seconds_ = 0;  // summed wall time of finished runs (for the ETA)
   int runs_timed_ = 0;

@@ -1,6 +1,8 @@
 // Interrupted cases: Ctrl-C stops the children and records them; kill -9 of aerun loses nothing.
 #include <signal.h>
 
+#include <fstream>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -73,6 +75,42 @@ command: echo $$ > pid-{i}; exec sleep 60
   }
   // The third run never started; running again does the three.
   EXPECT_FALSE(fs::exists(d / "pid-3"));
+}
+
+// A real (not dry) run of a big sweep streams its runs: memory stays bounded while it runs, and
+// Ctrl-C's summary tells the runs it stopped from those it never started.
+TEST(Interrupt, ABigSweepRunsInBoundedMemoryAndCtrlCCountsWhatNeverStarted) {
+  TempDir d;
+  write_file(d / "c.yaml", R"yaml(case: big
+params:
+  a: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19]
+  b: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19]
+  c: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19]
+  d: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19]
+command: echo "a long command line that every planned run carries with it {a} {b} {c} {d}"; exec sleep 60
+)yaml");  // 160,000 runs
+  const std::string db = d / "results/aerun.db";
+  aerun::ChildProcess::Options o;  // aerun itself (exec), its stderr kept in a file
+  o.argv = {"/bin/sh", "-c", "exec \"$0\" case c.yaml -j 2 2> err.txt", AERUN_BINARY};
+  for (char** e = environ; *e; ++e) o.env.emplace_back(*e);
+  o.cwd = d.path().string();
+  auto bg = std::make_unique<aerun::ChildProcess>(o);
+  ASSERT_TRUE(eventually([&] { return count(db, "status='running'") == 2; }, 60));
+  // Peak resident memory so far (the whole plan was counted, and the first runs queued).
+  long hwm_kb = 0;
+  {
+    std::ifstream st("/proc/" + std::to_string(bg->pid()) + "/status");
+    for (std::string line; std::getline(st, line);)
+      if (line.rfind("VmHWM:", 0) == 0) hwm_kb = std::stol(line.substr(6));
+  }
+  kill(bg->pid(), SIGINT);
+  bg->wait();
+  EXPECT_EQ(*bg->exit().code, 130);
+  EXPECT_GT(hwm_kb, 0);
+  EXPECT_LT(hwm_kb, 40 * 1024) << "a queued plan of 160,000 runs is held in memory";
+  EXPECT_THAT(read_file(d / "err.txt"),
+              HasSubstr("0 ok, 0 failed, 0 reused, 2 interrupted, 159998 not started"));
+  EXPECT_EQ(count(db, "1"), 2);
 }
 
 TEST(Interrupt, RowsLeftRunningByADeadAerunAreStaleThenRedone) {

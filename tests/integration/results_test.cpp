@@ -44,7 +44,7 @@ TEST(Results, RunsListsEveryRunAsCsvWithAHeaderAndAColumnPerParameterAndMetric) 
   const auto header = r.out.substr(0, r.out.find('\n'));
   EXPECT_EQ(header,
             "key,case,repeat,attempt,status,reason,layers,method,iter_ms,startup_s,wall_s,queue_"
-            "wait_s,job_id,log");
+            "wait_s,job_id,log,case_digest,current_version");
   EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 5);
   EXPECT_THAT(r.out, HasSubstr(",ok,,2,m,20,"));
   EXPECT_THAT(r.out, HasSubstr(",oom,line 3: CUDA out of memory,10,m,100,"));
