@@ -26,6 +26,8 @@ struct BatchOptions {
   std::string logs_dir;          // logs, stamps and scripts under <logs_dir>/<case>/
   std::vector<std::string> env;  // "NAME=value" exported in every job
   std::string aerun_binary;      // written into the scripts (launch line, stamp-output)
+  long long session_id = 0;      // the session runs are made in (session.hpp)
+  bool fresh_session = false;    // reuse only what this session already did
   FollowOptions follow;
 };
 

@@ -22,6 +22,8 @@ struct RunnerOptions {
   bool tty = false;              // a live progress line instead of one line per event
   std::vector<std::string> env;  // "NAME=value" exported to every run, after the host's own
   double kill_grace_s = 5;       // SIGTERM -> SIGKILL delay for timeouts and interruptions
+  long long session_id = 0;      // the session runs are made in (session.hpp)
+  bool fresh_session = false;  // reuse only what this session already did (--label, --session new)
 };
 
 struct RunSummary {

@@ -9,6 +9,7 @@
 
 #include "aerun/error.hpp"
 #include "aerun/launcher_spec.hpp"
+#include "aerun/poll_interval.hpp"
 #include "aerun/resources_spec.hpp"
 #include "aerun/value.hpp"
 
@@ -36,6 +37,7 @@ struct MetricSpec {
   };
   std::vector<Alternative> alternatives;
   bool progress = false;  // a match shows training progressed (a run without any: no_progress)
+  std::string better;     // "higher" | "lower" | "" (inferred from the unit and name: regress.hpp)
 };
 
 // A line pattern that marks a run as failed and why (e.g. "CUDA out of memory" -> oom).
@@ -200,6 +202,7 @@ struct CaseSpec {
   int repeat = 1;
   double timeout_s = 0;  // 0 = none
   SourceLoc timeout_loc;
+  std::optional<PollInterval> poll_interval;  // `poll_interval:` for batch jobs
   std::vector<std::string> warnings;  // found at load, printed when they matter (batch runs)
   // Issue 11: which version of the case a run was made from. file_digest: SHA-256 of the case
   // file's text (shown); version: a digest of what decides how each point runs (command, shell,

@@ -58,6 +58,7 @@ struct IngestOptions {
   std::string name_template;     // empty: every file, no parameters
   unsigned jobs = 1;             // files read and extracted at once (stored one by one, in order)
   bool assume_complete = false;  // the logs are of finished runs (excerpts): see RunEvidence
+  long long session_id = 0;      // the session the runs are stored in
 };
 
 // The run a log file describes: key = sha256(case name, '\n', absolute path); status from the

@@ -71,6 +71,7 @@ struct RunRecord {
   long long runner_start = 0;  // that process's start time (ticks since boot): pids are reused
   std::string runner_boot;     // the boot it ran in
   std::optional<double> heartbeat;  // when the running aerun last said it is alive (epoch s)
+  long long session_id = 0;         // the session (aerun invocation) of this attempt; 0 = none
 
   std::string log_path;
   long long log_size = 0;

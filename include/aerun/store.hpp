@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "aerun/run_record.hpp"
+#include "aerun/session.hpp"
 
 namespace aerun {
 
@@ -16,6 +17,7 @@ struct RunFilter {
   std::string case_name;
   std::string status;
   std::string key_prefix;
+  long long session_id = 0;  // runs whose latest attempt is of this session (0: any)
 };
 
 // The results store: one SQLite file (WAL, foreign keys on, busy_timeout 10 s,
@@ -42,9 +44,10 @@ class Store {
   const std::string& path() const { return path_; }
 
   // Claims a run before launching it: inserts the row for r.key (status "running", attempt 1,
-  // launch info, params, env, command, runner_pid, host, ...) or, when the key exists (an earlier
-  // failed or interrupted attempt), updates it with attempt+1, clears its earlier results and
-  // deletes its old metrics and series. Returns the row id.
+  // launch info, params, env, command, runner_pid, host, session, ...) or, when the key exists (an
+  // earlier attempt), copies that finished attempt into the history (run_history, with its
+  // metrics), then updates the row with attempt+1, clears its earlier results and deletes its old
+  // metrics and series. Returns the row id.
   long long begin_run(const RunRecord& r);
 
   // How long a running aerun may stay silent before its claims count as stale (it writes a
@@ -61,11 +64,12 @@ class Store {
     RunRecord found;   // Done / Busy: the row as found
   };
   // Atomically (one write transaction, the row's status read inside it): Done when the stored
-  // status is one to keep (keep(status): ok, or a failure kept as a result), Busy when another
+  // run is one to keep (keep(row): ok, or a failure kept as a result; of this session when the
+  // session runs every point anew), Busy when another
   // live aerun process runs it (or a batch job is in flight for it), else begins it as begin_run
   // does (also a stale claim: its owner is provably gone or silent for kStaleAfterS) and returns
   // Claimed.
-  Claim claim_run(const RunRecord& r, const std::function<bool(const std::string&)>& keep);
+  Claim claim_run(const RunRecord& r, const std::function<bool(const RunRecord&)>& keep);
   // Records that this process still runs these runs (rows still "running").
   void heartbeat(const std::vector<long long>& ids);
 
@@ -99,6 +103,23 @@ class Store {
   int remove(const std::vector<long long>& ids);
   // Every case name in the store, sorted (for "did you mean").
   std::vector<std::string> case_names() const;
+
+  // Records a session (its id set in s). A label already stored continues that session (a night
+  // resumed after a stop): its id is returned and it is open again.
+  long long open_session(SessionInfo& s);
+  void close_session(long long id);
+  // Oldest first.
+  std::vector<SessionInfo> sessions() const;
+  // By label, or by id ("12").
+  std::optional<SessionInfo> find_session(const std::string& ref) const;
+  // The runs of a case as one session left them: per run, its latest attempt made in that
+  // session (the current row, or an earlier attempt from the history, with its metrics).
+  std::vector<RunRecord> session_runs(long long session, const std::string& case_name) const;
+  // Whether the session made any attempt of the case ("": of any case); one indexed query.
+  bool session_has_runs(long long session, const std::string& case_name) const;
+  // Every attempt of the case's runs, current and earlier, each with its session (for history
+  // and regress over many sessions). Earlier attempts carry metrics but no series.
+  std::vector<RunRecord> all_attempts(const std::string& case_name) const;
 
   int schema_version() const;
   // The newest schema version this aerun knows.

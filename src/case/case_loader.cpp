@@ -1,5 +1,6 @@
 // load_case / parse_case: the top level of a case file and the order its sections are read in.
 #include "aerun/case_loader.hpp"
+#include "aerun/poll_interval.hpp"
 #include "aerun/sha256.hpp"
 
 #include <fmt/format.h>
@@ -25,10 +26,11 @@ namespace {
 
 const std::vector<std::string>& top_level_keys() {
   static const std::vector<std::string> keys{
-      "case",      "title",     "paper",   "figure",     "workdir", "shell",  "env",     "params",
-      "zip",       "include",   "exclude", "derive",     "command", "repeat", "timeout", "retries",
-      "exclusive", "presets",   "metrics", "status",     "startup", "tables", "plots",   "launcher",
-      "scheduler", "resources", "search",  "completion", "rerun"};
+      "case",      "title",     "paper",   "figure",     "workdir",   "shell",
+      "env",       "params",    "zip",     "include",    "exclude",   "derive",
+      "command",   "repeat",    "timeout", "retries",    "exclusive", "presets",
+      "metrics",   "status",    "startup", "tables",     "plots",     "launcher",
+      "scheduler", "resources", "search",  "completion", "rerun",     "poll_interval"};
   return keys;
 }
 
@@ -91,6 +93,8 @@ void read_top_level(const YamlReader& r, const Item& e, CaseSpec& spec, const fs
   } else if (k == "timeout") {
     spec.timeout_s = parse_duration(r.text(e), e.loc, e.key);
     spec.timeout_loc = e.loc;
+  } else if (k == "poll_interval") {
+    spec.poll_interval = parse_poll_interval(r.text(e), e.loc, e.key);
   } else if (k == "exclusive") {
     if (r.text(e) != "gpu")
       throw InputError(e.loc, e.key,

@@ -68,7 +68,7 @@ MetricSpec read_metric(const YamlReader& r, const Item& m) {
                      "expected a regex or a map with 'regex', got " + describe(m.node));
   bool has_regex = false;
   for (const Item& e :
-       r.entries(m, {"regex", "reduce", "skip", "unit", "scale", "series", "progress"})) {
+       r.entries(m, {"regex", "reduce", "skip", "unit", "scale", "series", "progress", "better"})) {
     if (e.name == "regex") {
       spec.pattern = r.text(e);
       check_regex(spec.pattern, e, what, 1);
@@ -87,6 +87,11 @@ MetricSpec read_metric(const YamlReader& r, const Item& m) {
       spec.series = r.boolean(e);
     } else if (e.name == "progress") {
       spec.progress = r.boolean(e);
+    } else if (e.name == "better") {
+      spec.better = r.text(e);
+      if (spec.better != "higher" && spec.better != "lower")
+        throw InputError(e.loc, e.key,
+                         "'" + spec.better + "': a metric is better `higher` or `lower`");
     }
   }
   if (!has_regex) throw InputError(m.loc, m.key, "missing required key 'regex'");

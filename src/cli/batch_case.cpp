@@ -1,6 +1,8 @@
 // `aerun case --scheduler ...`: submission, following, dry-run scripts, allocation mode.
 #include "cli/batch_case.hpp"
 
+#include "aerun/poll_interval.hpp"
+
 #include "aerun/provenance.hpp"
 
 #include <unistd.h>
@@ -46,7 +48,11 @@ int run_in_allocation(const Globals& g, const CaseSpec& spec, std::vector<Planne
     }
   }
   Store store(g.resolved_db());
+  SessionScope session(
+      store, describe_session(a.session, "case", {&spec}, to_string(sched), spec.workdir));
   RunnerOptions opts;
+  opts.session_id = session.id();
+  opts.fresh_session = session.fresh();
   opts.jobs = a.jobs;
   opts.force = a.force;
   opts.rerun_failed = a.rerun_failed;
@@ -106,6 +112,16 @@ int run_batch_case(const Globals& g, const CaseSpec& spec, const RunSelector& se
   o.logs_dir = g.logs_dir();
   o.env = a.env;
   o.aerun_binary = self_binary();
+  {
+    std::optional<PollInterval> cli;
+    if (!a.poll_interval.empty())
+      cli = parse_poll_interval(a.poll_interval, SourceLoc{}, "--poll-interval");
+    std::string warning;
+    const PollInterval p = resolve_poll_interval(cli, spec.poll_interval, &warning);
+    if (!warning.empty() && !a.dry_run) std::cerr << "aerun: note: " << warning << "\n";
+    o.follow.poll_s = p.min_s;
+    o.follow.max_poll_s = p.max_s;
+  }
 
   if (a.dry_run) {
     std::unique_ptr<Store> store;
@@ -129,6 +145,10 @@ int run_batch_case(const Globals& g, const CaseSpec& spec, const RunSelector& se
   if (in_allocation) return run_in_allocation(g, spec, planned, sched, allocation_id(sched), a);
 
   Store store(g.resolved_db());
+  SessionScope session(
+      store, describe_session(a.session, "case", {&spec}, to_string(sched), spec.workdir));
+  o.session_id = session.id();
+  o.fresh_session = session.fresh();
   auto client = make_scheduler_client(sched);
   BatchRunner runner(spec, &store, sched, o, std::cerr);
   const BatchSummary s = runner.run(planned, *client);

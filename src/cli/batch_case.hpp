@@ -9,6 +9,7 @@
 #include "aerun/launch_setup.hpp"
 #include "aerun/run_plan.hpp"
 #include "cli/app.hpp"
+#include "cli/session_scope.hpp"
 
 namespace aerun::cli {
 
@@ -19,9 +20,11 @@ struct BatchCaseArgs {
   bool force = false;
   bool rerun_failed = false;
   int max_queued = 0;
+  std::string poll_interval;          // --poll-interval as written ("" = not given)
   int jobs = 1;                       // runs at once in allocation mode
   bool submit_in_allocation = false;  // --submit: new jobs even inside an allocation
   std::vector<std::string> env;       // "NAME=value" for every run
+  SessionArgs session;                // --label / --session new
 };
 
 // Plans the selected runs and runs them through the chosen scheduler; returns the exit code (0

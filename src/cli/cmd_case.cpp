@@ -19,6 +19,7 @@
 #include "aerun/store.hpp"
 #include "cli/app.hpp"
 #include "cli/batch_case.hpp"
+#include "cli/session_scope.hpp"
 
 namespace aerun::cli {
 
@@ -37,7 +38,9 @@ struct CaseArgs {
   std::string scheduler;  // slurm | pbs | local ("" = the case's `scheduler:`, else run here)
   bool no_wait = false;
   int max_queued = 0;
+  std::string poll_interval;
   bool submit = false;
+  SessionArgs session;  // --label / --session new (issue 14)
 };
 
 // The demo workload ships next to the aerun binary; runs find it as $AERUN_DEMO_TRAIN.
@@ -64,7 +67,10 @@ int run_search_case(const Globals& g, const CaseArgs& a, const CaseSpec& spec,
     return 0;
   }
   Store store(g.resolved_db());
+  SessionScope session(store, describe_session(a.session, "case", {&spec}, "local", spec.workdir));
   RunnerOptions opts;
+  opts.session_id = session.id();
+  opts.fresh_session = session.fresh();
   opts.jobs = a.jobs;
   opts.force = a.force;
   opts.rerun_failed = a.rerun_failed;
@@ -98,6 +104,8 @@ int run_case_command(const Globals& g, const CaseArgs& a) {
     b.force = a.force;
     b.rerun_failed = a.rerun_failed;
     b.max_queued = a.max_queued;
+    b.poll_interval = a.poll_interval;
+    b.session = a.session;
     b.jobs = a.jobs;
     b.submit_in_allocation = a.submit;
     b.env = helper_env();
@@ -157,7 +165,10 @@ int run_case_command(const Globals& g, const CaseArgs& a) {
                      fmt::format("no run of case '{}' matches --only {}: nothing to do", spec.name,
                                  fmt::join(a.only, " --only ")));
   Store store(g.resolved_db());
+  SessionScope session(store, describe_session(a.session, "case", {&spec}, "local", spec.workdir));
   RunnerOptions opts;
+  opts.session_id = session.id();
+  opts.fresh_session = session.fresh();
   opts.jobs = a.jobs;
   opts.force = a.force;
   opts.rerun_failed = a.rerun_failed;
@@ -198,6 +209,16 @@ void add_case_command(CLI::App& app, Globals& g, Action& action) {
       ->check(CLI::IsMember({"slurm", "pbs", "local"}));
   c->add_flag("--no-wait", args->no_wait,
               "submit and return; `aerun collect` gathers the jobs later");
+  c->add_option("--label", args->session.label,
+                "name this invocation's session (e.g. nightly-2026-11-22): every selected point "
+                "runs anew, once per session; the same label again continues that session");
+  c->add_option("--session", args->session.session,
+                "`new`: a fresh session named by its start time (every selected point runs "
+                "anew)");
+  c->add_option("--poll-interval", args->poll_interval,
+                "batch jobs: the first interval between scheduler queries, or FIRST..LONGEST "
+                "(e.g. 10s..5m; default 1s..30s, or the case's poll_interval, or "
+                "$AERUN_POLL_INTERVAL)");
   c->add_option("--max-queued", args->max_queued,
                 "jobs in the queue at once (caps array tasks too)")
       ->check(CLI::Range(1, 1000000));

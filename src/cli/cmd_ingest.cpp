@@ -10,6 +10,7 @@
 #include "aerun/ingest.hpp"
 #include "aerun/presets.hpp"
 #include "cli/app.hpp"
+#include "cli/session_scope.hpp"
 
 namespace aerun::cli {
 
@@ -22,6 +23,7 @@ struct IngestArgs {
   std::vector<std::string> presets;
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
   bool assume_complete = false;
+  std::string label;  // the session's
 };
 
 // The case the logs belong to: a case file (its metrics, presets, status, startup and tables), or
@@ -55,7 +57,10 @@ CaseSpec ingest_case(const IngestArgs& a) {
 int ingest_command(const Globals& g, const IngestArgs& a) {
   const CaseSpec spec = ingest_case(a);
   Store store(g.resolved_db());
+  SessionScope session(store, describe_session(SessionArgs{a.label, ""}, "ingest", {&spec}, "",
+                                               std::filesystem::current_path().string()));
   IngestOptions opts;
+  opts.session_id = session.id();
   opts.name_template = a.pattern;
   opts.jobs = a.jobs;
   opts.assume_complete = a.assume_complete;
@@ -107,6 +112,9 @@ void add_ingest_command(CLI::App& app, Globals& g, Action& action) {
   c->add_flag("--assume-complete", args->assume_complete,
               "the logs are of runs that finished (e.g. excerpts): ok without an end line, "
               "unless a crash line says otherwise (noted in each run's reason)");
+  c->add_option("--label", args->label,
+                "name this ingest's session (default: its start time); `aerun regress` compares "
+                "sessions");
   c->add_option("--db", g.db, "results store");
   c->callback([&action, &g, args] { action = [&g, args] { return ingest_command(g, *args); }; });
 }

@@ -20,6 +20,7 @@ struct RunsArgs {
   std::string status;
   std::string format = "md";
   bool all_versions = false;
+  std::string session;
 };
 
 void add_unique(std::vector<std::string>& names, const std::string& n) {
@@ -35,6 +36,13 @@ int runs_command(const Globals& g, const RunsArgs& a) {
   RunFilter f;
   f.case_name = a.case_name;
   f.status = a.status;
+  if (!a.session.empty()) {
+    const auto s = store.find_session(a.session);
+    if (!s)
+      throw InputError(SourceLoc{}, "--session",
+                       "no session '" + a.session + "' in " + g.resolved_db());
+    f.session_id = s->id;
+  }
   std::vector<RunRecord> runs = store.list(f);
   if (runs.empty() && !a.case_name.empty()) require_case(store, a.case_name, g.resolved_db());
   // Runs of earlier versions of their case are left out, or (--all-versions) kept and marked.
@@ -180,6 +188,8 @@ void add_runs_command(CLI::App& app, Globals& g, Action& action) {
   c->add_option("--status", args->status, "only runs with this status (ok, failed, oom, ...)");
   c->add_option("--format", args->format, "md | csv | json")
       ->check(CLI::IsMember({"md", "csv", "json"}));
+  c->add_option("--session", args->session,
+                "only runs whose latest attempt is of this session (label or id)");
   c->add_flag("--all-versions", args->all_versions,
               "include runs of earlier versions of their case, marked (old)");
   c->add_option("--db", g.db, "results store");

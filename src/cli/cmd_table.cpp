@@ -1,4 +1,6 @@
 // `aerun table NAME`: a paper's table regenerated from the store, beside the paper's numbers.
+#include <fmt/format.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -19,7 +21,40 @@ struct TableArgs {
   std::string cases;
   std::string format = "md";
   bool all_versions = false;
+  bool check = false;
+  std::string session;  // one session's runs (label or id)
 };
+
+// --check: every cell with a paper value must be measured and within the tolerance. Returns the
+// exit code (0, or 1 naming the cells that are not) after the table was printed.
+int check_against_paper(const Table& t) {
+  int compared = 0;
+  std::vector<std::string> bad;
+  for (const auto& row : t.rows)
+    for (size_t j = 0; j < row.cells.size() && j < t.columns.size(); ++j) {
+      const TableCell& c = row.cells[j];
+      if (!c.paper) continue;
+      ++compared;
+      if (c.pass && *c.pass) continue;
+      std::string where;
+      for (size_t k = 0; k < row.key.size() && k < t.row_params.size(); ++k)
+        where += (where.empty() ? "" : " ") + t.row_params[k] + "=" + row.key[k];
+      bad.push_back(
+          c.ratio ? fmt::format("{} {}: {} vs paper {} (ratio {:.3f})", where, t.columns[j], c.text,
+                                *c.paper, *c.ratio)
+                  : fmt::format("{} {}: {} (paper {})", where, t.columns[j], c.text, *c.paper));
+    }
+  if (bad.empty()) {
+    std::cerr << fmt::format("aerun: check: {} of {} compared cells within ±{:g}% of the paper\n",
+                             compared, compared, t.tolerance * 100);
+    return 0;
+  }
+  std::cerr << fmt::format(
+      "aerun: check failed: {} of {} compared cells not within ±{:g}% of the paper:\n", bad.size(),
+      compared, t.tolerance * 100);
+  for (const auto& b : bad) std::cerr << "  " << b << "\n";
+  return 1;
+}
 
 std::string cases_location(const TableArgs& a) {
   if (!a.cases.empty()) return a.cases;
@@ -34,7 +69,24 @@ int table_command(const Globals& g, const TableArgs& a) {
                      "no case files at " + where + " (pass --cases DIR|FILE)");
   auto [spec, table] = find_table(a.name, where);
   Store store = open_existing_store(g.resolved_db());
-  std::vector<RunRecord> runs = table_runs(store, spec, table.runs_from);
+  std::vector<RunRecord> runs;
+  if (!a.session.empty()) {
+    const auto s = store.find_session(a.session);
+    if (!s)
+      throw InputError(SourceLoc{}, "--session",
+                       "no session '" + a.session + "' in " + g.resolved_db());
+    runs = store.session_runs(s->id, spec.name);
+    for (const auto& other : table.runs_from)
+      if (other != spec.name) {
+        auto more = store.session_runs(s->id, other);
+        runs.insert(runs.end(), more.begin(), more.end());
+      }
+    if (runs.empty())
+      throw InputError(SourceLoc{}, "--session",
+                       "session '" + s->label + "' has no run of case '" + spec.name + "'");
+  } else {
+    runs = table_runs(store, spec, table.runs_from);
+  }
   if (runs.empty()) require_case(store, spec.name, g.resolved_db());
   size_t older = 0;
   if (!a.all_versions) runs = current_runs(std::move(runs), spec, &older);
@@ -53,7 +105,8 @@ int table_command(const Globals& g, const TableArgs& a) {
     std::cout << render_html(t);
   else
     std::cout << render_markdown(t);
-  return 0;
+  std::cout.flush();
+  return a.check ? check_against_paper(t) : 0;
 }
 
 }  // namespace
@@ -68,6 +121,12 @@ void add_table_command(CLI::App& app, Globals& g, Action& action) {
       ->check(CLI::IsMember({"md", "csv", "json", "latex", "html"}));
   c->add_flag("--all-versions", args->all_versions,
               "include runs of earlier versions of the case (other command, fixed parameters)");
+  c->add_option("--session", args->session,
+                "the table as one session left it (a label or id; default: every run's latest "
+                "attempt)");
+  c->add_flag("--check", args->check,
+              "exit 1 when a cell with a paper value is not measured or not within the "
+              "table's tolerance");
   c->add_option("--db", g.db, "results store");
   c->callback([&action, &g, args] { action = [&g, args] { return table_command(g, *args); }; });
 }

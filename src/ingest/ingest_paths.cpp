@@ -141,6 +141,7 @@ std::vector<IngestedFile> ingest_paths(Store& store, const CaseSpec& spec,
       continue;
     }
     RunRecord& r = *w.run;
+    r.session_id = opts.session_id;
     if (w.prev) {
       r.attempt = w.prev->attempt + 1;
       store.begin_run(r);  // bumps the attempt, clears the old results

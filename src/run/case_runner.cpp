@@ -117,6 +117,12 @@ class RunLoop {
   void read_outputs();
   void finish_done_runs();
   bool finish(ActiveRun& a);  // true: the run gets another attempt
+  // A stored run this invocation does not run again: a result the failure policy keeps, made in
+  // this session when the session runs every point anew.
+  bool reusable(const RunRecord& prev) const {
+    return policy_.keeps(prev.status) &&
+           (!opts_.fresh_session || prev.session_id == opts_.session_id);
+  }
 
   const CaseSpec& spec_;
   Store& store_;
@@ -145,7 +151,7 @@ class RunLoop {
 bool RunLoop::feed(const PlannedRun& p) {
   if (signals_.stop_signal() != 0) return false;
   if (auto prev = store_.find_by_key(p.key)) {
-    if (policy_.keeps(prev->status)) {
+    if (reusable(*prev)) {
       keep(prev->status);
       return true;
     }
@@ -260,8 +266,9 @@ bool RunLoop::start(const Todo& t) {
   r.status = "running";
   r.launch_time = wall_now();
   const bool first = owned_[t.plan].attempts_left == spec_.retries + 1;
-  const Store::Claim claim = store_.claim_run(r, [&](const std::string& status) {
-    return first ? policy_.keeps(status) : false;  // a retry re-claims its own failure
+  r.session_id = opts_.session_id;
+  const Store::Claim claim = store_.claim_run(r, [&](const RunRecord& found) {
+    return first ? reusable(found) : false;  // a retry re-claims its own failure
   });
   if (claim.outcome == Store::Claim::Outcome::Done) {
     keep(claim.found.status);

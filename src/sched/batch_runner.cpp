@@ -159,6 +159,7 @@ bool BatchRunner::submit_job(const BatchJob& job, SchedulerClient& client, JobFo
   for (size_t i = 0; i < job.runs.size(); ++i) {
     const PlannedRun& p = *job.runs[i];
     RunRecord r = new_run_record(spec_, p, host, commit);
+    r.session_id = opts_.session_id;
     r.log_path = job.log_paths[i];
     r.scheduler = to_string(scheduler_);
     r.id = store_->begin_run(r);
@@ -212,7 +213,8 @@ BatchSummary BatchRunner::run(const std::vector<PlannedRun>& planned, SchedulerC
   std::vector<const PlannedRun*> todo;
   for (const auto& p : planned) {
     if (auto prev = store_->find_by_key(p.key)) {
-      if (FailurePolicy(spec_, opts_.force, opts_.rerun_failed).keeps(prev->status)) {
+      if (FailurePolicy(spec_, opts_.force, opts_.rerun_failed).keeps(prev->status) &&
+          (!opts_.fresh_session || prev->session_id == opts_.session_id)) {
         ++(prev->status == "ok" ? sum.reused : sum.kept);
         continue;
       }

@@ -1,4 +1,5 @@
 #include "aerun/job_collection.hpp"
+#include "aerun/poll_interval.hpp"
 
 #include <fmt/format.h>
 
@@ -104,9 +105,10 @@ CancelSummary cancel_jobs(Store& store, const std::string& case_ref, std::ostrea
     }
     sum.jobs += static_cast<int>(ids.size());
     out << fmt::format("[{}] cancelled {} job(s) of {} run(s)\n", name, ids.size(), runs.size());
-    FollowOptions fo;
-    fo.poll_s = 0.5;
-    fo.max_poll_s = 2;
+    FollowOptions fo;  // until the scheduler confirms: briskly, but never under a site's floor
+    const PollInterval p = resolve_poll_interval(PollInterval{0.5, 2}, std::nullopt, nullptr);
+    fo.poll_s = p.min_s;
+    fo.max_poll_s = p.max_s;
     fo.max_wait_s = wait_s;
     JobFollower follower(store, *client, out, fo);
     for (const auto& r : runs) follower.add(r, cases.get(r.case_file));

@@ -104,6 +104,63 @@ ALTER TABLE runs ADD COLUMN case_version TEXT NOT NULL DEFAULT '';
 ALTER TABLE runs ADD COLUMN case_digest TEXT NOT NULL DEFAULT '';
 )sql";
 
+// Issue 14: every invocation is a session, and every attempt of a run is kept (the history a
+// nightly regression compares). The runs row holds a run's latest attempt, as before; an earlier
+// attempt is copied into run_history (with its metrics) when a new one begins. Runs stored before
+// this version belong to one session, "before-sessions".
+constexpr std::string_view kSessions = R"sql(
+CREATE TABLE sessions (
+  id            INTEGER PRIMARY KEY,
+  label         TEXT UNIQUE NOT NULL,
+  kind          TEXT NOT NULL DEFAULT '',
+  fresh         INTEGER NOT NULL DEFAULT 0,
+  started_at    REAL NOT NULL,
+  ended_at      REAL,
+  aerun_version TEXT NOT NULL DEFAULT '',
+  host          TEXT NOT NULL DEFAULT '',
+  cluster       TEXT NOT NULL DEFAULT '',
+  scheduler     TEXT NOT NULL DEFAULT '',
+  user          TEXT NOT NULL DEFAULT '',
+  git_commit    TEXT NOT NULL DEFAULT '',
+  git_dirty     INTEGER,
+  cases         TEXT NOT NULL DEFAULT ''
+);
+ALTER TABLE runs ADD COLUMN session_id INTEGER;
+CREATE INDEX runs_session ON runs(session_id);
+CREATE TABLE run_history (
+  id           INTEGER PRIMARY KEY,
+  run_id       INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  session_id   INTEGER,
+  attempt      INTEGER NOT NULL,
+  status       TEXT NOT NULL,
+  reason       TEXT NOT NULL DEFAULT '',
+  case_version TEXT NOT NULL DEFAULT '',
+  case_digest  TEXT NOT NULL DEFAULT '',
+  launch_time  REAL,
+  end_time     REAL,
+  startup_s    REAL,
+  wall_s       REAL,
+  host         TEXT NOT NULL DEFAULT '',
+  job_id       TEXT NOT NULL DEFAULT '',
+  log_path     TEXT NOT NULL DEFAULT '',
+  log_sha256   TEXT NOT NULL DEFAULT '',
+  archived_at  REAL NOT NULL
+);
+CREATE INDEX run_history_run ON run_history(run_id);
+CREATE INDEX run_history_session ON run_history(session_id);
+CREATE TABLE history_metrics (
+  history_id INTEGER NOT NULL REFERENCES run_history(id) ON DELETE CASCADE,
+  name       TEXT NOT NULL,
+  value      REAL NOT NULL,
+  unit       TEXT NOT NULL DEFAULT '',
+  PRIMARY KEY (history_id, name)
+);
+INSERT INTO sessions(label, kind, started_at, ended_at)
+  SELECT 'before-sessions', 'migration', min(created_at), max(updated_at) FROM runs
+  HAVING count(*) > 0;
+UPDATE runs SET session_id = (SELECT id FROM sessions WHERE label = 'before-sessions');
+)sql";
+
 }  // namespace
 
 const std::vector<Migration>& store_migrations() {
@@ -113,6 +170,7 @@ const std::vector<Migration>& store_migrations() {
        kBatchJobs},
       {3, "claims: the running aerun's start time, boot and heartbeat", kClaims},
       {4, "case versions: the version and file digest of the case a run came from", kCaseVersions},
+      {5, "sessions, and the history of every attempt", kSessions},
   };
   return migrations;
 }

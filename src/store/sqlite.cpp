@@ -47,6 +47,10 @@ Statement& Statement::bind(int i, const std::optional<int>& v) {
   return v ? bind(i, *v) : bind(i, nullptr);
 }
 
+Statement& Statement::bind(int i, const std::optional<long long>& v) {
+  return v ? bind(i, *v) : bind(i, nullptr);
+}
+
 bool Statement::step() {
   const int rc = sqlite3_step(stmt_.get());
   if (rc == SQLITE_ROW) return true;

@@ -28,6 +28,7 @@ class Statement {
   Statement& bind(int i, const char* v) { return bind(i, std::string_view(v)); }
   Statement& bind(int i, const std::optional<double>& v);
   Statement& bind(int i, const std::optional<int>& v);
+  Statement& bind(int i, const std::optional<long long>& v);
 
   // Runs one step: true when a row is ready, false when done; throws SystemError on errors.
   bool step();

@@ -34,7 +34,7 @@ constexpr const char* kRunColumns =
     "user_cpu_s, sys_cpu_s, max_rss_kb, host, aerun_version, git_commit, runner_pid, log_path, "
     "log_size, log_sha256, scheduler, job_id, array_index, submit_time, job_start_time, "
     "queue_wait_s, scheduler_state, scheduler_reason, runner_start, runner_boot, heartbeat, "
-    "case_version, case_digest";
+    "case_version, case_digest, session_id";
 
 // A run left "running" by an aerun process that is provably gone, or silent for longer than
 // kStaleAfterS, is shown (and may be taken over) as "stale". Batch jobs are their scheduler's.
@@ -97,6 +97,7 @@ RunRecord read_run(const Statement& s) {
   r.heartbeat = s.opt_real(c++);
   r.case_version = s.text(c++);
   r.case_digest = s.text(c++);
+  r.session_id = s.int64(c++);
   mark_if_stale(r, now_epoch());
   return r;
 }
@@ -175,7 +176,7 @@ struct Store::Impl {
           "INSERT INTO runs(key, case_name, case_file, repeat_index, attempt, status, command, "
           "workdir, launch_time, host, aerun_version, git_commit, runner_pid, log_path, "
           "created_at, updated_at, runner_start, runner_boot, heartbeat, case_version, "
-          "case_digest) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
+          "case_digest, session_id) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
         ->bind(1, r.key)
         .bind(2, r.case_name)
         .bind(3, r.case_file)
@@ -197,6 +198,7 @@ struct Store::Impl {
         .bind(19, status == "running" ? std::optional<double>(now) : std::nullopt)
         .bind(20, r.case_version)
         .bind(21, r.case_digest)
+        .bind(22, session_or_null(r))
         .run();
     const long long id = db.last_insert_rowid();
     write_job(id, r);
@@ -294,11 +296,38 @@ struct Store::Impl {
     }
   }
 
+  static std::optional<long long> session_or_null(const RunRecord& r) {
+    return r.session_id ? std::optional<long long>(r.session_id) : std::nullopt;
+  }
+
+  // Copies the finished attempt in row id into the history, with its metrics.
+  void archive_attempt(long long id) {
+    db.prepare(
+          "INSERT INTO run_history(run_id, session_id, attempt, status, reason, case_version, "
+          "case_digest, launch_time, end_time, startup_s, wall_s, host, job_id, log_path, "
+          "log_sha256, archived_at) SELECT id, session_id, attempt, status, reason, "
+          "case_version, case_digest, launch_time, end_time, startup_s, wall_s, host, job_id, "
+          "log_path, log_sha256, ? FROM runs WHERE id=? AND status NOT IN ('running', "
+          "'pending')")
+        ->bind(1, now_epoch())
+        .bind(2, id)
+        .run();
+    if (db.changes() == 0) return;
+    const long long hist = db.last_insert_rowid();
+    db.prepare(
+          "INSERT INTO history_metrics(history_id, name, value, unit) SELECT ?, name, value, "
+          "unit FROM metrics WHERE run_id=?")
+        ->bind(1, hist)
+        .bind(2, id)
+        .run();
+  }
+
   // begin_run inside the caller's write transaction.
   long long begin_locked(const RunRecord& r) {
     long long id = 0;
     if (auto existing = id_of(r.key)) {
       id = *existing;
+      archive_attempt(id);
       db.prepare(
             "UPDATE runs SET case_name=?, case_file=?, repeat_index=?, attempt=attempt+1, "
             "status='running', reason='', command=?, workdir=?, launch_time=?, "
@@ -307,7 +336,7 @@ struct Store::Impl {
             "exit_code=NULL, signal=NULL, user_cpu_s=0, sys_cpu_s=0, max_rss_kb=0, host=?, "
             "aerun_version=?, git_commit=?, runner_pid=?, log_path=?, log_size=0, log_sha256='', "
             "updated_at=?, runner_start=?, runner_boot=?, heartbeat=?12, case_version=?, "
-            "case_digest=? WHERE id=?")
+            "case_digest=?, session_id=? WHERE id=?")
           ->bind(1, r.case_name)
           .bind(2, r.case_file)
           .bind(3, r.repeat_index)
@@ -324,7 +353,8 @@ struct Store::Impl {
           .bind(14, r.runner_boot)
           .bind(15, r.case_version)
           .bind(16, r.case_digest)
-          .bind(17, id)
+          .bind(17, session_or_null(r))
+          .bind(18, id)
           .run();
       clear_results(id);
       write_job(id, r);
@@ -382,7 +412,7 @@ long long Store::begin_run(const RunRecord& r) {
 }
 
 Store::Claim Store::claim_run(const RunRecord& r,
-                              const std::function<bool(const std::string&)>& keep) {
+                              const std::function<bool(const RunRecord&)>& keep) {
   Transaction tx(impl_->db, Transaction::Mode::Immediate);
   Claim c;
   if (auto prev = impl_->load_where("key=?", r.key)) {
@@ -390,7 +420,7 @@ Store::Claim Store::claim_run(const RunRecord& r,
                       prev->runner_start == r.runner_start;
     const bool batch_in_flight =
         !prev->job_id.empty() && (prev->status == "pending" || prev->status == "running");
-    if (keep(prev->status)) c.outcome = Claim::Outcome::Done;
+    if (keep(*prev)) c.outcome = Claim::Outcome::Done;
     if ((prev->status == "running" && !mine) || batch_in_flight) c.outcome = Claim::Outcome::Busy;
     if (c.outcome != Claim::Outcome::Claimed) {
       c.found = std::move(*prev);
@@ -518,8 +548,9 @@ std::vector<RunRecord> Store::list(const RunFilter& f) const {
   {
     auto q = db.prepare(std::string("SELECT ") + kRunColumns +
                         " FROM runs WHERE (?1='' OR case_name=?1) AND (?2='' OR status=?2) AND "
-                        "(?3='' OR substr(key, 1, length(?3))=?3) ORDER BY case_name, id");
-    q->bind(1, f.case_name).bind(2, f.status).bind(3, f.key_prefix);
+                        "(?3='' OR substr(key, 1, length(?3))=?3) AND (?4=0 OR session_id=?4) "
+                        "ORDER BY case_name, id");
+    q->bind(1, f.case_name).bind(2, f.status).bind(3, f.key_prefix).bind(4, f.session_id);
     while (q->step()) out.push_back(read_run(*q));
   }
   for (auto& r : out) impl_->load_children(r);
@@ -572,6 +603,210 @@ int Store::reap_orphans(const std::string& host) {
   }
   tx.commit();
   return reaped;
+}
+
+namespace {
+
+constexpr const char* kSessionColumns =
+    "id, label, kind, fresh, started_at, ended_at, aerun_version, host, cluster, scheduler, "
+    "user, git_commit, git_dirty, cases";
+
+SessionInfo read_session(const Statement& q) {
+  SessionInfo s;
+  s.id = q.int64(0);
+  s.label = q.text(1);
+  s.kind = q.text(2);
+  s.fresh = q.int64(3) != 0;
+  s.started_at = q.real(4);
+  s.ended_at = q.opt_real(5);
+  s.aerun_version = q.text(6);
+  s.host = q.text(7);
+  s.cluster = q.text(8);
+  s.scheduler = q.text(9);
+  s.user = q.text(10);
+  s.git_commit = q.text(11);
+  if (auto d = q.opt_int(12)) s.git_dirty = *d != 0;
+  s.cases = q.text(13);
+  return s;
+}
+
+}  // namespace
+
+long long Store::open_session(SessionInfo& s) {
+  auto& db = impl_->db;
+  Transaction tx(db, Transaction::Mode::Immediate);
+  {
+    auto q = db.prepare("SELECT id FROM sessions WHERE label=?");
+    q->bind(1, s.label);
+    if (q->step()) {
+      s.id = q->int64(0);
+      db.prepare("UPDATE sessions SET ended_at=NULL WHERE id=?")->bind(1, s.id).run();
+      tx.commit();
+      return s.id;
+    }
+  }
+  if (s.started_at == 0) s.started_at = now_epoch();
+  db.prepare(
+        "INSERT INTO sessions(label, kind, fresh, started_at, aerun_version, host, cluster, "
+        "scheduler, user, git_commit, git_dirty, cases) VALUES(?,?,?,?,?,?,?,?,?,?,?,?)")
+      ->bind(1, s.label)
+      .bind(2, s.kind)
+      .bind(3, s.fresh ? 1 : 0)
+      .bind(4, s.started_at)
+      .bind(5, s.aerun_version)
+      .bind(6, s.host)
+      .bind(7, s.cluster)
+      .bind(8, s.scheduler)
+      .bind(9, s.user)
+      .bind(10, s.git_commit)
+      .bind(11, s.git_dirty ? std::optional<int>(*s.git_dirty ? 1 : 0) : std::nullopt)
+      .bind(12, s.cases)
+      .run();
+  s.id = db.last_insert_rowid();
+  tx.commit();
+  return s.id;
+}
+
+void Store::close_session(long long id) {
+  Transaction tx(impl_->db, Transaction::Mode::Immediate);
+  impl_->db.prepare("UPDATE sessions SET ended_at=? WHERE id=?")
+      ->bind(1, now_epoch())
+      .bind(2, id)
+      .run();
+  tx.commit();
+}
+
+std::vector<SessionInfo> Store::sessions() const {
+  Transaction tx(impl_->db, Transaction::Mode::Deferred);
+  std::vector<SessionInfo> out;
+  auto q = impl_->db.prepare(std::string("SELECT ") + kSessionColumns +
+                             " FROM sessions ORDER BY started_at, id");
+  while (q->step()) out.push_back(read_session(*q));
+  return out;
+}
+
+std::optional<SessionInfo> Store::find_session(const std::string& ref) const {
+  Transaction tx(impl_->db, Transaction::Mode::Deferred);
+  auto q = impl_->db.prepare(std::string("SELECT ") + kSessionColumns +
+                             " FROM sessions WHERE label=?1 OR (?2 AND id=CAST(?1 AS INTEGER)) "
+                             "ORDER BY label=?1 DESC LIMIT 1");
+  q->bind(1, ref).bind(2, all_digits(ref) ? 1 : 0);
+  if (!q->step()) return std::nullopt;
+  return read_session(*q);
+}
+
+namespace {
+
+// An earlier attempt (a run_history row, with run_history's columns in this order) over the
+// current row `r` of its run: what differs between attempts is replaced, series dropped.
+constexpr const char* kHistoryColumns =
+    "h.id, h.run_id, h.session_id, h.attempt, h.status, h.reason, h.case_version, h.case_digest, "
+    "h.launch_time, h.end_time, h.startup_s, h.wall_s, h.host, h.job_id, h.log_path, h.log_sha256";
+
+void apply_history(RunRecord& r, const Statement& q) {
+  r.session_id = q.int64(2);
+  r.attempt = static_cast<int>(q.int64(3));
+  r.status = q.text(4);
+  r.reason = q.text(5);
+  r.case_version = q.text(6);
+  r.case_digest = q.text(7);
+  r.launch_time = q.opt_real(8);
+  r.end_time = q.opt_real(9);
+  r.startup_s = q.opt_real(10);
+  r.wall_s = q.opt_real(11);
+  r.host = q.text(12);
+  r.job_id = q.text(13);
+  r.log_path = q.text(14);
+  r.log_sha256 = q.text(15);
+  r.first_output_time.reset();
+  r.startup_time.reset();
+  r.exit_code.reset();
+  r.signal.reset();
+  r.metrics.clear();
+  r.series.clear();
+}
+
+}  // namespace
+
+std::vector<RunRecord> Store::session_runs(long long session, const std::string& case_name) const {
+  auto& db = impl_->db;
+  Transaction tx(db, Transaction::Mode::Deferred);
+  std::vector<RunRecord> out;
+  {
+    auto q = db.prepare(std::string("SELECT ") + kRunColumns +
+                        " FROM runs WHERE session_id=? AND (?2='' OR case_name=?2) ORDER BY id");
+    q->bind(1, session).bind(2, case_name);
+    while (q->step()) out.push_back(read_run(*q));
+  }
+  for (auto& r : out) impl_->load_children(r);
+  // Runs whose latest attempt is of a later session: their last attempt of this one.
+  std::vector<std::pair<long long, long long>> earlier;  // history id, run id
+  {
+    auto q = db.prepare(
+        "SELECT max(h.id), h.run_id FROM run_history h JOIN runs r ON r.id=h.run_id "
+        "WHERE h.session_id=?1 AND (r.session_id IS NULL OR r.session_id<>?1) AND "
+        "(?2='' OR r.case_name=?2) GROUP BY h.run_id ORDER BY h.run_id");
+    q->bind(1, session).bind(2, case_name);
+    while (q->step()) earlier.emplace_back(q->int64(0), q->int64(1));
+  }
+  for (const auto& [hist, run] : earlier) {
+    auto r = impl_->load_where("id=CAST(? AS INTEGER)", std::to_string(run));
+    if (!r) continue;
+    {
+      auto q =
+          db.prepare(std::string("SELECT ") + kHistoryColumns + " FROM run_history h WHERE h.id=?");
+      q->bind(1, hist);
+      if (!q->step()) continue;
+      apply_history(*r, *q);
+    }
+    auto m = db.prepare("SELECT name, value, unit FROM history_metrics WHERE history_id=?");
+    m->bind(1, hist);
+    while (m->step()) r->metrics.push_back({m->text(0), m->real(1), m->text(2), 1, 0});
+    out.push_back(std::move(*r));
+  }
+  return out;
+}
+
+bool Store::session_has_runs(long long session, const std::string& case_name) const {
+  Transaction tx(impl_->db, Transaction::Mode::Deferred);
+  auto q = impl_->db.prepare(
+      "SELECT EXISTS(SELECT 1 FROM runs WHERE session_id=?1 AND (?2='' OR case_name=?2)) OR "
+      "EXISTS(SELECT 1 FROM run_history h JOIN runs r ON r.id=h.run_id WHERE h.session_id=?1 AND "
+      "(?2='' OR r.case_name=?2))");
+  q->bind(1, session).bind(2, case_name);
+  return q->step() && q->int64(0) != 0;
+}
+
+std::vector<RunRecord> Store::all_attempts(const std::string& case_name) const {
+  auto& db = impl_->db;
+  std::vector<RunRecord> current = list(RunFilter{case_name, "", "", 0});
+  Transaction tx(db, Transaction::Mode::Deferred);
+  std::map<long long, const RunRecord*> by_id;
+  for (const auto& r : current) by_id[r.id] = &r;
+  std::vector<RunRecord> out;
+  {
+    auto q = db.prepare(std::string("SELECT ") + kHistoryColumns +
+                        " FROM run_history h JOIN runs r ON r.id=h.run_id WHERE r.case_name=? "
+                        "ORDER BY h.id");
+    q->bind(1, case_name);
+    std::vector<std::pair<RunRecord, long long>> rows;
+    while (q->step()) {
+      const auto it = by_id.find(q->int64(1));
+      if (it == by_id.end()) continue;
+      RunRecord r = *it->second;
+      apply_history(r, *q);
+      rows.emplace_back(std::move(r), q->int64(0));
+    }
+    for (auto& [r, hist] : rows) {
+      auto m = db.prepare("SELECT name, value, unit FROM history_metrics WHERE history_id=?");
+      m->bind(1, hist);
+      while (m->step()) r.metrics.push_back({m->text(0), m->real(1), m->text(2), 1, 0});
+      out.push_back(std::move(r));
+    }
+  }
+  out.insert(out.end(), std::make_move_iterator(current.begin()),
+             std::make_move_iterator(current.end()));
+  return out;
 }
 
 }  // namespace aerun

@@ -83,3 +83,29 @@ TEST(Results, TableShowsMeasuredValuesBesideThePapersAndFailuresAsTheirStatus) {
   EXPECT_THAT(json.out, HasSubstr("\"ratio\""));
   EXPECT_EQ(run_aerun(d, {"table", "no_such_table"}).code, 2);
 }
+
+TEST(Results, TableCheckExitsOneNamingEveryCellNotWithinThePapersTolerance) {
+  TempDir d;
+  write_file(d / "cases/r.yaml", kCase);
+  run_aerun(d, {"case", "cases/r.yaml"});
+  // layers=2 measures 20 ms against the paper's 19 (ratio 1.053, within 10 %); layers=10 ran
+  // out of memory: no measurement for the paper's 100.
+  auto r = run_aerun(d, {"table", "tab1", "--check"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_THAT(r.out, HasSubstr("Iteration time per layer count"));  // the table is printed
+  EXPECT_THAT(r.err, HasSubstr("check failed: 1 of 2 compared cells not within ±10% of the paper"));
+  EXPECT_THAT(r.err, HasSubstr("layers=10 iter_ms: OOM (paper 100)"));
+  // With the OOM point's reference gone, every compared cell passes.
+  std::string text = kCase;
+  text.erase(text.find("      - {layers: 10, iter_ms: 100}\n"));
+  write_file(d / "cases/r.yaml", text);
+  r = run_aerun(d, {"table", "tab1", "--check"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("check: 1 of 1 compared cells within ±10% of the paper"));
+  // A tighter paper value fails with the numbers.
+  text.replace(text.find("iter_ms: 19.0"), 13, "iter_ms: 25.0");
+  write_file(d / "cases/r.yaml", text);
+  r = run_aerun(d, {"table", "tab1", "--check"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_THAT(r.err, HasSubstr("layers=2 iter_ms: 20 vs paper 25 (ratio 0.800)"));
+}

@@ -350,5 +350,17 @@ TEST(CaseErrors, AMissingFileIsAnInputErrorNamingIt) {
   }
 }
 
+TEST(CaseErrors, AMetricIsBetterHigherOrLower) {
+  EXPECT_THAT(error_of(kHead + "metrics:\n  t: {regex: 't=(\\d+)', better: up}\n"),
+              AllOf(StartsWith("bad.yaml:4:"), HasSubstr("metrics.t.better"),
+                    HasSubstr("'up': a metric is better `higher` or `lower`")));
+}
+
+TEST(CaseErrors, APollIntervalIsADurationOrARange) {
+  EXPECT_THAT(error_of(kHead + "poll_interval: 5m..10s\n"),
+              AllOf(StartsWith("bad.yaml:3:"), HasSubstr("poll_interval"),
+                    HasSubstr("the longest interval is shorter than the first")));
+}
+
 }  // namespace
 }  // namespace aerun

@@ -88,10 +88,11 @@ pid_t dead_pid() {
   return child;
 }
 
-bool keep_ok(const std::string& status) {
+bool keep_ok(const RunRecord& found) {
+  const std::string& status = found.status;
   return status == "ok";
 }
-bool keep_nothing(const std::string&) {
+bool keep_nothing(const RunRecord&) {
   return false;
 }
 
@@ -494,4 +495,77 @@ TEST_F(StoreTest, AStoreOfSchemaTwoIsMigratedInPlaceWithNothingLost) {
   EXPECT_EQ(r->params.size(), 1u);
   EXPECT_EQ(r->case_version, "");  // before versions: counts as current
   EXPECT_EQ(r->runner_start, 0);
+}
+
+TEST_F(StoreTest, AStoreOfSchemaFourGetsSessionsWithItsRunsInOneSessionBeforeSessions) {
+  fs::create_directories(fs::path(path_).parent_path());
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
+  for (const auto& m : aerun::store_migrations()) {
+    if (m.version > 4) continue;
+    ASSERT_EQ(sqlite3_exec(db, std::string(m.sql).c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
+  }
+  ASSERT_EQ(sqlite3_exec(db,
+                         "PRAGMA user_version=4; INSERT INTO runs(key, case_name, status, "
+                         "created_at, updated_at) VALUES('k1', 'c', 'ok', 1.7e9, 1.8e9), "
+                         "('k2', 'c', 'oom', 1.75e9, 1.75e9);"
+                         "INSERT INTO metrics(run_id, name, value) VALUES(1, 'iter_ms', 20);",
+                         nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  sqlite3_close(db);
+  Store s(path_);
+  const auto sessions = s.sessions();
+  ASSERT_EQ(sessions.size(), 1u);
+  EXPECT_EQ(sessions[0].label, "before-sessions");
+  EXPECT_DOUBLE_EQ(sessions[0].started_at, 1.7e9);
+  EXPECT_DOUBLE_EQ(*sessions[0].ended_at, 1.8e9);
+  const auto runs = s.session_runs(sessions[0].id, "c");
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_DOUBLE_EQ(runs[0].metric("iter_ms")->value, 20);
+}
+
+TEST_F(StoreTest, AnEmptyStoreMigratesWithoutASessionBeforeSessions) {
+  Store s(path_);
+  EXPECT_TRUE(s.sessions().empty());
+}
+
+TEST_F(StoreTest, EveryAttemptIsKeptAndEachSessionSeesItsOwn) {
+  Store s(path_);
+  aerun::SessionInfo n1, n2;
+  n1.label = "night1";
+  n2.label = "night2";
+  s.open_session(n1);
+  s.open_session(n2);
+  RunRecord r = make_run("k");
+  r.status = "ok";
+  r.session_id = n1.id;
+  r.metrics = {{"iter_ms", 20, "ms", 1, 0}};
+  s.begin_run(r);
+  s.finish_run(r);
+  r.session_id = n2.id;
+  r.metrics = {{"iter_ms", 26, "ms", 1, 0}};
+  s.begin_run(r);
+  r.attempt = 2;
+  s.finish_run(r);
+  ASSERT_EQ(s.list({}).size(), 1u);  // one row per run: its latest attempt
+  const auto first = s.session_runs(n1.id, "");
+  ASSERT_EQ(first.size(), 1u);
+  EXPECT_EQ(first[0].attempt, 1);
+  EXPECT_DOUBLE_EQ(first[0].metric("iter_ms")->value, 20);
+  EXPECT_EQ(first[0].session_id, n1.id);
+  EXPECT_EQ(first[0].params, r.params);
+  const auto second = s.session_runs(n2.id, "");
+  ASSERT_EQ(second.size(), 1u);
+  EXPECT_DOUBLE_EQ(second[0].metric("iter_ms")->value, 26);
+  EXPECT_EQ(s.all_attempts(r.case_name).size(), 2u);
+  // A label stored already is continued, not duplicated.
+  aerun::SessionInfo again;
+  again.label = "night1";
+  EXPECT_EQ(s.open_session(again), n1.id);
+  EXPECT_EQ(s.find_session("night2")->id, n2.id);
+  EXPECT_EQ(s.find_session(std::to_string(n2.id))->label, "night2");
+  EXPECT_FALSE(s.find_session("night3"));
+  // Forgetting a run forgets its history.
+  ASSERT_EQ(s.remove({s.list({})[0].id}), 1);
+  EXPECT_TRUE(s.session_runs(n1.id, "").empty());
 }

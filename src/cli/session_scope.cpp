@@ -1,0 +1,89 @@
+#include "cli/session_scope.hpp"
+
+#include <pwd.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <ctime>
+
+#include "aerun/error.hpp"
+#include "aerun/provenance.hpp"
+
+namespace aerun::cli {
+
+namespace {
+
+std::string env_or(const char* name, const std::string& fallback = {}) {
+  const char* v = std::getenv(name);
+  return v && *v ? std::string(v) : fallback;
+}
+
+std::string user_name() {
+  if (const char* u = std::getenv("USER"); u && *u) return u;
+  if (const passwd* pw = ::getpwuid(::getuid())) return pw->pw_name;
+  return std::to_string(::getuid());
+}
+
+std::string utc_stamp(double t) {
+  const std::time_t s = static_cast<std::time_t>(t);
+  std::tm tm{};
+  ::gmtime_r(&s, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+}  // namespace
+
+SessionInfo describe_session(const SessionArgs& a, const std::string& kind,
+                             const std::vector<const CaseSpec*>& cases,
+                             const std::string& scheduler, const std::string& workdir) {
+  if (!a.session.empty() && a.session != "new")
+    throw InputError(SourceLoc{}, "--session",
+                     "'" + a.session + "': the only value is `new` (name a session with --label)");
+  if (!a.label.empty() && !a.session.empty())
+    throw InputError(SourceLoc{}, "--label", "give --label LABEL or --session new, not both");
+  if (a.label.find_first_of("\n\r\t") != std::string::npos || a.label == "new")
+    throw InputError(SourceLoc{}, "--label",
+                     "a label is one line of text, and not `new` (that is --session new)");
+  SessionInfo s;
+  s.started_at = wall_now();
+  s.kind = kind;
+  s.fresh = !a.label.empty() || a.session == "new";
+  s.label = a.label.empty() ? utc_stamp(s.started_at) : a.label;
+  s.named = !a.label.empty();
+  s.aerun_version = AERUN_VERSION;
+  s.host = host_name();
+  s.cluster = env_or("AERUN_CLUSTER", env_or("SLURM_CLUSTER_NAME"));
+  s.scheduler = scheduler;
+  s.user = user_name();
+  std::string commit = workdir.empty() ? "" : git_commit(workdir);
+  if (!commit.empty()) {
+    const std::string suffix = "-dirty";
+    s.git_dirty = commit.size() > suffix.size() &&
+                  commit.compare(commit.size() - suffix.size(), suffix.size(), suffix) == 0;
+    if (*s.git_dirty) commit.resize(commit.size() - suffix.size());
+  }
+  s.git_commit = commit;
+  for (const CaseSpec* c : cases) s.cases += fmt::format("{} {}\n", c->name, c->file_digest);
+  return s;
+}
+
+SessionScope::SessionScope(Store& store, SessionInfo info) : store_(store), info_(std::move(info)) {
+  // A timestamp label taken already (two invocations in one second) gets the pid.
+  if (!info_.named && store_.find_session(info_.label))
+    info_.label += fmt::format("-{}", static_cast<long>(::getpid()));
+  store_.open_session(info_);
+}
+
+SessionScope::~SessionScope() {
+  try {
+    store_.close_session(info_.id);
+  } catch (const std::exception&) {
+    // The end time is a convenience; the runs are stored.
+  }
+}
+
+}  // namespace aerun::cli

@@ -1,0 +1,43 @@
+// The session of one `aerun case` / `ingest` / `collect` (issue 14): opened in the store before
+// the first run is stored, closed when the invocation ends, whichever way it ends.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "aerun/case_spec.hpp"
+#include "aerun/session.hpp"
+#include "aerun/store.hpp"
+
+namespace aerun::cli {
+
+// What --label / --session say: a label (a fresh session of that name, continued when it
+// exists), or `new` (a fresh session named by its start time); neither: an interactive session
+// in which earlier results are reused as before.
+struct SessionArgs {
+  std::string label;
+  std::string session;
+};
+
+// The session's record: who, where, with which case files; kind is case | ingest | collect.
+SessionInfo describe_session(const SessionArgs& a, const std::string& kind,
+                             const std::vector<const CaseSpec*>& cases,
+                             const std::string& scheduler, const std::string& workdir);
+
+class SessionScope {
+ public:
+  SessionScope(Store& store, SessionInfo info);
+  ~SessionScope();
+  SessionScope(const SessionScope&) = delete;
+  SessionScope& operator=(const SessionScope&) = delete;
+
+  long long id() const { return info_.id; }
+  bool fresh() const { return info_.fresh; }
+  const std::string& label() const { return info_.label; }
+
+ private:
+  Store& store_;
+  SessionInfo info_;
+};
+
+}  // namespace aerun::cli
