@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 cmake -S . -B build/bench -G Ninja -DCMAKE_BUILD_TYPE=Release -DAERUN_BUILD_TESTS=OFF >/dev/null
-cmake --build build/bench -j"$(nproc)" --target aerun bench_sweep bench_extract
+cmake --build build/bench -j"$(nproc)" --target aerun bench_sweep bench_extract bench_store_gen
 [ -x /usr/bin/time ] || { apt-get update -qq && apt-get install -y -qq time; }
 aerun=$PWD/build/bench/aerun
 work=$(mktemp -d)
@@ -99,3 +99,12 @@ if [ -n "${AERUN_BENCH_BIG_GB:-}" ]; then  # peak memory on a big log (disk perm
   r=$(cpu build/bench/bench/bench_extract "$big"); rm -f "$big"
   echo "$r" | awk -v gb="$AERUN_BENCH_BIG_GB" '{ printf "%s GiB log: %.1f s, peak RSS %d MB (goal 4: <= 64, %s)\n", gb, $1, $4 / 1024, ($4 / 1024 <= 64 ? "met" : "NOT met") }'
 fi
+
+echo "== aerun regress over a store of 100 nightly sessions x 1,000 runs (200 points x 5 repeats) =="
+build/bench/bench/bench_store_gen "$work/nightly.db" 100 200 5 >/dev/null
+for b in previous best-of-5; do
+  /usr/bin/time -f "%e %M" -o "$work/time" "$aerun" regress --db "$work/nightly.db" --baseline "$b" \
+    > "$work/regress.out" 2>/dev/null || true
+  read -r secs rss < "$work/time"
+  echo "baseline $b: $secs s, peak RSS $((rss / 1024)) MB (goal <= 2 s): $(sed -n 3p "$work/regress.out")"
+done

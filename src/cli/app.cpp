@@ -41,6 +41,7 @@ int main(int argc, char** argv) {
   add_ingest_command(app, g, action);
   add_forget_command(app, g, action);
   add_regress_command(app, g, action);
+  add_history_command(app, g, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -34,5 +34,6 @@ void add_stamp_output_command(CLI::App& app, Globals& g, Action& action);
 void add_ingest_command(CLI::App& app, Globals& g, Action& action);
 void add_forget_command(CLI::App& app, Globals& g, Action& action);
 void add_regress_command(CLI::App& app, Globals& g, Action& action);
+void add_history_command(CLI::App& app, Globals& g, Action& action);
 
 }  // namespace aerun::cli

@@ -13,6 +13,7 @@
 #include "aerun/plot.hpp"
 #include "aerun/table_finder.hpp"
 #include "cli/app.hpp"
+#include "cli/gnuplot_run.hpp"
 #include "cli/open_store.hpp"
 #include "cli/table_runs.hpp"
 
@@ -21,14 +22,6 @@ extern char** environ;
 namespace aerun::cli {
 
 namespace fs = std::filesystem;
-
-namespace {
-
-struct PlotArgs {
-  std::string name;
-  std::string cases;
-  std::string out;
-};
 
 // gnuplot's path in PATH, or "" when there is none.
 std::string find_gnuplot() {
@@ -73,6 +66,14 @@ void run_gnuplot(const std::string& gnuplot, const std::string& dir, const std::
                                          : fmt::format("signal {}", x.signal.value_or(0)),
                                   output));
 }
+
+namespace {
+
+struct PlotArgs {
+  std::string name;
+  std::string cases;
+  std::string out;
+};
 
 std::string cases_location(const PlotArgs& a) {
   if (!a.cases.empty()) return a.cases;

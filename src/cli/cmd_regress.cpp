@@ -143,9 +143,12 @@ int regress_command(const Globals& g, const RegressArgs& a) {
   report.current = current->label;
   report.baseline = named ? named->label : a.baseline;
   report.options = opts;
+  std::vector<std::string> used;  // the baseline sessions compared with, for the heading
   for (const auto& case_name : cases) {
     SessionRuns cur{current->label, runs_of(*current, case_name)};
     const std::vector<SessionRuns> bases = baselines_of(case_name);
+    for (const auto& b : bases)
+      if (std::find(used.begin(), used.end(), b.label) == used.end()) used.push_back(b.label);
     std::optional<CaseSpec> spec;
     for (const auto& r : cur.runs) {
       std::error_code ec;
@@ -165,6 +168,10 @@ int regress_command(const Globals& g, const RegressArgs& a) {
     report.rows.insert(report.rows.end(), std::make_move_iterator(rows.begin()),
                        std::make_move_iterator(rows.end()));
   }
+  if (!named && used.size() == 1 && best_of == 0)
+    report.baseline = fmt::format("{} ({})", used.front(), a.baseline);
+  else if (!named && !used.empty())
+    report.baseline = fmt::format("{} ({})", a.baseline, fmt::join(used, ", "));
   std::cout << render_regress_markdown(report);
   auto write = [](const std::string& path, const std::string& text, const char* what) {
     std::ofstream f(path, std::ios::trunc);

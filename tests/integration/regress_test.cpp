@@ -63,6 +63,7 @@ TEST(Regress, ANightlyCycleFindsTheSlowedPointAndOnlyIt) {
   EXPECT_THAT(r.out, HasSubstr("1 improved, 1 unchanged (2 compared)"));
   r = run_aerun(d, {"regress", "--baseline", "best-of-2", "--metric", "iter_ms"});
   EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("### aerun regress: night3 against best-of-2 (night1, night2)"));
   EXPECT_THAT(r.out, HasSubstr("2 unchanged (2 compared)"));
   // Any two sessions, in either order.
   r = run_aerun(d,
@@ -116,4 +117,34 @@ TEST(Regress, ATableOfOneSessionShowsThatSessionsNumbers) {
   EXPECT_EQ(run_aerun(d, {"table", "nt", "--cases", "c.yaml", "--session", "night9"}).code, 2);
   r = run_aerun(d, {"runs", "--session", "night2", "--format", "csv"});
   EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 11);  // header + 10 runs
+}
+
+TEST(Regress, HistoryShowsAMetricOverTheSessionsAndDrawsIt) {
+  TempDir d;
+  write_file(d / "c.yaml", kCase);
+  ASSERT_EQ(run_aerun(d, {"case", "c.yaml", "--label", "n1"}).code, 0);
+  ASSERT_EQ(run_aerun(d, {"case", "c.yaml", "--label", "n2"}, "SLOW=13").code, 0);
+  ASSERT_EQ(run_aerun(d, {"case", "c.yaml", "--label", "n3"}).code, 0);
+  auto r = run_aerun(d, {"history", "iter_ms", "--case", "nightly", "--where", "hidden=64"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("### iter_ms of case nightly over 3 sessions (ms)"));
+  EXPECT_THAT(r.out, HasSubstr("| hidden=64 | 102 | 5 | 100–104 |  |"));
+  EXPECT_THAT(r.out, HasSubstr("| hidden=64 | 132 | 5 | 130–135 | **regressed** |"));
+  EXPECT_THAT(r.out, HasSubstr("| hidden=64 | 102 | 5 | 100–104 | improved |"));
+  EXPECT_THAT(r.out, Not(HasSubstr("hidden=128")));
+  r = run_aerun(d, {"history", "iter_ms", "--case", "nightly", "--baseline", "n1", "--format",
+                    "csv", "--plot", "--out", "figs"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("\nn3,"));
+  EXPECT_THAT(r.out, HasSubstr(",hidden=64,102,5,100,104,,unchanged\n"));  // n3 against n1
+  if (r.err.find("gnuplot is not installed") == std::string::npos) {
+    EXPECT_GT(fs::file_size(d / "figs/history-nightly-iter_ms.svg"), 1000u);
+    EXPECT_GT(fs::file_size(d / "figs/history-nightly-iter_ms.png"), 1000u);
+    const std::string gp = read_file(d / "figs/history-nightly-iter_ms.gp");
+    EXPECT_THAT(gp, HasSubstr("set label 'baseline'"));
+    EXPECT_THAT(gp, HasSubstr("title 'regressed'"));
+  }
+  r = run_aerun(d, {"history", "iter_m", "--case", "nightly"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("did you mean 'iter_ms'"));
 }

@@ -144,3 +144,30 @@ TEST_F(SlurmJobs, AnUnreachableControllerNeverFinishesARunAndCollectRecoversLate
   EXPECT_EQ(up.code, 0) << up.err;
   EXPECT_EQ(sql1(db(), "SELECT status FROM runs"), "ok");
 }
+
+// The nightly cycle of docs/nightly.md on the real test Slurm: each night submitted with
+// --no-wait under its label, collected later; night 2's workload slowed through a parameter.
+TEST_F(SlurmJobs, ANightlyCycleWithNoWaitAndCollectFindsTheSlowedNight) {
+  write_file(dir_ / "c.yaml", R"yaml(case: nightly
+params: {hidden: [64]}
+repeat: 3
+command: echo "time_ms=$(( (100 + {repeat}) * ${SLOW:-10} / 10 ))"
+metrics:
+  iter_ms: {regex: 'time_ms=([0-9]+)', unit: ms}
+resources: {nodes: 1, tasks_per_node: 1, walltime: 5m, partition: debug}
+)yaml");
+  for (const char* night : {"night1", "night2"}) {
+    const std::string slow = std::string(night) == "night2" ? "SLOW=13" : "";
+    auto r = aerun({"case", "c.yaml", "--scheduler", "slurm", "--no-wait", "--label", night}, slow);
+    ASSERT_EQ(r.code, 0) << r.err;
+    r = aerun({"collect", "--wait"});
+    ASSERT_EQ(r.code, 0) << r.err;
+  }
+  EXPECT_EQ(sql1(db(), "SELECT count(*) FROM run_history WHERE status='ok'"), "3");
+  EXPECT_EQ(sql1(db(), "SELECT group_concat(label) FROM sessions WHERE fresh=1"), "night1,night2");
+  const auto r = aerun({"regress", "--metric", "iter_ms", "--junit", "regress.xml"});
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("### aerun regress: night2 against night1 (previous)"));
+  EXPECT_THAT(r.out, HasSubstr("| nightly | hidden=64 | iter_ms | 101 ms (n=3) | 131 ms (n=3) |"));
+  EXPECT_THAT(read_file(dir_ / "regress.xml"), HasSubstr("<failure type=\"regressed\""));
+}
