@@ -76,6 +76,7 @@ struct RunRecord {
   std::string log_path;
   long long log_size = 0;
   std::string log_sha256;
+  std::string log_state;  // "" (as written), "compressed" (log_path is its .gz), "pruned" (gone)
 
   std::vector<MetricValue> metrics;
   std::vector<MetricSeries> series;

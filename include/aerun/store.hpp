@@ -121,6 +121,25 @@ class Store {
   // and regress over many sessions). Earlier attempts carry metrics but no series.
   std::vector<RunRecord> all_attempts(const std::string& case_name) const;
 
+  // The log of an attempt (a run's current one, or an earlier one in the history), for
+  // `aerun prune`.
+  struct LogFile {
+    bool history = false;  // an earlier attempt (run_history.id), else runs.id
+    long long id = 0;
+    std::string key, case_name, path, state;
+    double ended = 0;  // end time (launch time when it never ended)
+  };
+  // Logs of attempts that ended before t (of one case, or "" for all), not pruned yet.
+  std::vector<LogFile> logs_ended_before(double t, const std::string& case_name) const;
+  // Records what became of a log: its new path (a .gz) and state ("compressed", "pruned").
+  void set_log(const LogFile& f, const std::string& path, const std::string& state);
+
+  // `aerun merge`: adds an attempt from another store (r.session_id already this store's). An
+  // attempt already here (same key, end time, status and log digest) is skipped: returns false.
+  // Newer than the run's current row, it becomes the current row (the row's attempt goes to the
+  // history); older, it goes straight into the history. Nothing is overwritten.
+  bool import_attempt(const RunRecord& r);
+
   int schema_version() const;
   // The newest schema version this aerun knows.
   static int latest_schema_version();

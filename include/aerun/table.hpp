@@ -32,7 +32,9 @@ struct TableCell {
 };
 
 // Whether the cell was built from fewer runs than its case plans (1 of 3 repeats failed).
-inline bool short_of_plan(const TableCell& c) { return c.planned > 0 && c.n < c.planned; }
+inline bool short_of_plan(const TableCell& c) {
+  return c.planned > 0 && c.n < c.planned;
+}
 // "n=3", or "n=2/3" when the cell was built from fewer runs than planned.
 std::string runs_count_text(const TableCell& c);
 
@@ -84,6 +86,9 @@ std::string render_json(const Table&);
 std::string render_latex(const Table&);
 // One self-contained HTML page (inline CSS): the table, failed cells styled, pass/fail marks.
 std::string render_html(const Table&);
+// The table alone (caption, head, body, legend) for a page of one's own, and the CSS it expects.
+std::string render_html_table(const Table&);
+std::string html_table_style();
 
 // A measured number as tables print it: `spec` as a fmt spec, or by default 4 significant
 // digits (without an exponent below 10^15). Throws InputError when `spec` is not a valid spec.

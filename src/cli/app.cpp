@@ -42,6 +42,9 @@ int main(int argc, char** argv) {
   add_forget_command(app, g, action);
   add_regress_command(app, g, action);
   add_history_command(app, g, action);
+  add_report_command(app, g, action);
+  add_prune_command(app, g, action);
+  add_merge_command(app, g, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -35,5 +35,8 @@ void add_ingest_command(CLI::App& app, Globals& g, Action& action);
 void add_forget_command(CLI::App& app, Globals& g, Action& action);
 void add_regress_command(CLI::App& app, Globals& g, Action& action);
 void add_history_command(CLI::App& app, Globals& g, Action& action);
+void add_report_command(CLI::App& app, Globals& g, Action& action);
+void add_prune_command(CLI::App& app, Globals& g, Action& action);
+void add_merge_command(CLI::App& app, Globals& g, Action& action);
 
 }  // namespace aerun::cli

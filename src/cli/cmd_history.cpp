@@ -11,6 +11,7 @@
 #include "cli/app.hpp"
 #include "cli/gnuplot_run.hpp"
 #include "cli/open_store.hpp"
+#include "cli/regress_sessions.hpp"
 
 namespace aerun::cli {
 
@@ -91,27 +92,10 @@ int history_command(const Globals& g, const HistoryArgs& a) {
   }
   std::optional<CaseSpec> spec;
   for (const auto& s : sessions)
-    for (const auto& r : s.runs) {
-      std::error_code ec;
-      if (spec || r.case_file.empty() || !fs::exists(r.case_file, ec)) continue;
-      try {
-        spec = load_case(r.case_file);
-      } catch (const std::exception&) {
-      }
-    }
+    if (!spec) spec = case_of(s.runs);
   RegressOptions opts;
   opts.min_repeats = a.min_repeats;
-  {
-    std::string t = a.tolerance;
-    const bool pct = !t.empty() && t.back() == '%';
-    if (pct) t.pop_back();
-    char* end = nullptr;
-    const double v = std::strtod(t.c_str(), &end);
-    if (t.empty() || *end != '\0' || !(v >= 0))
-      throw InputError(SourceLoc{}, "--tolerance",
-                       "'" + a.tolerance + "': write a fraction (0.1) or a percentage (10%)");
-    opts.tolerance = pct ? v / 100 : v;
-  }
+  opts.tolerance = parse_tolerance(a.tolerance);
   const History h = build_history(a.case_name, spec ? &*spec : nullptr, a.metric,
                                   std::move(sessions), started, a.baseline, opts);
   std::cout << (a.format == "csv" ? render_history_csv(h) : render_history_markdown(h));

@@ -82,8 +82,11 @@ int show_command(const Globals& g, const std::string& ref) {
   o += fmt::format("  host              {}\n", r->host);
   o += fmt::format("  aerun             {}\n", r->aerun_version);
   o += fmt::format("  git commit        {}\n", r->git_commit.empty() ? "-" : r->git_commit);
-  o += fmt::format("log         {}  ({} bytes, sha256 {})\n", r->log_path, r->log_size,
-                   r->log_sha256);
+  o += fmt::format("log         {}  ({} bytes, sha256 {}){}\n", r->log_path, r->log_size,
+                   r->log_sha256,
+                   r->log_state == "pruned"       ? "  [log pruned: the lines below are gone]"
+                   : r->log_state == "compressed" ? "  [compressed: zless reads it]"
+                                                  : "");
   if (!r->metrics.empty()) {
     o += "metrics (value ← log line)\n";
     for (const auto& m : r->metrics)

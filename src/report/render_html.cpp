@@ -59,8 +59,8 @@ std::string measured(const TableCell& c) {
       extra = fmt::format(" <span class=\"spread\">({}–{}, {})</span>", html(c.instant->min_text),
                           html(c.instant->max_text), n);
     else if (c.n > 1)
-      extra = fmt::format(" <span class=\"spread\">({}–{}, {})</span>",
-                          format_number(c.min, ".3g"), format_number(c.max, ".3g"), n);
+      extra = fmt::format(" <span class=\"spread\">({}–{}, {})</span>", format_number(c.min, ".3g"),
+                          format_number(c.max, ".3g"), n);
     else if (short_of_plan(c))
       extra = fmt::format(" <span class=\"spread\">({})</span>", n);
     return fmt::format("<td class=\"num\">{}{}</td>", html(c.text), extra);
@@ -73,7 +73,11 @@ std::string measured(const TableCell& c) {
 
 }  // namespace
 
-std::string render_html(const Table& t) {
+std::string html_table_style() {
+  return kStyle;
+}
+
+std::string render_html_table(const Table& t) {
   std::vector<bool> referenced(t.columns.size(), false);
   for (const auto& row : t.rows)
     for (size_t j = 0; j < row.cells.size() && j < t.columns.size(); ++j)
@@ -86,10 +90,7 @@ std::string render_html(const Table& t) {
   std::string caption = html(title);
   if (!source.empty()) caption += html(fmt::format(" ({})", fmt::join(source, ", ")));
 
-  std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
-  out += "<title>" + html(t.name + ": " + title) + "</title>\n";
-  out += std::string("<style>\n") + kStyle + "\n</style>\n</head>\n<body>\n";
-  out += "<table>\n<caption>" + caption + "</caption>\n<thead><tr>";
+  std::string out = "<table>\n<caption>" + caption + "</caption>\n<thead><tr>";
   for (const auto& p : t.row_params) out += "<th>" + html(p) + "</th>";
   for (size_t j = 0; j < t.columns.size(); ++j) {
     out += "<th>" + html(header_text(t, j)) + "</th>";
@@ -127,6 +128,15 @@ std::string render_html(const Table& t) {
         "<p class=\"legend\">ratio = measured / paper; ✓ within ±{:g}% of the paper value, ✗ "
         "outside. {} of {} compared cells pass.</p>\n",
         t.tolerance * 100, passed, compared);
+  return out;
+}
+
+std::string render_html(const Table& t) {
+  const std::string title = t.title.empty() ? t.name : t.title;
+  std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
+  out += "<title>" + html(t.name + ": " + title) + "</title>\n";
+  out += std::string("<style>\n") + kStyle + "\n</style>\n</head>\n<body>\n";
+  out += render_html_table(t);
   out += fmt::format("<p class=\"legend\">aerun table {} --format html (case {})</p>\n",
                      html(t.name), html(t.case_name));
   out += "</body>\n</html>\n";

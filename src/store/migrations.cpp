@@ -161,6 +161,12 @@ INSERT INTO sessions(label, kind, started_at, ended_at)
 UPDATE runs SET session_id = (SELECT id FROM sessions WHERE label = 'before-sessions');
 )sql";
 
+// Issue 14: old logs compressed or removed by `aerun prune`; what the run's row says stays.
+constexpr std::string_view kLogState = R"sql(
+ALTER TABLE runs ADD COLUMN log_state TEXT NOT NULL DEFAULT '';
+ALTER TABLE run_history ADD COLUMN log_state TEXT NOT NULL DEFAULT '';
+)sql";
+
 }  // namespace
 
 const std::vector<Migration>& store_migrations() {
@@ -171,6 +177,7 @@ const std::vector<Migration>& store_migrations() {
       {3, "claims: the running aerun's start time, boot and heartbeat", kClaims},
       {4, "case versions: the version and file digest of the case a run came from", kCaseVersions},
       {5, "sessions, and the history of every attempt", kSessions},
+      {6, "log state: compressed or pruned by aerun prune", kLogState},
   };
   return migrations;
 }

@@ -34,7 +34,7 @@ constexpr const char* kRunColumns =
     "user_cpu_s, sys_cpu_s, max_rss_kb, host, aerun_version, git_commit, runner_pid, log_path, "
     "log_size, log_sha256, scheduler, job_id, array_index, submit_time, job_start_time, "
     "queue_wait_s, scheduler_state, scheduler_reason, runner_start, runner_boot, heartbeat, "
-    "case_version, case_digest, session_id";
+    "case_version, case_digest, session_id, log_state";
 
 // A run left "running" by an aerun process that is provably gone, or silent for longer than
 // kStaleAfterS, is shown (and may be taken over) as "stale". Batch jobs are their scheduler's.
@@ -98,6 +98,7 @@ RunRecord read_run(const Statement& s) {
   r.case_version = s.text(c++);
   r.case_digest = s.text(c++);
   r.session_id = s.int64(c++);
+  r.log_state = s.text(c++);
   mark_if_stale(r, now_epoch());
   return r;
 }
@@ -305,10 +306,10 @@ struct Store::Impl {
     db.prepare(
           "INSERT INTO run_history(run_id, session_id, attempt, status, reason, case_version, "
           "case_digest, launch_time, end_time, startup_s, wall_s, host, job_id, log_path, "
-          "log_sha256, archived_at) SELECT id, session_id, attempt, status, reason, "
+          "log_sha256, log_state, archived_at) SELECT id, session_id, attempt, status, reason, "
           "case_version, case_digest, launch_time, end_time, startup_s, wall_s, host, job_id, "
-          "log_path, log_sha256, ? FROM runs WHERE id=? AND status NOT IN ('running', "
-          "'pending')")
+          "log_path, log_sha256, log_state, ? FROM runs WHERE id=? AND status NOT IN "
+          "('running', 'pending')")
         ->bind(1, now_epoch())
         .bind(2, id)
         .run();
@@ -320,6 +321,37 @@ struct Store::Impl {
         ->bind(1, hist)
         .bind(2, id)
         .run();
+  }
+
+  // A finished attempt's outcome into row id: status, reason, times, exit, rusage, log, the
+  // batch-job fields, metrics and series.
+  void write_outcome(long long id, const RunRecord& r) {
+    db.prepare(
+          "UPDATE runs SET status=?, reason=?, launch_time=?, first_output_time=?, startup_time=?, "
+          "end_time=?, startup_s=?, wall_s=?, exit_code=?, signal=?, user_cpu_s=?, sys_cpu_s=?, "
+          "max_rss_kb=?, log_path=?, log_size=?, log_sha256=?, updated_at=? WHERE id=?")
+        ->bind(1, r.status)
+        .bind(2, r.reason)
+        .bind(3, r.launch_time)
+        .bind(4, r.first_output_time)
+        .bind(5, r.startup_time)
+        .bind(6, r.end_time)
+        .bind(7, r.startup_s)
+        .bind(8, r.wall_s)
+        .bind(9, r.exit_code)
+        .bind(10, r.signal)
+        .bind(11, r.user_cpu_s)
+        .bind(12, r.sys_cpu_s)
+        .bind(13, r.max_rss_kb)
+        .bind(14, r.log_path)
+        .bind(15, r.log_size)
+        .bind(16, r.log_sha256)
+        .bind(17, now_epoch())
+        .bind(18, id)
+        .run();
+    db.prepare("UPDATE runs SET heartbeat=NULL WHERE id=?")->bind(1, id).run();
+    write_job(id, r);
+    write_results(id, r);
   }
 
   // begin_run inside the caller's write transaction.
@@ -335,6 +367,7 @@ struct Store::Impl {
             "wall_s=NULL, "
             "exit_code=NULL, signal=NULL, user_cpu_s=0, sys_cpu_s=0, max_rss_kb=0, host=?, "
             "aerun_version=?, git_commit=?, runner_pid=?, log_path=?, log_size=0, log_sha256='', "
+            "log_state='', "
             "updated_at=?, runner_start=?, runner_boot=?, heartbeat=?12, case_version=?, "
             "case_digest=?, session_id=? WHERE id=?")
           ->bind(1, r.case_name)
@@ -466,32 +499,7 @@ bool Store::finish_run(const RunRecord& r) {
     id = impl_->insert_run(r, r.status, r.attempt);
     impl_->write_params_and_env(*id, r);
   }
-  db.prepare(
-        "UPDATE runs SET status=?, reason=?, launch_time=?, first_output_time=?, startup_time=?, "
-        "end_time=?, startup_s=?, wall_s=?, exit_code=?, signal=?, user_cpu_s=?, sys_cpu_s=?, "
-        "max_rss_kb=?, log_path=?, log_size=?, log_sha256=?, updated_at=? WHERE id=?")
-      ->bind(1, r.status)
-      .bind(2, r.reason)
-      .bind(3, r.launch_time)
-      .bind(4, r.first_output_time)
-      .bind(5, r.startup_time)
-      .bind(6, r.end_time)
-      .bind(7, r.startup_s)
-      .bind(8, r.wall_s)
-      .bind(9, r.exit_code)
-      .bind(10, r.signal)
-      .bind(11, r.user_cpu_s)
-      .bind(12, r.sys_cpu_s)
-      .bind(13, r.max_rss_kb)
-      .bind(14, r.log_path)
-      .bind(15, r.log_size)
-      .bind(16, r.log_sha256)
-      .bind(17, now_epoch())
-      .bind(18, *id)
-      .run();
-  db.prepare("UPDATE runs SET heartbeat=NULL WHERE id=?")->bind(1, *id).run();
-  impl_->write_job(*id, r);
-  impl_->write_results(*id, r);
+  impl_->write_outcome(*id, r);
   tx.commit();
   return true;
 }
@@ -701,7 +709,8 @@ namespace {
 // current row `r` of its run: what differs between attempts is replaced, series dropped.
 constexpr const char* kHistoryColumns =
     "h.id, h.run_id, h.session_id, h.attempt, h.status, h.reason, h.case_version, h.case_digest, "
-    "h.launch_time, h.end_time, h.startup_s, h.wall_s, h.host, h.job_id, h.log_path, h.log_sha256";
+    "h.launch_time, h.end_time, h.startup_s, h.wall_s, h.host, h.job_id, h.log_path, h.log_sha256, "
+    "h.log_state";
 
 void apply_history(RunRecord& r, const Statement& q) {
   r.session_id = q.int64(2);
@@ -718,6 +727,7 @@ void apply_history(RunRecord& r, const Statement& q) {
   r.job_id = q.text(13);
   r.log_path = q.text(14);
   r.log_sha256 = q.text(15);
+  r.log_state = q.text(16);
   r.first_output_time.reset();
   r.startup_time.reset();
   r.exit_code.reset();
@@ -765,6 +775,105 @@ std::vector<RunRecord> Store::session_runs(long long session, const std::string&
     out.push_back(std::move(*r));
   }
   return out;
+}
+
+bool Store::import_attempt(const RunRecord& r) {
+  auto& db = impl_->db;
+  Transaction tx(db, Transaction::Mode::Immediate);
+  const double none = -1;
+  {
+    auto q = db.prepare(
+        "SELECT 1 FROM runs WHERE key=?1 AND coalesce(end_time, -1)=?2 AND status=?3 AND "
+        "log_sha256=?4 UNION ALL SELECT 1 FROM run_history h JOIN runs r ON r.id=h.run_id WHERE "
+        "r.key=?1 AND coalesce(h.end_time, -1)=?2 AND h.status=?3 AND h.log_sha256=?4 LIMIT 1");
+    q->bind(1, r.key).bind(2, r.end_time.value_or(none)).bind(3, r.status).bind(4, r.log_sha256);
+    if (q->step()) return false;
+  }
+  const auto id = impl_->id_of(r.key);
+  double current_end = none;
+  if (id) {
+    auto q = db.prepare("SELECT coalesce(end_time, launch_time, -1) FROM runs WHERE id=?");
+    q->bind(1, *id);
+    if (q->step()) current_end = q->real(0);
+  }
+  const double end = r.end_time.value_or(r.launch_time.value_or(none));
+  if (!id || end >= current_end) {
+    const long long row = impl_->begin_locked(r);  // archives the row's attempt, if any
+    impl_->write_outcome(row, r);
+    db.prepare("UPDATE runs SET log_state=? WHERE id=?")->bind(1, r.log_state).bind(2, row).run();
+  } else {
+    db.prepare(
+          "INSERT INTO run_history(run_id, session_id, attempt, status, reason, case_version, "
+          "case_digest, launch_time, end_time, startup_s, wall_s, host, job_id, log_path, "
+          "log_sha256, log_state, archived_at) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
+        ->bind(1, *id)
+        .bind(2, r.session_id ? std::optional<long long>(r.session_id) : std::nullopt)
+        .bind(3, r.attempt)
+        .bind(4, r.status)
+        .bind(5, r.reason)
+        .bind(6, r.case_version)
+        .bind(7, r.case_digest)
+        .bind(8, r.launch_time)
+        .bind(9, r.end_time)
+        .bind(10, r.startup_s)
+        .bind(11, r.wall_s)
+        .bind(12, r.host)
+        .bind(13, r.job_id)
+        .bind(14, r.log_path)
+        .bind(15, r.log_sha256)
+        .bind(16, r.log_state)
+        .bind(17, now_epoch())
+        .run();
+    const long long hist = db.last_insert_rowid();
+    for (const auto& m : r.metrics)
+      db.prepare("INSERT INTO history_metrics(history_id, name, value, unit) VALUES(?,?,?,?)")
+          ->bind(1, hist)
+          .bind(2, m.name)
+          .bind(3, m.value)
+          .bind(4, m.unit)
+          .run();
+  }
+  tx.commit();
+  return true;
+}
+
+std::vector<Store::LogFile> Store::logs_ended_before(double t, const std::string& case_name) const {
+  Transaction tx(impl_->db, Transaction::Mode::Deferred);
+  std::vector<LogFile> out;
+  auto q = impl_->db.prepare(
+      "SELECT 0, id, key, case_name, log_path, log_state, coalesce(end_time, launch_time) FROM "
+      "runs "
+      "WHERE log_path<>'' AND log_state<>'pruned' AND coalesce(end_time, launch_time) < ?1 AND "
+      "status NOT IN ('running', 'pending') AND (?2='' OR case_name=?2) "
+      "UNION ALL SELECT 1, h.id, r.key, r.case_name, h.log_path, h.log_state, "
+      "coalesce(h.end_time, h.launch_time) FROM run_history h JOIN runs r ON r.id=h.run_id "
+      "WHERE h.log_path<>'' AND h.log_state<>'pruned' AND coalesce(h.end_time, h.launch_time) < ?1 "
+      "AND (?2='' OR r.case_name=?2) ORDER BY 7");
+  q->bind(1, t).bind(2, case_name);
+  while (q->step())
+    out.push_back({q->int64(0) != 0, q->int64(1), q->text(2), q->text(3), q->text(4), q->text(5),
+                   q->real(6)});
+  return out;
+}
+
+void Store::set_log(const LogFile& f, const std::string& path, const std::string& state) {
+  Transaction tx(impl_->db, Transaction::Mode::Immediate);
+  impl_->db
+      .prepare(f.history ? "UPDATE run_history SET log_path=?, log_state=? WHERE id=?"
+                         : "UPDATE runs SET log_path=?, log_state=? WHERE id=?")
+      ->bind(1, path)
+      .bind(2, state)
+      .bind(3, f.id)
+      .run();
+  // The current row may share its log with an earlier attempt's row (an ingest's own file).
+  impl_->db
+      .prepare(f.history ? "UPDATE runs SET log_path=?1, log_state=?2 WHERE log_path=?3"
+                         : "UPDATE run_history SET log_path=?1, log_state=?2 WHERE log_path=?3")
+      ->bind(1, path)
+      .bind(2, state)
+      .bind(3, f.path)
+      .run();
+  tx.commit();
 }
 
 bool Store::session_has_runs(long long session, const std::string& case_name) const {

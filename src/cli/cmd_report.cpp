@@ -1,0 +1,165 @@
+// `aerun report --html DIR`: the static nightly dashboard (docs/nightly.md): an index of the cases
+// and sessions, and a page per case with its tables, verdicts, history figures and failures.
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "aerun/case_versions.hpp"
+#include "aerun/history.hpp"
+#include "aerun/html_report.hpp"
+#include "aerun/provenance.hpp"
+#include "cli/app.hpp"
+#include "cli/gnuplot_run.hpp"
+#include "cli/open_store.hpp"
+#include "cli/regress_sessions.hpp"
+#include "cli/table_runs.hpp"
+
+namespace aerun::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct ReportArgs {
+  std::string html;
+  int sessions = 30;
+  std::string baseline = "previous";
+  std::string current;
+  std::string tolerance = "10%";
+  int min_repeats = 3;
+};
+
+void write_file(const fs::path& p, const std::string& text) {
+  std::ofstream f(p, std::ios::trunc);
+  f << text;
+  if (!f.flush()) throw SystemError("cannot write " + p.string());
+}
+
+// The metrics a case's history figures show: those with a direction, the case's own first.
+std::vector<std::string> figure_metrics(const std::optional<CaseSpec>& spec,
+                                        const std::vector<RunRecord>& runs) {
+  std::vector<std::string> out;
+  auto add = [&](const std::string& name, const std::string& unit, const std::string& better) {
+    if (out.size() < 4 && metric_direction(name, unit, better) != Better::Unknown &&
+        std::find(out.begin(), out.end(), name) == out.end())
+      out.push_back(name);
+  };
+  if (spec)
+    for (const auto& m : spec->metrics)
+      if (std::any_of(runs.begin(), runs.end(),
+                      [&](const RunRecord& r) { return r.metric(m.name); }))
+        add(m.name, m.unit, m.better);
+  for (const auto& r : runs)
+    for (const auto& m : r.metrics) add(m.name, m.unit, "");
+  return out;
+}
+
+int report_command(const Globals& g, const ReportArgs& a) {
+  Store store = open_existing_store(g.resolved_db());
+  RegressOptions opts;
+  opts.tolerance = parse_tolerance(a.tolerance);
+  opts.min_repeats = a.min_repeats;
+  SessionPick pick(store, g.resolved_db());
+  const SessionInfo& current = pick.pick_current(a.current, {});
+  pick.pick_baseline(a.baseline);
+  const fs::path dir(a.html);
+  fs::create_directories(dir / "plots");
+  const std::string gnuplot = find_gnuplot();
+
+  ReportData d;
+  d.store = g.resolved_db();
+  d.current = current.label;
+  d.options = opts;
+  d.generated_at = wall_now();
+  // The last --sessions sessions, newest first, for the provenance table and the figures.
+  std::vector<const SessionInfo*> recent;
+  for (auto it = pick.sessions().rbegin();
+       it != pick.sessions().rend() && static_cast<int>(recent.size()) < a.sessions; ++it)
+    recent.push_back(&*it);
+  for (const SessionInfo* s : recent) d.sessions.push_back(*s);
+
+  std::vector<std::string> cases, used;
+  for (const auto& r : store.session_runs(current.id, ""))
+    if (std::find(cases.begin(), cases.end(), r.case_name) == cases.end())
+      cases.push_back(r.case_name);
+  for (const auto& name : cases) {
+    CaseReport c;
+    c.name = name;
+    c.page = "case-" + name + ".html";
+    SessionRuns cur{current.label, store.session_runs(current.id, name)};
+    const std::optional<CaseSpec> spec = case_of(cur.runs);
+    const auto bases = pick.baselines(name);
+    for (const auto& b : bases)
+      if (std::find(used.begin(), used.end(), b.label) == used.end()) used.push_back(b.label);
+    c.verdicts = compare_case(name, spec ? &*spec : nullptr, bases, cur, opts);
+    for (const auto& r : cur.runs)
+      if (r.status != "ok") c.failures.push_back(r);
+    if (spec) {
+      c.title = spec->title;
+      c.paper = spec->paper;
+      for (const TableSpec& t : spec->tables) {
+        try {
+          auto runs = current_runs(table_runs(store, *spec, t.runs_from), *spec, nullptr);
+          c.tables.push_back(build_table(*spec, t, runs, planned_runs(*spec, t.runs_from, runs)));
+        } catch (const InputError& e) {
+          c.note += fmt::format("table {}: {} ", t.name, e.what());
+        }
+      }
+    } else {
+      c.note = "Its case file no longer loads (or moved): no tables, units from the runs.";
+    }
+    // History figures over the recent sessions that ran the case.
+    const auto metrics = figure_metrics(spec, cur.runs);
+    if (!metrics.empty() && gnuplot.empty()) {
+      c.note += "gnuplot is not installed: no history figures.";
+    } else if (!metrics.empty()) {
+      std::vector<SessionRuns> sessions;
+      std::vector<double> started;
+      for (const SessionInfo* s : recent)
+        if (store.session_has_runs(s->id, name)) {
+          sessions.insert(sessions.begin(), SessionRuns{s->label, store.session_runs(s->id, name)});
+          started.insert(started.begin(), s->started_at);
+        }
+      for (const auto& m : metrics) {
+        const History h =
+            build_history(name, spec ? &*spec : nullptr, m, sessions, started, "", opts);
+        const std::string base = name + "-" + m;
+        write_file(dir / "plots" / (base + ".gp"), history_gnuplot_script(h, base));
+        run_gnuplot(gnuplot, (dir / "plots").string(), base + ".gp");
+        c.figures.push_back("plots/" + base + ".svg");
+      }
+    }
+    d.cases.push_back(std::move(c));
+  }
+  d.baseline = used.empty() ? "" : pick.baseline_heading(used);
+  write_file(dir / "index.html", report_index_html(d));
+  for (const auto& c : d.cases) write_file(dir / c.page, report_case_html(d, c));
+  std::cout << fmt::format("{}: {} case page{} for session {} against {}\n",
+                           (dir / "index.html").string(), d.cases.size(),
+                           d.cases.size() == 1 ? "" : "s", d.current,
+                           d.baseline.empty() ? "no baseline" : d.baseline);
+  return 0;
+}
+
+}  // namespace
+
+void add_report_command(CLI::App& app, Globals& g, Action& action) {
+  auto a = std::make_shared<ReportArgs>();
+  CLI::App* c = app.add_subcommand(
+      "report", "a static HTML dashboard of the latest session (tables, verdicts, history)");
+  c->add_option("--html", a->html, "the folder to write (index.html and a page per case)")
+      ->required();
+  c->add_option("--sessions", a->sessions, "sessions shown and drawn (default 30)")
+      ->check(CLI::Range(1, 100000));
+  c->add_option("--baseline", a->baseline, "as for aerun regress (default: previous)");
+  c->add_option("--current", a->current, "the session reported (default: the latest with runs)");
+  c->add_option("--tolerance", a->tolerance, "as for aerun regress (default 10%)");
+  c->add_option("--min-repeats", a->min_repeats, "as for aerun regress (default 3)")
+      ->check(CLI::Range(1, 1000000));
+  c->add_option("--db", g.db, "results store (default: $AERUN_DB or results/aerun.db)");
+  c->callback([&action, &g, a] { action = [&g, a] { return report_command(g, *a); }; });
+}
+
+}  // namespace aerun::cli
