@@ -108,3 +108,6 @@ for b in previous best-of-5; do
   read -r secs rss < "$work/time"
   echo "baseline $b: $secs s, peak RSS $((rss / 1024)) MB (goal <= 2 s): $(sed -n 3p "$work/regress.out")"
 done
+/usr/bin/time -f "%e %M" -o "$work/time" "$aerun" report --db "$work/nightly.db" --html "$work/site" >/dev/null 2>&1 || true
+read -r secs rss < "$work/time"
+echo "report --html: $secs s, peak RSS $((rss / 1024)) MB (goal <= 2 s)"

@@ -140,6 +140,11 @@ class Store {
   // history); older, it goes straight into the history. Nothing is overwritten.
   bool import_attempt(const RunRecord& r);
 
+  // Runs whose latest attempt did not succeed, each replaced by its latest earlier attempt of the
+  // same case version that did (from the history, with its metrics), when there is one: what a
+  // table shows by default.
+  void prefer_latest_ok(std::vector<RunRecord>& runs) const;
+
   int schema_version() const;
   // The newest schema version this aerun knows.
   static int latest_schema_version();

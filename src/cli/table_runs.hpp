@@ -1,4 +1,5 @@
-// The stored runs a table draws on: its case's and those of the cases in its runs_from.
+// The stored runs a table draws on: its case's and those of the cases in its runs_from, each its
+// latest successful attempt of the run's case version when there is one, else its latest.
 #pragma once
 
 #include <algorithm>
@@ -22,6 +23,8 @@ inline std::vector<RunRecord> table_runs(const Store& store, const CaseSpec& c,
     runs.insert(runs.end(), std::make_move_iterator(more.begin()),
                 std::make_move_iterator(more.end()));
   }
+  store.prefer_latest_ok(
+      runs);  // a run that failed lately shows its latest success (docs/tables.md)
   return runs;
 }
 

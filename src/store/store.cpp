@@ -876,6 +876,24 @@ void Store::set_log(const LogFile& f, const std::string& path, const std::string
   tx.commit();
 }
 
+void Store::prefer_latest_ok(std::vector<RunRecord>& runs) const {
+  auto& db = impl_->db;
+  Transaction tx(db, Transaction::Mode::Deferred);
+  for (RunRecord& r : runs) {
+    if (r.status == "ok" || r.status == "running" || r.status == "pending") continue;
+    auto q = db.prepare(std::string("SELECT ") + kHistoryColumns +
+                        " FROM run_history h WHERE h.run_id=? AND h.status='ok' AND "
+                        "h.case_version=? ORDER BY h.id DESC LIMIT 1");
+    q->bind(1, r.id).bind(2, r.case_version);
+    if (!q->step()) continue;
+    const long long hist = q->int64(0);
+    apply_history(r, *q);
+    auto m = db.prepare("SELECT name, value, unit FROM history_metrics WHERE history_id=?");
+    m->bind(1, hist);
+    while (m->step()) r.metrics.push_back({m->text(0), m->real(1), m->text(2), 1, 0});
+  }
+}
+
 bool Store::session_has_runs(long long session, const std::string& case_name) const {
   Transaction tx(impl_->db, Transaction::Mode::Deferred);
   auto q = impl_->db.prepare(

@@ -148,3 +148,29 @@ TEST(Regress, HistoryShowsAMetricOverTheSessionsAndDrawsIt) {
   EXPECT_EQ(r.code, 2);
   EXPECT_THAT(r.err, HasSubstr("did you mean 'iter_ms'"));
 }
+
+TEST(Regress, ATableShowsEachRunsLatestSuccessUnlessOneSessionIsAsked) {
+  TempDir d;
+  write_file(d / "c.yaml",
+             std::string(kCase) +
+                 "status: {oom: 'OOM here'}\ntables:\n  nt:\n    rows: [hidden]\n    columns: "
+                 "[{metric: iter_ms, agg: median}]\n");
+  ASSERT_EQ(run_aerun(d, {"case", "c.yaml", "--label", "n1"}).code, 0);
+  // Night 2: hidden=128 prints the OOM line (a parameter of the workload) and fails.
+  write_file(d / "c.yaml",
+             read_file(d / "c.yaml")
+                 .replace(read_file(d / "c.yaml").find("  echo \"time_ms"), 0,
+                          "  if [ \"${FAIL:-}\" = {hidden} ]; then echo OOM here; exit 1; fi\n"));
+  run_aerun(d, {"case", "c.yaml", "--label", "n2"}, "FAIL=128");
+  // The command changed, so the version changed too: the earlier success is of another version.
+  auto r = run_aerun(d, {"table", "nt", "--cases", "c.yaml"});
+  EXPECT_THAT(r.out, HasSubstr("| 128 | OOM |"));
+  // Same version: night 3 fails again, the table shows night 2's... none; run night 4 ok, then
+  // night 5 fails: the table shows night 4's value, --session n5 the failure.
+  ASSERT_EQ(run_aerun(d, {"case", "c.yaml", "--label", "n4"}).code, 0);
+  run_aerun(d, {"case", "c.yaml", "--label", "n5"}, "FAIL=128");
+  r = run_aerun(d, {"table", "nt", "--cases", "c.yaml"});
+  EXPECT_THAT(r.out, HasSubstr("| 128 | 102 (100–104, n=5) |"));
+  r = run_aerun(d, {"table", "nt", "--cases", "c.yaml", "--session", "n5"});
+  EXPECT_THAT(r.out, HasSubstr("| 128 | OOM |"));
+}
