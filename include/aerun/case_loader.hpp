@@ -34,6 +34,10 @@ std::vector<Placeholder> placeholders(const std::string& command_template);
 // "30:00". Throws InputError at loc naming key.
 double parse_duration(const std::string& text, const SourceLoc& loc, const std::string& key);
 
+// The watchdogs (stall, first_step) need a progress metric and a startup pattern: InputError at
+// their key otherwise.
+void check_watchdogs(const CaseSpec& spec);
+
 // Nearest valid key by edit distance (for "did you mean"), or "" when nothing is close.
 std::string nearest_key(const std::string& key, const std::vector<std::string>& valid);
 

@@ -203,6 +203,12 @@ struct CaseSpec {
   double timeout_s = 0;  // 0 = none
   SourceLoc timeout_loc;
   std::optional<PollInterval> poll_interval;  // `poll_interval:` for batch jobs
+  // Issue 18, watchdogs (0 = off): stop a run with no progress line for stall_s after its last
+  // one (`stalled`), or with no first step first_step_s after its start (`startup_timeout`).
+  double stall_s = 0;
+  SourceLoc stall_loc;
+  double first_step_s = 0;
+  SourceLoc first_step_loc;
   std::vector<std::string> warnings;  // found at load, printed when they matter (batch runs)
   // Issue 11: which version of the case a run was made from. file_digest: SHA-256 of the case
   // file's text (shown); version: a digest of what decides how each point runs (command, shell,

@@ -44,6 +44,10 @@ class Extractor {
   // False when some metric is flagged progress and none of them matched a line (the run logged no
   // iteration: status no_progress); true otherwise.
   bool progress_seen() const;
+  // Lines that matched a progress metric so far, and the last of them (truncated to 300 bytes).
+  long long progress_lines() const;
+  const std::string& last_progress_text() const;
+  long long last_progress_line() const;
   // The in-log timestamps of StartupSpec::job_start / step_time (first parsable match each), as
   // Unix epoch seconds; nullopt when not configured or not seen.
   std::optional<double> job_start_time() const;

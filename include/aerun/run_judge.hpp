@@ -12,7 +12,7 @@ namespace aerun {
 
 // Final statuses, in aerun's words:
 //   ok, failed, incomplete, no_progress, timeout, oom, host_oom, comm_error, node_failure,
-//   launcher_failed, launch_failed, cancelled, interrupted, lost,
+//   launcher_failed, launch_failed, cancelled, interrupted, lost, stalled, startup_timeout,
 // or a status name of the case's own `status:` patterns.
 // How much a status explains a failure, for choosing among several log lines: a root cause
 // (oom, host_oom, comm_error, node_failure, timeout, interrupted, and the case's own names) beats
@@ -35,6 +35,12 @@ struct RunEvidence {
   bool stopped = false;     // stopped by the user (Ctrl-C / SIGTERM to aerun)
   std::string stop_signal;  // "SIGINT"
   double timeout_s = 0;     // > 0: aerun's own timeout fired after this many seconds
+  // Issue 18, the watchdogs: no progress line for stall_s after the last one (its text and line
+  // number kept), or no first step within first_step_s of the start.
+  double stall_s = 0;
+  std::string stall_line;
+  long long stall_line_no = 0;
+  double first_step_s = 0;
 
   // How the process ended (nullopt: unknown, e.g. an ingested log).
   std::optional<int> exit_code;
@@ -70,7 +76,8 @@ struct Verdict {
 
 // The precedence (docs/presets.md, "How a run's status is decided"):
 //  1. aerun's own facts: could not start or write the log -> failed; stopped by the user ->
-//     interrupted; aerun's timeout -> timeout.
+//     interrupted; aerun's timeout -> timeout; its stall watchdog -> stalled; its first-step
+//     deadline -> startup_timeout.
 //  2. Log lines and the scheduler's verdict, when the run did not end cleanly or a line is not
 //     superseded: a status line is superseded when 2 or more progress lines or an end line follow
 //     it (the run went on). Lines after the first external stop (time limit, cancel, preemption,

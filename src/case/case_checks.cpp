@@ -134,6 +134,24 @@ void check_case(const YamlReader& r, CaseSpec& spec) {
                            "end, startup_s, ...); rename one");
   check_command(r, spec);
   check_resources(spec);
+  check_watchdogs(spec);
 }
 
 }  // namespace aerun::detail
+
+namespace aerun {
+
+void check_watchdogs(const CaseSpec& spec) {
+  // The watchdogs need to know what progress and a first step look like.
+  if (spec.stall_s > 0 && std::none_of(spec.metrics.begin(), spec.metrics.end(),
+                                       [](const MetricSpec& m) { return m.progress; }))
+    throw InputError(spec.stall_loc, "stall",
+                     "a stall is a time without progress lines: flag a metric `progress: true` "
+                     "(or use a preset that does, e.g. megatron)");
+  if (spec.first_step_s > 0 && spec.startup.first_step.empty())
+    throw InputError(spec.first_step_loc, "first_step",
+                     "the first step is seen by the case's `startup` pattern (or a preset's, e.g. "
+                     "megatron): give one");
+}
+
+}  // namespace aerun

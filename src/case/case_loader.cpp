@@ -26,11 +26,11 @@ namespace {
 
 const std::vector<std::string>& top_level_keys() {
   static const std::vector<std::string> keys{
-      "case",      "title",     "paper",   "figure",     "workdir",   "shell",
-      "env",       "params",    "zip",     "include",    "exclude",   "derive",
-      "command",   "repeat",    "timeout", "retries",    "exclusive", "presets",
-      "metrics",   "status",    "startup", "tables",     "plots",     "launcher",
-      "scheduler", "resources", "search",  "completion", "rerun",     "poll_interval"};
+      "case",    "title",         "paper",     "figure",    "workdir",   "shell",   "env",
+      "params",  "zip",           "include",   "exclude",   "derive",    "command", "repeat",
+      "timeout", "retries",       "exclusive", "presets",   "metrics",   "status",  "startup",
+      "tables",  "plots",         "launcher",  "scheduler", "resources", "search",  "completion",
+      "rerun",   "poll_interval", "stall",     "first_step"};
   return keys;
 }
 
@@ -93,6 +93,12 @@ void read_top_level(const YamlReader& r, const Item& e, CaseSpec& spec, const fs
   } else if (k == "timeout") {
     spec.timeout_s = parse_duration(r.text(e), e.loc, e.key);
     spec.timeout_loc = e.loc;
+  } else if (k == "stall") {
+    spec.stall_s = parse_duration(r.text(e), e.loc, e.key);
+    spec.stall_loc = e.loc;
+  } else if (k == "first_step") {
+    spec.first_step_s = parse_duration(r.text(e), e.loc, e.key);
+    spec.first_step_loc = e.loc;
   } else if (k == "poll_interval") {
     spec.poll_interval = parse_poll_interval(r.text(e), e.loc, e.key);
   } else if (k == "exclusive") {

@@ -40,7 +40,8 @@ struct CaseArgs {
   int max_queued = 0;
   std::string poll_interval;
   bool submit = false;
-  SessionArgs session;  // --label / --session new (issue 14)
+  SessionArgs session;            // --label / --session new (issue 14)
+  std::string stall, first_step;  // watchdogs (issue 18), as written
 };
 
 // The demo workload ships next to the aerun binary; runs find it as $AERUN_DEMO_TRAIN.
@@ -87,7 +88,17 @@ int run_case_command(const Globals& g, const CaseArgs& a) {
     throw InputError(SourceLoc{}, "--resume",
                      "--resume is gone: `aerun case` always continues where it stopped (runs "
                      "already done are reused); drop the flag");
-  const CaseSpec spec = load_case(a.file);
+  CaseSpec spec = load_case(a.file);
+  // The watchdogs from the command line win over the case's (0 turns one off).
+  if (!a.stall.empty()) {
+    spec.stall_s = parse_duration(a.stall, SourceLoc{}, "--stall");
+    spec.stall_loc = SourceLoc{"--stall", 0, 0};
+  }
+  if (!a.first_step.empty()) {
+    spec.first_step_s = parse_duration(a.first_step, SourceLoc{}, "--first-step");
+    spec.first_step_loc = SourceLoc{"--first-step", 0, 0};
+  }
+  check_watchdogs(spec);
   const auto names = planned_param_names(spec);
   const RunSelector selector(a.only, names);
   // Patterns are checked before anything starts.
@@ -209,6 +220,12 @@ void add_case_command(CLI::App& app, Globals& g, Action& action) {
       ->check(CLI::IsMember({"slurm", "pbs", "local"}));
   c->add_flag("--no-wait", args->no_wait,
               "submit and return; `aerun collect` gathers the jobs later");
+  c->add_option("--stall", args->stall,
+                "stop a run that shows no progress line for this long after its last one "
+                "(status stalled; e.g. 10m; 0 = off; default: the case's stall)");
+  c->add_option("--first-step", args->first_step,
+                "stop a run that has not reached its first step this long after it started "
+                "(status startup_timeout; e.g. 20m; 0 = off; default: the case's first_step)");
   c->add_option("--label", args->session.label,
                 "name this invocation's session (e.g. nightly-2026-11-22): every selected point "
                 "runs anew, once per session; the same label again continues that session");

@@ -95,8 +95,8 @@ Matcher compile(const std::string& pattern, const SourceLoc& loc, const std::str
                      "pattern must have exactly " +
                          (want_groups == 1 ? std::string("one capture group")
                                            : std::to_string(want_groups) + " capture groups") +
-                         ", found " +
-                         std::to_string(m.re->NumberOfCapturingGroups()) + ": " + pattern);
+                         ", found " + std::to_string(m.re->NumberOfCapturingGroups()) + ": " +
+                         pattern);
   m.literal = search_literal(pattern, &m.anchored);
   if (m.anchored) {
     m.fast = LinearPattern::recognise(pattern);
@@ -231,7 +231,8 @@ struct StatusTrack {
 
 constexpr size_t kLastLineBytes = 300;
 
-// The last non-blank line of b[0, n), without its leading blanks (cut to kLastLineBytes), or empty when all are blank.
+// The last non-blank line of b[0, n), without its leading blanks (cut to kLastLineBytes), or empty
+// when all are blank.
 std::string last_nonblank_line(const char* b, size_t n) {
   size_t end = n;
   for (int tries = 0; end > 0 && tries < 256; ++tries) {
@@ -265,6 +266,7 @@ struct Extractor::Impl {
   long long status_line = 0;  // the last line a status pattern matched (one status a line)
   bool has_progress_metrics = false;
   long long progress_lines = 0, last_progress_line = 0;
+  std::string last_progress_text;
   long long end_line = 0;
   std::optional<double> counter_done, counter_planned;
   long long counter_line = 0;
@@ -338,6 +340,7 @@ struct Extractor::Impl {
           if (m.spec.progress && last_progress_line != no) {
             ++progress_lines;
             last_progress_line = no;
+            last_progress_text = truncate_utf8(line, 300);
           }
         }
         return;
@@ -595,6 +598,16 @@ void Extractor::finish() {
   if (s.partial.empty()) return;
   s.process_line(s.partial);
   s.partial.clear();
+}
+
+long long Extractor::progress_lines() const {
+  return impl_->progress_lines;
+}
+const std::string& Extractor::last_progress_text() const {
+  return impl_->last_progress_text;
+}
+long long Extractor::last_progress_line() const {
+  return impl_->last_progress_line;
 }
 
 bool Extractor::progress_seen() const {

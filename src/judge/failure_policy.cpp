@@ -16,8 +16,9 @@ bool contains(const std::vector<std::string>& v, const std::string& s) {
 
 bool transient_status(const std::string& s) {
   static const std::vector<std::string> transient{
-      "comm_error", "node_failure", "launcher_failed", "launch_failed", "submit_failed",
-      "cancelled",  "interrupted",  "stale",           "lost",          "running"};
+      "comm_error",    "node_failure", "launcher_failed", "launch_failed",
+      "submit_failed", "cancelled",    "interrupted",     "stale",
+      "lost",          "running",      "stalled",         "startup_timeout"};
   return contains(transient, s);
 }
 
@@ -37,7 +38,9 @@ const std::vector<std::string>& judge_statuses() {
                                             "cancelled",
                                             "interrupted",
                                             "stale",
-                                            "lost"};
+                                            "lost",
+                                            "stalled",
+                                            "startup_timeout"};
   return all;
 }
 

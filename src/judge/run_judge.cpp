@@ -63,6 +63,12 @@ Verdict judge_run(const RunEvidence& e) {
   if (e.stopped)
     return {"interrupted", "stopped by " + (e.stop_signal.empty() ? "SIGINT" : e.stop_signal)};
   if (e.timeout_s > 0) return {"timeout", fmt::format("timeout after {:g} s", e.timeout_s)};
+  if (e.stall_s > 0)
+    return {"stalled", fmt::format("no progress for {:g} s after line {}: {}", e.stall_s,
+                                   e.stall_line_no, e.stall_line)};
+  if (e.first_step_s > 0)
+    return {"startup_timeout",
+            fmt::format("no first step within {:g} s of the start", e.first_step_s)};
   if (!e.write_error.empty()) return {"failed", e.write_error};
 
   const bool sched_failed = !e.scheduler_status.empty() && e.scheduler_status != "ok";

@@ -79,6 +79,10 @@ void ActiveRun::read_output(std::vector<char>& buf) {
       const bool seen = extractor_->startup_seen();
       extractor_->feed(chunk);
       if (!seen && extractor_->startup_seen()) rec_.startup_time = t;
+      if (extractor_->progress_lines() != progress_seen_) {
+        progress_seen_ = extractor_->progress_lines();
+        last_progress_mono_ = mono_now();
+      }
       continue;
     }
     if (n == 0) {
@@ -91,12 +95,33 @@ void ActiveRun::read_output(std::vector<char>& buf) {
   }
 }
 
+double ActiveRun::watchdog_at() const {
+  double at = 0;
+  auto sooner = [&at](double t) { at = at == 0 ? t : std::min(at, t); };
+  if (spec_.stall_s > 0 && progress_seen_ > 0) sooner(last_progress_mono_ + spec_.stall_s);
+  if (spec_.first_step_s > 0 && extractor_ && !extractor_->startup_seen())
+    sooner(start_mono_ + spec_.first_step_s);
+  return at;
+}
+
 void ActiveRun::tick(double now, double kill_grace_s) {
   if (!child_) return;
   if (!child_->exited() && child_->try_wait()) exited_mono_ = now;
   if (!child_->exited()) {
-    if (deadline_mono_ > 0 && now >= deadline_mono_ && !timed_out_ && stop_signal_.empty()) {
+    const double watchdog = stopping() ? 0 : watchdog_at();
+    if (deadline_mono_ > 0 && now >= deadline_mono_ && !stopping()) {
       timed_out_ = true;
+      child_->signal_group(SIGTERM);
+      kill_at_mono_ = now + kill_grace_s;
+    } else if (watchdog > 0 && now >= watchdog) {
+      // The whole process group: a stuck rank holds its collective for every other one.
+      if (spec_.stall_s > 0 && progress_seen_ > 0 && now >= last_progress_mono_ + spec_.stall_s) {
+        stalled_ = true;
+        stall_line_ = extractor_->last_progress_text();
+        stall_line_no_ = extractor_->last_progress_line();
+      } else {
+        startup_timed_out_ = true;
+      }
       child_->signal_group(SIGTERM);
       kill_at_mono_ = now + kill_grace_s;
     } else if (kill_at_mono_ > 0 && now >= kill_at_mono_) {
@@ -121,8 +146,8 @@ double ActiveRun::next_wake(double later) const {
   double wake = later;
   if (done()) return 0;  // nothing to wait for: finish it now
   // Once stopped, the kill grace decides, not the timeout (else the loop spins until it ends).
-  if (deadline_mono_ > 0 && !timed_out_ && stop_signal_.empty())
-    wake = std::min(wake, deadline_mono_);
+  if (deadline_mono_ > 0 && !stopping()) wake = std::min(wake, deadline_mono_);
+  if (const double w = stopping() ? 0 : watchdog_at(); w > 0) wake = std::min(wake, w);
   if (kill_at_mono_ > 0) wake = std::min(wake, kill_at_mono_);
   if (exited_mono_ > 0 && !eof_) wake = std::min(wake, exited_mono_ + kOrphanOutputGraceS);
   return wake;
@@ -140,6 +165,12 @@ RunEvidence ActiveRun::evidence() const {
   ev.stopped = !stop_signal_.empty();
   ev.stop_signal = stop_signal_;
   if (timed_out_) ev.timeout_s = spec_.timeout_s;
+  if (stalled_) {
+    ev.stall_s = spec_.stall_s;
+    ev.stall_line = stall_line_;
+    ev.stall_line_no = stall_line_no_;
+  }
+  if (startup_timed_out_) ev.first_step_s = spec_.first_step_s;
   ev.exit_code = rec_.exit_code;
   ev.signal = rec_.signal;
   return ev;

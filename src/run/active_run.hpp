@@ -37,8 +37,9 @@ class ActiveRun {
   // Reads what the run wrote (until the pipe would block): into the log, the digest and the
   // extractor; the first output and the first step are timestamped.
   void read_output(std::vector<char>& buf);
-  // Reaps the child, enforces the timeout and the SIGTERM -> SIGKILL escalation, and stops what
-  // still holds the output 2 s after the command ended. now: monotonic seconds.
+  // Reaps the child, enforces the timeout, the stall and first-step watchdogs and the SIGTERM ->
+  // SIGKILL escalation, and stops what still holds the output 2 s after the command ended. now:
+  // monotonic seconds.
   void tick(double now, double kill_grace_s);
   // Stops the run because aerun was asked to stop (SIGTERM now, SIGKILL after the grace).
   void interrupt(double now, double kill_grace_s, std::string signal_name);
@@ -66,6 +67,17 @@ class ActiveRun {
   double exited_mono_ = 0;    // when the child was reaped
   bool eof_ = false;
   bool timed_out_ = false;
+  // The watchdogs (issue 18): the progress lines seen and when the last came; which one fired.
+  long long progress_seen_ = 0;
+  double last_progress_mono_ = 0;
+  bool stalled_ = false, startup_timed_out_ = false;
+  std::string stall_line_;
+  long long stall_line_no_ = 0;
+  // The earliest moment a watchdog may fire (0: none armed).
+  double watchdog_at() const;
+  bool stopping() const {
+    return timed_out_ || stalled_ || startup_timed_out_ || !stop_signal_.empty();
+  }
   std::string stop_signal_;  // set when interrupted
   std::string start_error_, write_error_;
 };

@@ -72,6 +72,13 @@ std::vector<Row> table() {
   add("stopped by the user, whatever the log says", e, "interrupted", "stopped by SIGTERM");
   e = exited(143), e.timeout_s = 30;
   add("aerun's timeout", e, "timeout", "timeout after 30 s");
+  e = exited(143), e.stall_s = 600, e.stall_line = " iteration 40/ 1000 | loss 2.1",
+  e.stall_line_no = 812;
+  hit(e, "comm_error", 900, 0, "NCCL WARN Call to recv failed");  // the kill's consequence
+  add("the stall watchdog, whatever the log says after it", e, "stalled",
+      "no progress for 600 s after line 812:  iteration 40/ 1000 | loss 2.1");
+  e = exited(143), e.first_step_s = 1200;
+  add("the first-step deadline", e, "startup_timeout", "no first step within 1200 s");
   e = exited(0), e.write_error = "cannot write log /x: No space left on device";
   add("the log could not be written", e, "failed", "No space left");
 
