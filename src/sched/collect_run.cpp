@@ -85,6 +85,10 @@ void collect_run(RunRecord& r, const RunState& state, const JobReport* report,
   // Status: one judge for every run, from the job's exit, the scheduler's verdict and the log.
   ev.exit_code = r.exit_code;
   ev.signal = r.signal;
+  ev.stall_s = st.stall_s;  // the job's own watchdogs (aerun stamp-output)
+  ev.stall_line = st.stall_line;
+  ev.stall_line_no = st.stall_line_no;
+  ev.first_step_s = st.first_step_s;
   if (state.finished) {
     ev.scheduler_status = state.status;
     const std::string sched_line = scheduler_line(tail);

@@ -86,9 +86,22 @@ std::string launch_block(const CaseSpec& spec, const JobScriptRequest& req) {
 // `aerun stamp-output`, which stamps the first output line and the first training step.
 std::string run_block(const CaseSpec& spec, const JobScriptRequest& req) {
   const std::string shell = shell_quote(spec.shell);
-  if (spec.startup.first_step.empty()) return shell + " -c \"$AERUN_COMMAND\" 2>&1\naerun_rc=$?";
-  return "{ " + shell + " -c \"$AERUN_COMMAND\" 2>&1; } | " + shell_quote(req.aerun_binary) +
-         " stamp-output \"$AERUN_STAMPS\" " + shell_quote(spec.startup.first_step) +
+  const bool watch = spec.stall_s > 0 || spec.first_step_s > 0;
+  if (spec.startup.first_step.empty() && !watch)
+    return shell + " -c \"$AERUN_COMMAND\" 2>&1\naerun_rc=$?";
+  std::string wrapper = shell_quote(req.aerun_binary) + " stamp-output \"$AERUN_STAMPS\" " +
+                        shell_quote(spec.startup.first_step);
+  // The watchdogs run inside the job (issue 18): no login node needs to see its processes.
+  if (spec.stall_s > 0) {
+    for (const auto& m : spec.metrics) {
+      if (!m.progress) continue;
+      wrapper += " --progress " + shell_quote(m.pattern);
+      for (const auto& alt : m.alternatives) wrapper += " --progress " + shell_quote(alt.pattern);
+    }
+    wrapper += fmt::format(" --stall {:g}", spec.stall_s);
+  }
+  if (spec.first_step_s > 0) wrapper += fmt::format(" --first-step {:g}", spec.first_step_s);
+  return "{ " + shell + " -c \"$AERUN_COMMAND\" 2>&1; } | " + wrapper +
          "\naerun_rc=${PIPESTATUS[0]}";
 }
 

@@ -4,6 +4,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <chrono>
+
 #include "slurm_cluster.hpp"
 
 using namespace aerun::testing;
@@ -170,4 +172,33 @@ resources: {nodes: 1, tasks_per_node: 1, walltime: 5m, partition: debug}
   EXPECT_THAT(r.out, HasSubstr("### aerun regress: night2 against night1 (previous)"));
   EXPECT_THAT(r.out, HasSubstr("| nightly | hidden=64 | iter_ms | 101 ms (n=3) | 131 ms (n=3) |"));
   EXPECT_THAT(read_file(dir_ / "regress.xml"), HasSubstr("<failure type=\"regressed\""));
+}
+
+// The watchdogs run inside the job (issue 18): a run that hangs after its third step is stopped
+// by the job's own wrapper, with --no-wait too, and collected as stalled.
+TEST_F(SlurmJobs, AHungJobIsStoppedByItsOwnWatchdogAndCollectedAsStalled) {
+  write_file(dir_ / "c.yaml", R"yaml(case: hang
+params: {x: [1]}
+command: for i in 1 2 3; do echo "step $i"; sleep 0.2; done; sleep 120
+metrics:
+  step: {regex: 'step (\d+)', progress: true}
+startup: 'step 1'
+stall: 2s
+resources: {nodes: 1, tasks_per_node: 1, walltime: 5m, partition: debug}
+)yaml");
+  const auto t0 = std::chrono::steady_clock::now();
+  auto r = aerun({"case", "c.yaml", "--scheduler", "slurm", "--no-wait"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  r = aerun({"collect", "--wait"});
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_LT(wall, 60) << "the job was not stopped by its watchdog (it sleeps 120 s)";
+  EXPECT_EQ(sql1(db(), "SELECT status FROM runs"), "stalled");
+  EXPECT_THAT(sql1(db(), "SELECT reason FROM runs"),
+              HasSubstr("no progress for 2 s after line 3: step 3"));
+  const std::string script = read_file(
+      (dir_.path() / "results/logs/hang/jobs").string() + "/" +
+      fs::directory_iterator(dir_.path() / "results/logs/hang/jobs")->path().filename().string());
+  EXPECT_THAT(script, HasSubstr("stamp-output \"$AERUN_STAMPS\" 'step 1' --progress 'step (\\d+)' "
+                                "--stall 2"));
 }
