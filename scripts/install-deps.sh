@@ -7,7 +7,7 @@ pkgs=(build-essential cmake ninja-build pkg-config git ca-certificates
       libfmt-dev libcli11-dev libre2-dev libmuparserx-dev libssl-dev nlohmann-json3-dev zlib1g-dev
       gnuplot-nox help2man)
 if [[ "${1:-}" == "--test" ]]; then
-  pkgs+=(libgtest-dev libgmock-dev googletest gnuplot-nox chromium slurmctld slurmd slurm-client munge libpmix2
+  pkgs+=(libgtest-dev libgmock-dev googletest gnuplot-nox chromium tmux slurmctld slurmd slurm-client munge libpmix2
         mpich openmpi-bin libmpich-dev libopenmpi-dev)
 fi
 missing=()

@@ -48,6 +48,9 @@ class Extractor {
   long long progress_lines() const;
   const std::string& last_progress_text() const;
   long long last_progress_line() const;
+  // The last completion counter line's done and planned counts ("iteration 120/ 1000"), when the
+  // case (or a preset) has a counter pattern and a line matched it.
+  std::optional<std::pair<double, double>> counter() const;
   // The in-log timestamps of StartupSpec::job_start / step_time (first parsable match each), as
   // Unix epoch seconds; nullopt when not configured or not seen.
   std::optional<double> job_start_time() const;

@@ -70,6 +70,8 @@ class Store {
   // does (also a stale claim: its owner is provably gone or silent for kStaleAfterS) and returns
   // Claimed.
   Claim claim_run(const RunRecord& r, const std::function<bool(const RunRecord&)>& keep);
+  // The log a claimed run writes, known once its attempt is (for `aerun watch` while it runs).
+  void set_running_log(long long id, const std::string& path);
   // Records that this process still runs these runs (rows still "running").
   void heartbeat(const std::vector<long long>& ids);
 

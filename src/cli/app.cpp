@@ -45,6 +45,7 @@ int main(int argc, char** argv) {
   add_report_command(app, g, action);
   add_prune_command(app, g, action);
   add_merge_command(app, g, action);
+  add_watch_command(app, g, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -38,5 +38,6 @@ void add_history_command(CLI::App& app, Globals& g, Action& action);
 void add_report_command(CLI::App& app, Globals& g, Action& action);
 void add_prune_command(CLI::App& app, Globals& g, Action& action);
 void add_merge_command(CLI::App& app, Globals& g, Action& action);
+void add_watch_command(CLI::App& app, Globals& g, Action& action);
 
 }  // namespace aerun::cli

@@ -600,6 +600,11 @@ void Extractor::finish() {
   s.partial.clear();
 }
 
+std::optional<std::pair<double, double>> Extractor::counter() const {
+  if (!impl_->counter_done || !impl_->counter_planned) return std::nullopt;
+  return std::make_pair(*impl_->counter_done, *impl_->counter_planned);
+}
+
 long long Extractor::progress_lines() const {
   return impl_->progress_lines;
 }

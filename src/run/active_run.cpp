@@ -153,6 +153,31 @@ double ActiveRun::next_wake(double later) const {
   return wake;
 }
 
+std::string ActiveRun::live_progress() const {
+  if (!extractor_) return "";
+  const auto c = extractor_->counter();
+  if (!c || c->second <= 0) return "";
+  const auto [done, total] = *c;
+  std::string out =
+      fmt::format("iteration {:.0f}/{:.0f} ({:.0f}%)", done, total, 100 * done / total);
+  const double elapsed = mono_now() - start_mono_;
+  if (done > 0 && elapsed > 0) {
+    const long long eta = static_cast<long long>((total - done) * elapsed / done);
+    out += fmt::format(", {:.3g}/s, ETA {}:{:02}", done / elapsed, eta / 60, eta % 60);
+  }
+  return out;
+}
+
+int ActiveRun::crossed_tenth() {
+  if (!extractor_) return -1;
+  const auto c = extractor_->counter();
+  if (!c || c->second <= 0) return -1;
+  const int tenth = static_cast<int>(std::min(10.0, 10 * c->first / c->second));
+  if (tenth <= tenth_reported_) return -1;
+  tenth_reported_ = tenth;
+  return tenth;
+}
+
 bool ActiveRun::done() const {
   return (!child_ || child_->exited()) && eof_;
 }

@@ -214,7 +214,17 @@ void RunLoop::step() {
   read_outputs();
   finish_done_runs();
   send_heartbeat();
-  progress_.tick(static_cast<int>(active_.size()));
+  // Live progress: on a terminal the progress line shows a running run's iteration, rate and
+  // ETA; without one, a plain line each time a run passes another tenth of its total.
+  std::string live;
+  for (auto& a : active_) {
+    if (live.empty()) live = a->live_progress();
+    if (!opts_.tty)
+      if (const int tenth = a->crossed_tenth(); tenth > 0)
+        progress_.note(
+            fmt::format("run {}: {}", a->record().key.substr(0, 12), a->live_progress()));
+  }
+  progress_.tick(static_cast<int>(active_.size()), live);
 }
 
 // Tells other aerun processes every kHeartbeatS that this one still runs its runs.
@@ -287,6 +297,7 @@ bool RunLoop::start(const Todo& t) {
   r.id = claim.id;
   r.attempt = claim.attempt;
   r.log_path = (case_logs_ / fmt::format("{}-a{}.log", r.key.substr(0, 16), r.attempt)).string();
+  store_.set_running_log(r.id, r.log_path);
   r.status.clear();
   auto a = std::make_unique<ActiveRun>(spec_, p, std::move(r));
   a->start(child_environment(spec_, p, opts_));

@@ -71,8 +71,9 @@ void Progress::finished(const RunRecord& r, bool will_retry) {
   if (tty_) redraw();
 }
 
-void Progress::tick(int running) {
+void Progress::tick(int running, const std::string& live) {
   running_ = running;
+  live_ = live;
   if (tty_) redraw();
 }
 
@@ -85,8 +86,9 @@ void Progress::redraw() {
     const long long s = static_cast<long long>(per_run * static_cast<double>(remaining) / par);
     eta = fmt::format("{}:{:02}", s / 60, s % 60);
   }
-  out_ << fmt::format("\r\033[K[aerun] {}: {}/{} done, {} failed, {} running, ETA {}", case_,
-                      finished_, planned_, failed_, running_, eta);
+  out_ << fmt::format("\r\033[K[aerun] {}: {}/{} done, {} failed, {} running, ETA {}{}", case_,
+                      finished_, planned_, failed_, running_, eta,
+                      live_.empty() ? "" : " | " + live_);
   out_.flush();
   line_shown_ = true;
 }

@@ -16,7 +16,8 @@ class Progress {
   void started(const RunRecord& r);
   void finished(const RunRecord& r, bool will_retry);
   void note(const std::string& text);
-  void tick(int running);
+  // running: runs in flight; live: what one of them says of its progress ("" when nothing).
+  void tick(int running, const std::string& live = {});
   // The closing line: what ran, what was reused or kept, what a stop signal left undone.
   void done(const RunSummary& sum);
 
@@ -34,6 +35,7 @@ class Progress {
   double run_seconds_ = 0;  // summed wall time of finished runs (for the ETA)
   int runs_timed_ = 0;
   bool line_shown_ = false;
+  std::string live_;
 };
 
 // "hidden=64 layers=2" for a run's parameters.

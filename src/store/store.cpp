@@ -470,6 +470,15 @@ Store::Claim Store::claim_run(const RunRecord& r,
   return c;
 }
 
+void Store::set_running_log(long long id, const std::string& path) {
+  Transaction tx(impl_->db, Transaction::Mode::Immediate);
+  impl_->db.prepare("UPDATE runs SET log_path=? WHERE id=? AND status='running'")
+      ->bind(1, path)
+      .bind(2, id)
+      .run();
+  tx.commit();
+}
+
 void Store::heartbeat(const std::vector<long long>& ids) {
   if (ids.empty()) return;
   Transaction tx(impl_->db, Transaction::Mode::Immediate);

@@ -93,3 +93,21 @@ TEST(Watchdog, AStallWithoutAProgressMetricIsABadCase) {
   EXPECT_EQ(r.code, 2);
   EXPECT_THAT(r.err, HasSubstr("first_step: the first step is seen by the case's `startup`"));
 }
+
+TEST(LiveProgress, WithoutATerminalALineMarksEachTenthOfARun) {
+  TempDir d;
+  write_file(d / "c.yaml", R"yaml(case: tenths
+params: {x: [1]}
+command: |
+  for i in 1 2 3 4 5 6 7 8 9 10; do
+    echo " iteration $i/ 10 | elapsed time per iteration (ms): 5.0 |"; sleep 0.3
+  done
+  sleep 0.5
+presets: [megatron]
+)yaml");
+  const auto r = run_aerun(d, {"case", "c.yaml"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr(": iteration 5/10 (50%), "));
+  EXPECT_THAT(r.err, HasSubstr(": iteration 10/10 (100%), "));
+  EXPECT_THAT(r.err, HasSubstr("/s, ETA "));
+}
