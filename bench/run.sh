@@ -25,6 +25,25 @@ awk -v a="$t0" -v b="$t1" -v c="$t2" -v n="$n" 'BEGIN {
   printf "shell loop: %.3f ms/run   aerun: %.3f ms/run   overhead: %.3f ms/run (goal <= 2)   ratio: %.2fx\n",
          loop, harness, harness - loop, harness / loop }'
 
+echo "== the watchdogs' cost: $n runs printing 20 progress lines each, with and without stall/first_step =="
+for w in off on; do
+  { echo "case: watch-$w"; echo -n "params: {i: ["; seq -s, 1 "$n" | tr -d '\n'; echo "]}";
+    echo "command: 'for s in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do echo step \$s/20; done'"
+    echo "metrics: {step: {regex: 'step (\\d+)/', progress: true}}"; echo "startup: 'step 1/'"
+    if [ "$w" = on ]; then echo "stall: 10m"; echo "first_step: 10m"; fi; } > "$work/watch-$w.yaml"
+done
+for round in 1 2; do
+  for w in off on; do
+    t0=$(date +%s.%N)
+    "$aerun" case "$work/watch-$w.yaml" --db "$work/w-$w-$round.db" --no-progress 2>/dev/null
+    t1=$(date +%s.%N)
+    echo "$w $t0 $t1" >> "$work/watch.times"
+  done
+done
+awk -v n="$n" '{ t[$1] += ($3 - $2) } END {
+  printf "watchdogs off: %.3f ms/run   on: %.3f ms/run   ratio on/off: %.3f (two alternating rounds each)\n",
+         t["off"] * 1000 / n / 2, t["on"] * 1000 / n / 2, t["on"] / t["off"] }' "$work/watch.times"
+
 echo "== dry-run expansion of a 1,000,000-point sweep =="
 cat > "$work/big.yaml" <<YAML
 case: big
