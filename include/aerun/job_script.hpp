@@ -20,6 +20,7 @@ struct ScriptRun {
   std::string command;   // shell-ready
   std::string log_path;  // where its output goes (the scheduler's output file)
   std::string stamps_path;
+  int attempt = 1;  // AERUN_ATTEMPT
 };
 
 // What a job script is made of besides the case.

@@ -22,6 +22,7 @@ struct TableCell {
   std::optional<double> ratio;  // measured / paper
   std::optional<bool> pass;     // |ratio - 1| <= tolerance
   bool status = false;          // text is why there is no value: a run status ("OOM") or "missing"
+  bool count = false;           // an `agg: n` cell: the value is the count, min/max mean nothing
   // A calendar-time cell (a run's start, first step...): value/min/max are epoch seconds, shown
   // as ISO 8601 by csv and json and by the column's format in the spread of md and html.
   struct Instant {

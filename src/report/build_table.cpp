@@ -237,9 +237,11 @@ TableCell measured_cell(const std::vector<const RunRecord*>& runs, const Source&
     cell.min = *std::min_element(values.begin(), values.end());
     cell.max = *std::max_element(values.begin(), values.end());
     cell.n = static_cast<int>(values.size());
-    if (agg == "n")
+    if (agg == "n") {
       cell.text = fmt::format("{}", cell.n);
-    else if (!src.instant())
+      cell.count = true;
+      cell.min = cell.max = *cell.value;
+    } else if (!src.instant())
       cell.text = format_cell_number(*cell.value, col.format);
     else
       fill_instant(cell, src, col);

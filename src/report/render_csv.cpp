@@ -31,7 +31,7 @@ std::string render_csv(const Table& t) {
       has_plan(t.columns.size(), false);
   for (const auto& row : t.rows)
     for (size_t j = 0; j < row.cells.size() && j < t.columns.size(); ++j) {
-      if (row.cells[j].n > 0) has_stats[j] = true;
+      if (row.cells[j].n > 0 && !row.cells[j].count) has_stats[j] = true;
       if (row.cells[j].paper) has_paper[j] = true;
       if (short_of_plan(row.cells[j])) has_plan[j] = true;
     }
@@ -52,12 +52,18 @@ std::string render_csv(const Table& t) {
       const TableCell empty;
       const TableCell& c = j < row.cells.size() ? row.cells[j] : empty;
       // A calendar time in ISO 8601; another aggregate at full precision; else the status.
-      fields.push_back(c.instant ? c.instant->iso : c.n > 0 ? csv_number(c.value) : c.text);
+      // Full precision for every number (aggregates, speedups, numeric parameters); a status
+      // (OOM, missing) as its word; nothing where there is no value (the row compared with itself).
+      fields.push_back(c.instant       ? c.instant->iso
+                       : c.value       ? csv_number(c.value)
+                       : c.status      ? c.text
+                       : c.text == "—" ? std::string()
+                                       : c.text);
       if (has_stats[j]) {
         if (c.instant)
           fields.insert(fields.end(),
                         {c.instant->iso_min, c.instant->iso_max, std::to_string(c.n)});
-        else if (c.n > 0)
+        else if (c.n > 0 && !c.count)
           fields.insert(fields.end(), {csv_number(c.min), csv_number(c.max), std::to_string(c.n)});
         else
           fields.insert(fields.end(), {"", "", ""});

@@ -50,6 +50,9 @@ p.legend{color:#555;font-size:.9em})";
 // A measured cell: number (with the spread over repeats as a tooltip and small text), or a
 // status styled as a failure, or "missing".
 std::string measured(const TableCell& c) {
+  if (c.value && c.count)
+    return fmt::format("<td class=\"num\">{}{}</td>", html(c.text),
+                       short_of_plan(c) ? fmt::format(" of {}", c.planned) : "");
   if (c.value) {
     std::string extra;
     const std::string n = runs_count_text(c);

@@ -25,7 +25,7 @@ std::string json_strings(const std::vector<std::string>& items) {
 // A cell as JSON: a calendar time's value, min and max as ISO 8601 strings, other numbers as
 // numbers.
 std::string json_cell(const TableCell& c) {
-  const bool stats = c.n > 0;
+  const bool stats = c.n > 0 && !c.count;
   const std::string value = c.instant ? json_string(c.instant->iso) : json_number(c.value);
   const std::string min = c.instant ? json_string(c.instant->iso_min)
                           : stats   ? json_number(c.min)
@@ -36,9 +36,10 @@ std::string json_cell(const TableCell& c) {
   return fmt::format(
       "{{\"text\": {}, \"value\": {}, \"min\": {}, \"max\": {}, \"n\": {}, \"planned\": {}, "
       "\"paper\": {}, \"ratio\": {}, \"pass\": {}}}",
-      json_string(c.text), value, min, max, stats ? std::to_string(c.n) : "null",
-      c.planned > 0 ? std::to_string(c.planned) : "null",
-      json_number(c.paper), json_number(c.ratio), c.pass ? (*c.pass ? "true" : "false") : "null");
+      json_string(c.text == "—" ? "" : c.text), value, min, max,
+      stats || c.count ? std::to_string(c.n) : "null",
+      c.planned > 0 ? std::to_string(c.planned) : "null", json_number(c.paper),
+      json_number(c.ratio), c.pass ? (*c.pass ? "true" : "false") : "null");
 }
 
 }  // namespace

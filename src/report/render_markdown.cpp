@@ -20,12 +20,14 @@ std::string compact_number(double v) {
 // "12.31 (11.9–12.8, n=3)" when several values were aggregated, "12.3 (n=1/3)" when fewer runs
 // than planned gave a value, else the text alone.
 std::string measured_text(const TableCell& cell) {
+  if (cell.count)
+    return short_of_plan(cell) ? fmt::format("{} of {}", cell.text, cell.planned) : cell.text;
   if (cell.n == 0 || (cell.n == 1 && !short_of_plan(cell))) return cell.text;
   const std::string n = runs_count_text(cell);
   if (cell.min == cell.max) return fmt::format("{} ({})", cell.text, n);
   if (cell.instant)
-    return fmt::format("{} ({}–{}, {})", cell.text, cell.instant->min_text,
-                       cell.instant->max_text, n);
+    return fmt::format("{} ({}–{}, {})", cell.text, cell.instant->min_text, cell.instant->max_text,
+                       n);
   return fmt::format("{} ({}–{}, {})", cell.text, compact_number(cell.min),
                      compact_number(cell.max), n);
 }

@@ -43,7 +43,7 @@ std::string signal_name(int sig) {
 }
 
 std::vector<std::string> child_environment(const CaseSpec& spec, const PlannedRun& plan,
-                                           const RunnerOptions& opts) {
+                                           const RunnerOptions& opts, int attempt) {
   std::vector<std::string> env;
   auto set = [&env](const std::string& name, const std::string& value) {
     const std::string prefix = name + "=";
@@ -66,6 +66,7 @@ std::vector<std::string> child_environment(const CaseSpec& spec, const PlannedRu
   set("AERUN_CASE", spec.name);
   set("AERUN_RUN_KEY", plan.key);
   set("AERUN_REPEAT", std::to_string(plan.repeat_index));
+  set("AERUN_ATTEMPT", std::to_string(attempt));
   for (const auto& [name, value] : spec.env) set(name, value.text());
   return env;
 }
@@ -300,7 +301,7 @@ bool RunLoop::start(const Todo& t) {
   store_.set_running_log(r.id, r.log_path);
   r.status.clear();
   auto a = std::make_unique<ActiveRun>(spec_, p, std::move(r));
-  a->start(child_environment(spec_, p, opts_));
+  a->start(child_environment(spec_, p, opts_, claim.attempt));
   if (a->started()) progress_.started(a->record());
   active_.push_back(std::move(a));
   return true;

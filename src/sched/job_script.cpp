@@ -24,15 +24,15 @@ std::string runs_block(const JobScriptRequest& req) {
   for (size_t i = 0; i < req.runs.size(); ++i) {
     const ScriptRun& r = req.runs[i];
     out += fmt::format(
-        "  {})\n    AERUN_RUN_KEY={}\n    AERUN_REPEAT={}\n    AERUN_LOG={}\n    AERUN_STAMPS={}\n"
-        "    AERUN_COMMAND={}\n    ;;\n",
-        i, shell_quote(r.key), r.repeat_index, shell_quote(r.log_path), shell_quote(r.stamps_path),
-        shell_quote(r.command));
+        "  {})\n    AERUN_RUN_KEY={}\n    AERUN_REPEAT={}\n    AERUN_ATTEMPT={}\n    AERUN_LOG={}\n"
+        "    AERUN_STAMPS={}\n    AERUN_COMMAND={}\n    ;;\n",
+        i, shell_quote(r.key), r.repeat_index, r.attempt, shell_quote(r.log_path),
+        shell_quote(r.stamps_path), shell_quote(r.command));
   }
   out +=
       "  *)\n    echo \"aerun: this job has no run for task $aerun_task\" >&2\n    exit 96\n    "
       ";;\n";
-  out += "esac\nexport AERUN_RUN_KEY AERUN_REPEAT";
+  out += "esac\nexport AERUN_RUN_KEY AERUN_REPEAT AERUN_ATTEMPT";
   return out;
 }
 

@@ -199,3 +199,14 @@ TEST(CaseRun, TheGitCommitOfTheWorkdirIsRecordedWithEveryRun) {
   ASSERT_EQ(run_aerun(d, {"case", "g.yaml", "--force"}).code, 0);
   EXPECT_EQ(sql1(d / "results/aerun.db", "SELECT git_commit FROM runs"), head + "-dirty");
 }
+
+TEST(CaseRun, ARunSeesItsCaseKeyRepeatAndAttempt) {
+  TempDir d;
+  write_file(d / "c.yaml",
+             "case: vars\nparams: {x: [1]}\ncommand: |\n"
+             "  echo \"$AERUN_CASE $AERUN_REPEAT $AERUN_ATTEMPT ${#AERUN_RUN_KEY}\" >> seen\n"
+             "  test \"$AERUN_ATTEMPT\" -ge 2\n"
+             "retries: {count: 1, on: [failed]}\n");
+  EXPECT_EQ(run_aerun(d, {"case", "c.yaml"}).code, 0);
+  EXPECT_EQ(read_file(d / "seen"), "vars 0 1 64\nvars 0 2 64\n");
+}
