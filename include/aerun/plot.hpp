@@ -48,5 +48,7 @@ PlotData plot_data(const CaseSpec& c, const PlotSpec& p, const std::vector<RunRe
 // A gnuplot script that draws `d` to <basename>.svg (svg terminal) and <basename>.png (pngcairo),
 // data inline, so the script alone reproduces the figure.
 std::string gnuplot_script(const PlotData& d, const std::string& basename);
+// A gnuplot `body` (settings and a plot command) drawn to <basename>.svg, then to <basename>.png.
+std::string gnuplot_to_files(const std::string& body, const std::string& basename);
 
 }  // namespace aerun

@@ -20,6 +20,13 @@ Better metric_direction(const std::string& name, const std::string& unit,
                         const std::string& declared = {});
 const char* to_string(Better b);
 
+// "hidden=64 layers=2": a run's point (its parameters; the repeat is not one), as people read it.
+std::string point_text(const RunRecord& r);
+// A metric's value in a run; also the run times startup_s and wall_s.
+std::optional<double> run_metric(const RunRecord& r, const std::string& metric);
+// The median of a non-empty sample.
+double median_of(std::vector<double> v);
+
 struct RegressOptions {
   double tolerance = 0.10;  // a change within ±tolerance of the baseline's median is no change
   int min_repeats = 3;      // fewer ok runs on a side: a change is "noisy", never a verdict

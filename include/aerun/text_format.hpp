@@ -16,6 +16,9 @@ std::string json_number(std::optional<double> v);
 // A Markdown table cell: '|' escaped, newlines and tabs folded, other control characters (ESC:
 // terminal escape sequences) written as \xNN.
 std::string md_cell(std::string_view s);
+// Text for HTML or XML: & < > " ' as entities; control characters other than tab and newline
+// (which XML 1.0 cannot hold) as U+FFFD.
+std::string html_escape(std::string_view s);
 // A number with `spec` as a fmt format spec (e.g. ".3f"); default: 4 significant digits.
 std::string format_number(double v, std::string_view spec = {});
 

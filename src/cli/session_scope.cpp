@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <ctime>
 
+#include "aerun/calendar_time.hpp"
 #include "aerun/error.hpp"
 #include "aerun/provenance.hpp"
 
@@ -27,12 +28,7 @@ std::string user_name() {
 }
 
 std::string utc_stamp(double t) {
-  const std::time_t s = static_cast<std::time_t>(t);
-  std::tm tm{};
-  ::gmtime_r(&s, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
+  return format_calendar_time(t, "%Y-%m-%dT%H:%M:%SZ");
 }
 
 }  // namespace

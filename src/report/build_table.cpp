@@ -532,11 +532,12 @@ Table build_table(const CaseSpec& c, const TableSpec& t, const std::vector<RunRe
 
   std::vector<RowAcc> rows;
   RowIndex index;
+  // The row of a point (its values of the row parameters), added when new.
   std::vector<Value> key;
-  for (const RunRecord* r : selected) {
+  auto row_of = [&](const ParamList& params) {
     key.clear();
     for (const auto& p : keys) {
-      const Value* v = find_param(r->params, p);
+      const Value* v = find_param(params, p);
       key.push_back(v ? *v : Value());
     }
     size_t i = index.find(key);
@@ -545,25 +546,13 @@ Table build_table(const CaseSpec& c, const TableSpec& t, const std::vector<RunRe
       index.add(key, i);
       rows.push_back({key, {}});
     }
-    rows[i].runs.push_back(r);
-  }
+    return i;
+  };
+  for (const RunRecord* r : selected) rows[row_of(r->params)].runs.push_back(r);
   // Planned points: a row no stored run has yet reads "missing"; each row counts its runs due.
   for (const PlannedRuns& pr : plan)
-    for (const ParamList& point : pr.points) {
-      if (!point_selected(pr.case_name, point, c, t)) continue;
-      key.clear();
-      for (const auto& p : keys) {
-        const Value* v = find_param(point, p);
-        key.push_back(v ? *v : Value());
-      }
-      size_t i = index.find(key);
-      if (i == RowIndex::npos) {
-        i = rows.size();
-        index.add(key, i);
-        rows.push_back({key, {}});
-      }
-      rows[i].planned += pr.repeat;
-    }
+    for (const ParamList& point : pr.points)
+      if (point_selected(pr.case_name, point, c, t)) rows[row_of(point)].planned += pr.repeat;
   for (const auto& ref : t.references) {
     auto ref_key = reference_key(ref, keys);
     if (ref_key && index.find(*ref_key) == RowIndex::npos) {

@@ -147,14 +147,16 @@ std::string gnuplot_script(const PlotData& d, const std::string& basename) {
   if (d.spec.kind != "bars") out += "set offsets graph 0.03, graph 0.03, graph 0.06, graph 0.06\n";
   if (d.spec.logy) out += "set logscale y\n";
   out += d.spec.kind == "bars" ? bar_body(d) : line_body(d);
-  // The plot above went to gnuplot's default terminal: draw it again to each file. `noenhanced`
-  // on each terminal line: switching terminals resets the option, and enhanced text would draw
-  // `iter_ms` as "iter" with a subscript "m".
-  std::string script;
-  script += fmt::format(
+  return gnuplot_to_files(out, basename);
+}
+
+std::string gnuplot_to_files(const std::string& body, const std::string& basename) {
+  // `noenhanced` on each terminal line: switching terminals resets the option, and enhanced text
+  // would draw `iter_ms` as "iter" with a subscript "m".
+  std::string script = fmt::format(
       "set terminal svg size 900,560 dynamic noenhanced font 'sans,13'\nset output {}\n",
       quoted(basename + ".svg"));
-  script += out;
+  script += body;
   script += fmt::format(
       "set terminal pngcairo size 1200,750 noenhanced font 'sans,13'\nset output {}\nreplot\n"
       "unset output\n",

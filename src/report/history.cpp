@@ -7,30 +7,13 @@
 #include <ctime>
 #include <map>
 
+#include "aerun/calendar_time.hpp"
+#include "aerun/plot.hpp"
 #include "aerun/text_format.hpp"
 
 namespace aerun {
 
 namespace {
-
-double median_of(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-std::string shown_point(const RunRecord& r) {
-  std::string out;
-  for (const auto& [n, v] : r.params) out += (out.empty() ? "" : " ") + n + "=" + v.text();
-  return out.empty() ? "(the case's one point)" : out;
-}
-
-std::optional<double> value_of(const RunRecord& r, const std::string& metric) {
-  if (metric == "startup_s") return r.startup_s;
-  if (metric == "wall_s") return r.wall_s;
-  if (const MetricValue* m = r.metric(metric)) return m->value;
-  return std::nullopt;
-}
 
 HistoryCell cell_of(const std::vector<const RunRecord*>& runs, const std::string& metric) {
   HistoryCell c;
@@ -45,7 +28,7 @@ HistoryCell cell_of(const std::vector<const RunRecord*>& runs, const std::string
       ++failed[r->status];
       continue;
     }
-    if (auto x = value_of(*r, metric)) v.push_back(*x);
+    if (auto x = run_metric(*r, metric)) v.push_back(*x);
   }
   if (v.empty()) {
     for (const auto& [s, k] : failed)
@@ -67,12 +50,7 @@ std::string quoted(const std::string& s) {
 }
 
 std::string day(double t) {
-  const std::time_t s = static_cast<std::time_t>(t);
-  std::tm tm{};
-  ::gmtime_r(&s, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M", &tm);
-  return buf;
+  return format_calendar_time(t, "%Y-%m-%d %H:%M");
 }
 
 }  // namespace
@@ -103,7 +81,7 @@ History build_history(const std::string& case_name, const CaseSpec* spec, const 
   std::map<std::string, std::vector<std::vector<const RunRecord*>>> runs;
   for (size_t i = 0; i < sessions.size(); ++i)
     for (const auto& r : sessions[i].runs) {
-      const std::string p = shown_point(r);
+      const std::string p = point_text(r);
       auto [it, fresh] = runs.try_emplace(p, sessions.size());
       if (fresh) order.push_back(p);
       it->second[i].push_back(&r);
@@ -231,15 +209,7 @@ std::string history_gnuplot_script(const History& h, const std::string& basename
         "set label {} at graph 0.01, graph 0.03\n",
         quoted(fmt::format("{} of {} points drawn (--where selects)", shown, h.points.size())));
   body += plots.empty() ? "plot NaN title 'no value'\n" : "plot " + plots + marks + "\n";
-  std::string script = fmt::format(
-      "set terminal svg size 900,560 dynamic noenhanced font 'sans,13'\nset output {}\n",
-      quoted(basename + ".svg"));
-  script += body;
-  script += fmt::format(
-      "set terminal pngcairo size 1200,750 noenhanced font 'sans,13'\nset output {}\nreplot\n"
-      "unset output\n",
-      quoted(basename + ".png"));
-  return script;
+  return gnuplot_to_files(body, basename);
 }
 
 }  // namespace aerun

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <ctime>
 
+#include "aerun/calendar_time.hpp"
 #include "aerun/text_format.hpp"
 
 namespace aerun {
@@ -12,42 +13,11 @@ namespace aerun {
 namespace {
 
 std::string html(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t')
-          out += fmt::format("\\x{:02x}", static_cast<unsigned char>(c));
-        else
-          out += c;
-    }
-  }
-  return out;
+  return html_escape(s);
 }
 
 std::string when(double t) {
-  if (t <= 0) return "";
-  const std::time_t s = static_cast<std::time_t>(t);
-  std::tm tm{};
-  ::gmtime_r(&s, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M UTC", &tm);
-  return buf;
+  return t <= 0 ? "" : format_calendar_time(t, "%Y-%m-%d %H:%M UTC");
 }
 
 const char* const kReportStyle = R"(

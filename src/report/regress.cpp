@@ -25,12 +25,6 @@ std::string lower(std::string s) {
   return s;
 }
 
-double median_of(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 // A point: its parameters without the repeat, sorted by name (the key of a point across
 // sessions and versions), and as first seen (for people).
 struct Point {
@@ -47,17 +41,11 @@ std::string canonical_point(const RunRecord& r) {
   return out;
 }
 
-std::string shown_point(const RunRecord& r) {
-  std::string out;
-  for (const auto& [n, v] : r.params) out += (out.empty() ? "" : " ") + n + "=" + v.text();
-  return out.empty() ? "(the case's one point)" : out;
-}
-
 std::map<std::string, Point> points_of(const std::vector<RunRecord>& runs) {
   std::map<std::string, Point> out;
   for (const auto& r : runs) {
     Point& p = out[canonical_point(r)];
-    if (p.shown.empty()) p.shown = shown_point(r);
+    if (p.shown.empty()) p.shown = point_text(r);
     p.runs.push_back(&r);
   }
   return out;
@@ -76,19 +64,12 @@ std::string statuses(const Point* p) {
   return out;
 }
 
-std::optional<double> value_of(const RunRecord& r, const std::string& metric) {
-  if (metric == "startup_s") return r.startup_s;
-  if (metric == "wall_s") return r.wall_s;
-  if (const MetricValue* m = r.metric(metric)) return m->value;
-  return std::nullopt;
-}
-
 std::vector<double> values_of(const Point* p, const std::string& metric) {
   std::vector<double> out;
   if (!p) return out;
   for (const RunRecord* r : p->runs)
     if (r->status == "ok")
-      if (auto v = value_of(*r, metric)) out.push_back(*v);
+      if (auto v = run_metric(*r, metric)) out.push_back(*v);
   return out;
 }
 
@@ -134,6 +115,25 @@ void judge(RegressRow& row, const RegressOptions& o) {
 }
 
 }  // namespace
+
+double median_of(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+std::string point_text(const RunRecord& r) {
+  std::string out;
+  for (const auto& [n, v] : r.params) out += (out.empty() ? "" : " ") + n + "=" + v.text();
+  return out.empty() ? "(the case's one point)" : out;
+}
+
+std::optional<double> run_metric(const RunRecord& r, const std::string& metric) {
+  if (metric == "startup_s") return r.startup_s;
+  if (metric == "wall_s") return r.wall_s;
+  if (const MetricValue* m = r.metric(metric)) return m->value;
+  return std::nullopt;
+}
 
 Better metric_direction(const std::string& name, const std::string& unit,
                         const std::string& declared) {

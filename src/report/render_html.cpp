@@ -12,26 +12,7 @@ namespace aerun {
 namespace {
 
 std::string html(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
+  return html_escape(s);
 }
 
 const char* const kStyle = R"(body{font-family:system-ui,sans-serif;margin:2em;color:#222}

@@ -28,32 +28,7 @@ std::string what(const RegressRow& r) {
 }
 
 std::string xml(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t')
-          out += "\xEF\xBF\xBD";  // U+FFFD: XML 1.0 has no control characters
-        else
-          out += c;
-    }
-  }
-  return out;
+  return html_escape(s);
 }
 
 std::string values_text(const std::vector<double>& v) {

@@ -86,6 +86,17 @@ inline Result run_aerun(const TempDir& dir, const std::vector<std::string>& args
   return r;
 }
 
+// What a shell command prints on stdout.
+inline std::string command_output(const std::string& cmd) {
+  std::string out;
+  if (FILE* p = ::popen(cmd.c_str(), "r")) {
+    char buf[4096];
+    while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
+    ::pclose(p);
+  }
+  return out;
+}
+
 // Rows of a query as text ("" for NULL).
 inline std::vector<std::vector<std::string>> sql(const std::string& db, const std::string& q) {
   sqlite3* h = nullptr;

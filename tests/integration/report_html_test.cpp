@@ -38,14 +38,7 @@ tables:
 std::string chromium(const std::vector<std::string>& args) {
   std::string cmd = "chromium --headless --no-sandbox --disable-gpu --disable-dev-shm-usage";
   for (const auto& a : args) cmd += " " + aerun::shell_quote(a);
-  cmd += " 2>/dev/null";
-  std::string out;
-  if (FILE* p = ::popen(cmd.c_str(), "r")) {
-    char buf[4096];
-    while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
-    ::pclose(p);
-  }
-  return out;
+  return command_output(cmd + " 2>/dev/null");
 }
 
 std::vector<std::string> matches(const std::string& text, const std::string& re) {
@@ -117,4 +110,24 @@ TEST(ReportHtml, TheDashboardRendersInChromiumWithItsTablesFiguresAndFailures) {
     ASSERT_TRUE(fs::exists(png)) << png;
     EXPECT_GT(fs::file_size(png), 20000u) << png;
   }
+}
+
+TEST(ReportHtml, RegressJunitIsWellFormedXmlToChromiumsParser) {
+  if (std::system("command -v chromium >/dev/null 2>&1") != 0)
+    GTEST_SKIP() << "chromium is not installed (scripts/install-deps.sh --test installs it)";
+  TempDir d;
+  write_file(d / "c.yaml", kCase);
+  ASSERT_EQ(run_aerun(d, {"case", "c.yaml", "--label", "night1"}).code, 0);
+  run_aerun(d, {"case", "c.yaml", "--label", "night2"}, "SLOW=13 FAIL=128");
+  const auto r = run_aerun(d, {"regress", "--junit", "regress.xml"});
+  EXPECT_EQ(r.code, 1) << r.err;
+  // Chromium's XML viewer parses the file; a malformed one shows a <parsererror>.
+  const std::string dom = chromium({"--dump-dom", "file://" + (d / "regress.xml")});
+  EXPECT_THAT(dom, HasSubstr("xml-viewer-style"));
+  EXPECT_THAT(dom, Not(HasSubstr("parsererror")));
+  EXPECT_THAT(dom, HasSubstr("testsuites"));
+  EXPECT_THAT(dom, HasSubstr("newly_failing"));
+  // The checker itself tells a malformed file.
+  write_file(d / "bad.xml", "<testsuites><testsuite></testsuites>");
+  EXPECT_THAT(chromium({"--dump-dom", "file://" + (d / "bad.xml")}), HasSubstr("parsererror"));
 }

@@ -18,7 +18,7 @@ class SlurmPolling : public SlurmTest {
  protected:
   // A PATH whose `squeue` logs each call (with its time) to squeue.calls, then runs the real one.
   std::string counting_env() {
-    const std::string real = trimmed(run_shell("command -v squeue"));
+    const std::string real = trimmed(command_output("command -v squeue"));
     const std::string shim = dir_ / "shim";
     fs::create_directories(shim);
     write_file(shim + "/squeue", "#!/bin/sh\ndate +%s.%N >> " +
@@ -30,15 +30,6 @@ class SlurmPolling : public SlurmTest {
   int calls() {
     const std::string t = read_file(dir_ / "squeue.calls");
     return static_cast<int>(std::count(t.begin(), t.end(), '\n'));
-  }
-  static std::string run_shell(const std::string& cmd) {
-    std::string out;
-    if (FILE* p = ::popen(cmd.c_str(), "r")) {
-      char buf[512];
-      while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
-      ::pclose(p);
-    }
-    return out;
   }
   static std::string trimmed(std::string s) {
     while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();

@@ -19,17 +19,6 @@ metrics:
   iter_ms: {regex: 'time_ms=([0-9]+)', unit: ms}
 )yaml";
 
-// What a shell command prints.
-std::string read_file_of_command(const std::string& cmd) {
-  std::string out;
-  if (FILE* p = ::popen(cmd.c_str(), "r")) {
-    char buf[4096];
-    while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
-    ::pclose(p);
-  }
-  return out;
-}
-
 }  // namespace
 
 TEST(StoreLifecycle, PruneCompressesThenRemovesOldLogsAndKeepsEverythingElse) {
@@ -53,7 +42,7 @@ TEST(StoreLifecycle, PruneCompressesThenRemovesOldLogsAndKeepsEverythingElse) {
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_FALSE(fs::exists(log));
   ASSERT_TRUE(fs::exists(log + ".gz"));
-  EXPECT_EQ(read_file_of_command("zcat " + aerun::shell_quote(log + ".gz")), text);
+  EXPECT_EQ(command_output("zcat " + aerun::shell_quote(log + ".gz")), text);
   EXPECT_EQ(sql1(db,
                  "SELECT count(*) FROM runs WHERE log_state='compressed' AND log_path LIKE "
                  "'%.gz'"),

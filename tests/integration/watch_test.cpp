@@ -27,16 +27,6 @@ command: |
 presets: [megatron]
 )yaml";
 
-std::string shell_out(const std::string& cmd) {
-  std::string out;
-  if (FILE* p = ::popen(cmd.c_str(), "r")) {
-    char buf[4096];
-    while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
-    ::pclose(p);
-  }
-  return out;
-}
-
 }  // namespace
 
 TEST(Watch, OnceReportsTheRunningRunsProgressRateAndLastValues) {
@@ -83,7 +73,7 @@ TEST(Watch, InATerminalItRefreshesInPlaceAndEndsWhenNothingRuns) {
   std::string screen;
   EXPECT_TRUE(eventually(
       [&] {
-        screen = shell_out(tmux + " capture-pane -p -t w");
+        screen = command_output(tmux + " capture-pane -p -t w");
         return screen.find("30/100 (30%)") != std::string::npos;
       },
       10))
@@ -96,7 +86,7 @@ TEST(Watch, InATerminalItRefreshesInPlaceAndEndsWhenNothingRuns) {
   bg->wait();
   EXPECT_TRUE(eventually(
       [&] {
-        screen = shell_out(tmux + " capture-pane -p -t w");
+        screen = command_output(tmux + " capture-pane -p -t w");
         return screen.find("WATCH-ENDED") != std::string::npos;
       },
       10))
