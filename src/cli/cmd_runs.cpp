@@ -27,6 +27,15 @@ void add_unique(std::vector<std::string>& names, const std::string& n) {
   if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
 }
 
+// At most 60 characters of a reason, cut at a UTF-8 character boundary, "…" when cut.
+std::string short_reason(const std::string& reason) {
+  constexpr size_t kMax = 60;
+  if (reason.size() <= kMax) return reason;
+  size_t cut = kMax;
+  while (cut > 0 && (static_cast<unsigned char>(reason[cut]) & 0xC0) == 0x80) --cut;
+  return reason.substr(0, cut) + "…";
+}
+
 std::string opt_num(const std::optional<double>& v) {
   return v ? format_number(*v) : "";
 }
@@ -160,7 +169,8 @@ int runs_command(const Globals& g, const RunsArgs& a) {
     for (size_t i = 0; i < runs.size(); ++i) {
       const RunRecord& r = runs[i];
       std::string status = r.status;
-      if (!r.reason.empty() && r.status != "ok") status += " (" + r.reason + ")";
+      // The class and a short reason; the whole reason stays in `aerun show` and the CSV/JSON.
+      if (!r.reason.empty() && r.status != "ok") status += " (" + short_reason(r.reason) + ")";
       std::vector<std::string> row = {r.key.substr(0, 12), r.case_name,
                                       std::to_string(r.repeat_index), status};
       if (a.all_versions) row.push_back(version_text(i));

@@ -109,3 +109,15 @@ TEST(Results, TableCheckExitsOneNamingEveryCellNotWithinThePapersTolerance) {
   EXPECT_EQ(r.code, 1);
   EXPECT_THAT(r.err, HasSubstr("layers=2 iter_ms: 20 vs paper 25 (ratio 0.800)"));
 }
+
+TEST(Results, RunsShowsTheStatusWithAShortReasonAndCsvTheWholeOne) {
+  TempDir d;
+  const std::string line(400, 'x');
+  write_file(d / "c.yaml", "case: long\nparams: {x: [1]}\ncommand: echo 'CUDA out of memory " +
+                               line + "'; exit 1\nstatus: {oom: 'CUDA out of memory'}\n");
+  run_aerun(d, {"case", "c.yaml"});
+  const auto md = run_aerun(d, {"runs"}).out;
+  EXPECT_THAT(md,
+              HasSubstr("| oom (line 1: CUDA out of memory xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…) |"));
+  EXPECT_THAT(run_aerun(d, {"runs", "--format", "csv"}).out, HasSubstr(line));
+}
