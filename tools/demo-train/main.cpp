@@ -23,6 +23,7 @@
 #include <random>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -41,6 +42,7 @@ struct Options {
   long log_interval = 10;
   long oom_above = -1;  // < 0: never
   double lr = 0.01;
+  double slowdown = 1;  // each step takes this many times as long (a regression, on purpose)
 };
 
 void print_help() {
@@ -55,6 +57,7 @@ void print_help() {
       "  --log-interval N  steps between iteration lines (default 10)\n"
       "  --lr X            SGD learning rate (default 0.01)\n"
       "  --oom-above N     fail like a CUDA out-of-memory error when hidden > N\n"
+      "  --slowdown X      make each step take X times as long (>= 1; a regression on purpose)\n"
       "  --help            this text\n");
 }
 
@@ -106,6 +109,14 @@ Options parse_args(int argc, char** argv) {
       o.lr = std::strtod(value.c_str(), &end);
       if (value.empty() || *end != '\0' || !(o.lr > 0)) {
         std::fprintf(stderr, "aerun-demo-train: --lr: '%s' is not a positive number\n",
+                     value.c_str());
+        std::exit(2);
+      }
+    } else if (arg == "--slowdown") {
+      char* end = nullptr;
+      o.slowdown = std::strtod(value.c_str(), &end);
+      if (value.empty() || *end != '\0' || !(o.slowdown >= 1)) {
+        std::fprintf(stderr, "aerun-demo-train: --slowdown: '%s' is not a number >= 1\n",
                      value.c_str());
         std::exit(2);
       }
@@ -339,6 +350,8 @@ int main(int argc, char** argv) {
   for (long it = 0; it < o.iters; ++it) {
     const auto t0 = std::chrono::steady_clock::now();
     const double loss = model.step(data, static_cast<size_t>(it) * o.batch, lr);
+    if (o.slowdown > 1)  // the step's own time again, (slowdown - 1) times over
+      std::this_thread::sleep_for((std::chrono::steady_clock::now() - t0) * (o.slowdown - 1));
     const auto t1 = std::chrono::steady_clock::now();
     interval_ms += std::chrono::duration<double, std::milli>(t1 - t0).count();
     interval_loss += loss;
