@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cmath>
+#include <limits>
+#include <string>
 
 #include "aerun/case_loader.hpp"
 
@@ -141,10 +144,22 @@ Value YamlReader::value(const Item& it) const {
 }
 
 long long YamlReader::integer(const Item& it) const {
-  const Value v = it.node.IsScalar() ? Value::parse(it.node.Scalar()) : Value();
-  if (v.kind() != Value::Kind::Int)
-    throw InputError(it.loc, it.key, "expected a whole number, got " + describe(it.node));
-  return static_cast<long long>(*v.number());
+  // As an integer, never through a double: exact to the last digit, and no overflow.
+  if (it.node.IsScalar()) {
+    std::string_view text = it.node.Scalar();
+    if (!text.empty() && text.front() == '+') text.remove_prefix(1);
+    long long n = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+    if (end == text.data() + text.size() && !text.empty()) {
+      if (ec == std::errc()) return n;
+      if (ec == std::errc::result_out_of_range)
+        throw InputError(it.loc, it.key,
+                         "'" + it.node.Scalar() + "' is out of range (a whole number from " +
+                             std::to_string(std::numeric_limits<long long>::min()) + " to " +
+                             std::to_string(std::numeric_limits<long long>::max()) + ")");
+    }
+  }
+  throw InputError(it.loc, it.key, "expected a whole number, got " + describe(it.node));
 }
 
 double YamlReader::number(const Item& it) const {

@@ -350,6 +350,14 @@ TEST(CaseErrors, AMissingFileIsAnInputErrorNamingIt) {
   }
 }
 
+TEST(CaseErrors, AWholeNumberOutOfRangeIsSaidToBe) {
+  EXPECT_THAT(error_of(kHead + "repeat: 99999999999999999999\n"),
+              AllOf(StartsWith("bad.yaml:3:"), HasSubstr("repeat"),
+                    HasSubstr("'99999999999999999999' is out of range (a whole number from "
+                              "-9223372036854775808 to 9223372036854775807)")));
+  EXPECT_THAT(error_of(kHead + "repeat: 2.5\n"), HasSubstr("expected a whole number, got"));
+}
+
 TEST(CaseErrors, AMetricIsBetterHigherOrLower) {
   EXPECT_THAT(error_of(kHead + "metrics:\n  t: {regex: 't=(\\d+)', better: up}\n"),
               AllOf(StartsWith("bad.yaml:4:"), HasSubstr("metrics.t.better"),
