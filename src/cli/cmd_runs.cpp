@@ -7,6 +7,7 @@
 #include "aerun/case_loader.hpp"
 #include "aerun/case_versions.hpp"
 #include "aerun/error.hpp"
+#include "aerun/table.hpp"
 #include "aerun/text_format.hpp"
 #include "cli/app.hpp"
 #include "cli/open_store.hpp"
@@ -36,8 +37,9 @@ std::string short_reason(const std::string& reason) {
   return reason.substr(0, cut) + "…";
 }
 
+// As tables print numbers: 4 significant digits, no exponent below 10^15 (12000.5 -> 12000).
 std::string opt_num(const std::optional<double>& v) {
-  return v ? format_number(*v) : "";
+  return v ? format_cell_number(*v) : "";
 }
 
 int runs_command(const Globals& g, const RunsArgs& a) {

@@ -6,6 +6,7 @@
 
 using namespace aerun::testing;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 namespace {
 
@@ -120,4 +121,15 @@ TEST(Results, RunsShowsTheStatusWithAShortReasonAndCsvTheWholeOne) {
   EXPECT_THAT(md,
               HasSubstr("| oom (line 1: CUDA out of memory xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…) |"));
   EXPECT_THAT(run_aerun(d, {"runs", "--format", "csv"}).out, HasSubstr(line));
+}
+
+TEST(Results, RunsPrintsNumbersInFixedNotationAsTablesDo) {
+  TempDir d;
+  write_file(d / "c.yaml",
+             "case: nf\nparams: {x: [1]}\ncommand: echo v=12000.5\nmetrics: {v: 'v=([0-9.]+)'}\n");
+  run_aerun(d, {"case", "c.yaml"});
+  const auto md = run_aerun(d, {"runs"}).out;
+  EXPECT_THAT(md, HasSubstr("| ok | 1 | 12000 |"));
+  EXPECT_THAT(md, Not(HasSubstr("e+04")));
+  EXPECT_THAT(run_aerun(d, {"runs", "--format", "csv"}).out, HasSubstr(",12000.5,"));
 }
