@@ -1,5 +1,8 @@
 #include "case/yaml_reader.hpp"
 
+#include <fmt/format.h>
+#include <yaml-cpp/depthguard.h>
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -53,6 +56,10 @@ YamlReader::YamlReader(std::string file, const std::string& text)
   YAML::Node doc;
   try {
     doc = YAML::Load(text_);
+  } catch (const YAML::DeepRecursion& e) {
+    throw InputError(
+        SourceLoc{file_, e.mark.line + 1, e.mark.column + 1}, "",
+        fmt::format("nesting deeper than {} levels: a case file needs a few", e.depth()));
   } catch (const YAML::ParserException& e) {
     throw InputError(SourceLoc{file_, e.mark.line + 1, e.mark.column + 1}, "", e.msg);
   }

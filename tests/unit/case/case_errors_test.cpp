@@ -350,6 +350,13 @@ TEST(CaseErrors, AMissingFileIsAnInputErrorNamingIt) {
   }
 }
 
+TEST(CaseErrors, NestingTooDeepIsSaidToBe) {
+  const std::string deep =
+      kHead + "env: " + std::string(10000, '[') + std::string(10000, ']') + "\n";
+  EXPECT_THAT(error_of(deep), AllOf(StartsWith("bad.yaml:3:"), HasSubstr("nesting deeper than"),
+                                    Not(HasSubstr("bad file"))));
+}
+
 TEST(CaseErrors, AWholeNumberOutOfRangeIsSaidToBe) {
   EXPECT_THAT(error_of(kHead + "repeat: 99999999999999999999\n"),
               AllOf(StartsWith("bad.yaml:3:"), HasSubstr("repeat"),
