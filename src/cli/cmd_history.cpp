@@ -8,6 +8,7 @@
 
 #include "aerun/case_loader.hpp"
 #include "aerun/history.hpp"
+#include "aerun/run_plan.hpp"
 #include "cli/app.hpp"
 #include "cli/gnuplot_run.hpp"
 #include "cli/open_store.hpp"
@@ -32,38 +33,30 @@ struct HistoryArgs {
   int min_repeats = 3;
 };
 
-// Whether the run's parameters hold every k=v of `where` (the same key twice: either value).
-bool selected(const RunRecord& r, const std::vector<std::pair<std::string, std::string>>& where) {
-  std::map<std::string, bool> hit;
-  for (const auto& [k, v] : where) {
-    const Value* p = find_param(r.params, k);
-    bool& h = hit[k];
-    h = h || (p && p->text() == v);
-  }
-  return std::all_of(hit.begin(), hit.end(), [](const auto& e) { return e.second; });
-}
-
 int history_command(const Globals& g, const HistoryArgs& a) {
   Store store = open_existing_store(g.resolved_db());
   require_case(store, a.case_name, g.resolved_db());
-  std::vector<std::pair<std::string, std::string>> where;
-  for (const auto& w : a.where) {
-    const auto eq = w.find('=');
-    if (eq == std::string::npos || eq == 0)
-      throw InputError(SourceLoc{}, "--where", "'" + w + "': write KEY=VALUE");
-    where.emplace_back(w.substr(0, eq), w.substr(eq + 1));
-  }
   std::vector<SessionRuns> sessions;
   std::vector<double> started;
   const auto all = store.sessions();
   for (auto it = all.rbegin(); it != all.rend() && static_cast<int>(sessions.size()) < a.sessions;
        ++it) {
     if (!store.session_has_runs(it->id, a.case_name)) continue;
-    SessionRuns s{it->label, {}};
-    for (auto& r : store.session_runs(it->id, a.case_name))
-      if (selected(r, where)) s.runs.push_back(std::move(r));
-    sessions.insert(sessions.begin(), std::move(s));
+    sessions.insert(sessions.begin(),
+                    SessionRuns{it->label, store.session_runs(it->id, a.case_name)});
     started.insert(started.begin(), it->started_at);
+  }
+  // --where as --only reads it (the same key twice: either value; an unknown key is an error).
+  if (!a.where.empty()) {
+    std::vector<std::string> names;
+    for (const auto& s : sessions)
+      for (const auto& r : s.runs)
+        for (const auto& [n, v] : r.params)
+          if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+    const RunSelector selector(a.where, names);
+    for (auto& s : sessions)
+      std::erase_if(s.runs,
+                    [&](const RunRecord& r) { return !selector.keeps(r.params, r.repeat_index); });
   }
   if (!a.baseline.empty() &&
       std::none_of(sessions.begin(), sessions.end(),
