@@ -205,10 +205,16 @@ struct CaseSpec {
   std::optional<PollInterval> poll_interval;  // `poll_interval:` for batch jobs
   // Issue 18, watchdogs (0 = off): stop a run with no progress line for stall_s after its last
   // one (`stalled`), or with no first step first_step_s after its start (`startup_timeout`).
+  // Either may vary per sweep point (`stall: "{stall}"`): the *_template text is then kept and
+  // filled for each point by plan_runs (PlannedRun::stall_s / first_step_s).
   double stall_s = 0;
+  std::string stall_template;
   SourceLoc stall_loc;
   double first_step_s = 0;
+  std::string first_step_template;
   SourceLoc first_step_loc;
+  bool stall_on() const { return stall_s > 0 || !stall_template.empty(); }
+  bool first_step_on() const { return first_step_s > 0 || !first_step_template.empty(); }
   std::vector<std::string> warnings;  // found at load, printed when they matter (batch runs)
   // Issue 11: which version of the case a run was made from. file_digest: SHA-256 of the case
   // file's text (shown); version: a digest of what decides how each point runs (command, shell,

@@ -15,8 +15,10 @@ namespace aerun {
 //  - `$VAR`, `${VAR}`, `$(...)` are left to the shell.
 //  - `{{` and `}}` render as `{` and `}`.
 //  - A `{` that does not start a valid placeholder (e.g. awk's `{print $1}`) is literal.
-//  - Built-ins: {case} (the case name, quoted) and {repeat} (the 0-based repeat index); a
-//    parameter of the same name takes precedence.
+//  - Built-ins: {case} (the case name, quoted), {repeat} (the 0-based repeat index) and
+//    {attempt} (rendered as "$AERUN_ATTEMPT": the shell gives the attempt number, so the command
+//    and the run's key stay the same for every attempt); a parameter of the same name takes
+//    precedence.
 class CommandTemplate {
  public:
   // known_params: the names of every point's parameters, in the order render() receives them
@@ -33,7 +35,7 @@ class CommandTemplate {
   const std::vector<std::string>& placeholders() const { return used_; }
 
  private:
-  enum class Kind { Literal, Param, Case, Repeat };
+  enum class Kind { Literal, Param, Case, Repeat, Attempt };
   struct Segment {
     Kind kind;
     std::string text;  // the literal, or the parameter's name

@@ -12,14 +12,15 @@ namespace aerun {
 
 struct ForgetSelection {
   std::string case_name;              // "" = every case
-  std::vector<std::string> only;      // KEY=VALUE, as `aerun case --only`
+  std::vector<std::string> only;      // KEY=VALUE[,VALUE...], as `aerun case --only`
   std::vector<std::string> statuses;  // any of these ("" = every status)
   std::optional<double> before;       // launched (else ended) before this instant (epoch s)
+  std::string where;                  // a condition, as `aerun case --where`
 };
 
 // The runs of the store the selection names. A run some live aerun is running is never
 // selected (it is listed in *busy). Throws InputError for an --only key no selected run has, or
-// a selection that names nothing at all (no case, status, --only or --before).
+// a selection that names nothing at all (no case, status, --only, --where or --before).
 std::vector<RunRecord> select_runs_to_forget(const Store& store, const ForgetSelection& s,
                                              std::vector<RunRecord>* busy);
 

@@ -59,6 +59,9 @@ struct IngestOptions {
   unsigned jobs = 1;             // files read and extracted at once (stored one by one, in order)
   bool assume_complete = false;  // the logs are of finished runs (excerpts): see RunEvidence
   long long session_id = 0;      // the session the runs are stored in
+  // Called on the calling thread as files are read (phase "read") and stored ("store"): how many
+  // of how many so far. Optional.
+  std::function<void(const char* phase, size_t done, size_t total)> progress;
 };
 
 // The run a log file describes: key = sha256(case name, '\n', absolute path); status from the

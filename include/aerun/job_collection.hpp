@@ -2,6 +2,8 @@
 // found in the store, gathered or cancelled.
 #pragma once
 
+#include <functional>
+
 #include <iosfwd>
 #include <string>
 
@@ -15,6 +17,8 @@ struct CollectOptions {
   std::string case_ref;  // a case name or case file ("" = every case)
   bool wait = false;     // follow until every job ended (else: one look)
   FollowOptions follow;
+  // With wait: called after each poll with the runs collected so far and those followed.
+  std::function<void(int collected, int followed)> progress;
 };
 
 struct CollectSummary {

@@ -21,6 +21,9 @@ struct ScriptRun {
   std::string log_path;  // where its output goes (the scheduler's output file)
   std::string stamps_path;
   int attempt = 1;  // AERUN_ATTEMPT
+  // Its watchdogs (0 = off), used when the case's vary per point (`stall: "{stall}"`).
+  double stall_s = 0;
+  double first_step_s = 0;
 };
 
 // What a job script is made of besides the case.

@@ -19,6 +19,8 @@ struct Preset {
   std::vector<StatusPattern> status;  // format-specific ones; the shared ones come on top
   StartupSpec startup;
   CompletionSpec completion;  // end-of-training lines and "done/planned" counters
+  // The few metrics `aerun runs` shows by default (of the many it extracts).
+  std::vector<std::string> headline;
 };
 
 // Every preset version, in name then version order.

@@ -51,6 +51,11 @@ struct ResourcesSpec {
 // value's file:line with key `resources.<name>` and the point's parameters in the message.
 ResourcesSpec resolve_resources(const ResourcesSpec& spec, const ParamList& point);
 
+// A duration written with `{param}` placeholders (`stall: "{stall}"`), filled for one point.
+// Throws InputError at loc/key naming the point for an unknown name or a bad duration.
+double resolve_duration(const std::string& text, const SourceLoc& loc, const std::string& key,
+                        const ParamList& point);
+
 // One text per distinct set of resources: runs with the same signature can share a job array.
 std::string resources_signature(const ResourcesSpec& r);
 

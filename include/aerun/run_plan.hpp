@@ -26,6 +26,9 @@ struct PlannedRun {
   std::vector<std::string> env;
   // This point's launcher when its counts vary per point (`ranks: "{np}"`); null: the case's.
   std::shared_ptr<const LauncherSpec> launcher;
+  // The watchdogs for this point (the case's, or filled from `stall: "{stall}"`); 0 = off.
+  double stall_s = 0;
+  double first_step_s = 0;
 };
 
 // The resources the run's job asks for: its point's, else the case's.
@@ -33,18 +36,27 @@ inline const ResourcesSpec& resources_of(const CaseSpec& spec, const PlannedRun&
   return run.resources ? *run.resources : spec.resources;
 }
 
-// `--only KEY=VALUE` selections: a run is kept when, for every KEY named, its value equals one of
-// the VALUEs given for that KEY (`repeat` selects repeat indices).
+// `--only KEY=VALUE[,VALUE...]` and `--where CONDITION` selections: a run is kept when, for every
+// KEY named, its value equals one of the VALUEs given for that KEY (`repeat` selects repeat
+// indices), and when the condition (the `exclude:` expression language: `layers >= 48 && method
+// != "l2l"`, parameters and `repeat` as variables) holds for it.
 class RunSelector {
  public:
-  // Parses "KEY=VALUE"; throws InputError for a malformed item or a KEY that is no parameter
-  // (with the nearest parameter name suggested).
-  RunSelector(const std::vector<std::string>& items, const std::vector<std::string>& param_names);
+  // Parses "KEY=VALUE" (a comma-separated list of values, or one value holding commas); throws
+  // InputError for a malformed item or a KEY that is no parameter (with the nearest parameter
+  // name suggested), and for a condition that does not parse.
+  RunSelector(const std::vector<std::string>& items, const std::vector<std::string>& param_names,
+              const std::string& where = "");
+  ~RunSelector();
+  RunSelector(RunSelector&&) noexcept;
   bool keeps(const ParamList& params, int repeat_index) const;
-  bool empty() const { return wanted_.empty(); }
+  bool empty() const { return wanted_.empty() && where_.empty(); }
 
  private:
+  struct Condition;
   std::vector<std::pair<std::string, std::vector<std::string>>> wanted_;
+  std::string where_;
+  std::unique_ptr<Condition> condition_;  // compiled per kinds of parameters seen
 };
 
 // Streams the planned runs of a case in sweep order (repeats innermost). fn returns false to stop.

@@ -28,7 +28,8 @@ struct JobReport {
   std::optional<int> signal;     // the signal that killed it, when it said (Slurm "0:9", PBS
                                  // Exit_status 256 + signal)
   std::optional<double> start_time, end_time;  // epoch seconds, when it said
-  RunState run_state;                          // what the state means for the run (job_state.hpp)
+  std::string nodes;   // the nodes it runs on, comma-separated Slurm hostlist or PBS hosts
+  RunState run_state;  // what the state means for the run (job_state.hpp)
 };
 
 // The answer to one query: ok=false when the scheduler could not be asked (controller down):

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <tuple>
 
 #include "aerun/case_loader.hpp"
 #include "aerun/run_times.hpp"
@@ -95,6 +96,15 @@ void check_resources(CaseSpec& spec) {
           throw InputError(
               t.loc, "launcher." + t.name,
               "placeholder '{" + ph.name + "}' names no parameter" + did_you_mean(ph.name, valid));
+  // Per-point watchdogs (`stall: "{stall}"`): parameters only, as resources.
+  for (const auto& [tmpl, loc, key] :
+       {std::tuple{&spec.stall_template, &spec.stall_loc, "stall"},
+        std::tuple{&spec.first_step_template, &spec.first_step_loc, "first_step"}})
+    for (const auto& ph : placeholders(*tmpl))
+      if (!contains(valid, ph.name))
+        throw InputError(
+            *loc, key,
+            "placeholder '{" + ph.name + "}' names no parameter" + did_you_mean(ph.name, valid));
   const ResourcesSpec& r = spec.resources;
   if (spec.timeout_s > 0 && r.walltime_s > 0 && r.walltime_s < spec.timeout_s)
     spec.warnings.push_back(fmt::format(
@@ -143,12 +153,12 @@ namespace aerun {
 
 void check_watchdogs(const CaseSpec& spec) {
   // The watchdogs need to know what progress and a first step look like.
-  if (spec.stall_s > 0 && std::none_of(spec.metrics.begin(), spec.metrics.end(),
-                                       [](const MetricSpec& m) { return m.progress; }))
+  if (spec.stall_on() && std::none_of(spec.metrics.begin(), spec.metrics.end(),
+                                      [](const MetricSpec& m) { return m.progress; }))
     throw InputError(spec.stall_loc, "stall",
                      "a stall is a time without progress lines: flag a metric `progress: true` "
                      "(or use a preset that does, e.g. megatron)");
-  if (spec.first_step_s > 0 && spec.startup.first_step.empty())
+  if (spec.first_step_on() && spec.startup.first_step.empty())
     throw InputError(spec.first_step_loc, "first_step",
                      "the first step is seen by the case's `startup` pattern (or a preset's, e.g. "
                      "megatron): give one");

@@ -53,6 +53,15 @@ void read_env(const YamlReader& r, const Item& it, CaseSpec& spec) {
   }
 }
 
+// `stall:` / `first_step:`: a duration, or a text with `{param}` placeholders filled per point.
+void read_watchdog(const std::string& text, const Item& e, double& seconds, std::string& tmpl) {
+  if (!placeholders(text).empty()) {
+    tmpl = text;
+    return;
+  }
+  seconds = parse_duration(text, e.loc, e.key);
+}
+
 void read_top_level(const YamlReader& r, const Item& e, CaseSpec& spec, const fs::path& base) {
   const std::string& k = e.name;
   if (k == "case") {
@@ -94,10 +103,10 @@ void read_top_level(const YamlReader& r, const Item& e, CaseSpec& spec, const fs
     spec.timeout_s = parse_duration(r.text(e), e.loc, e.key);
     spec.timeout_loc = e.loc;
   } else if (k == "stall") {
-    spec.stall_s = parse_duration(r.text(e), e.loc, e.key);
+    read_watchdog(r.text(e), e, spec.stall_s, spec.stall_template);
     spec.stall_loc = e.loc;
   } else if (k == "first_step") {
-    spec.first_step_s = parse_duration(r.text(e), e.loc, e.key);
+    read_watchdog(r.text(e), e, spec.first_step_s, spec.first_step_template);
     spec.first_step_loc = e.loc;
   } else if (k == "poll_interval") {
     spec.poll_interval = parse_poll_interval(r.text(e), e.loc, e.key);

@@ -8,6 +8,7 @@ Preset deepspeed_v1() {
   Preset p;
   p.name = "deepspeed";
   p.version = 1;
+  p.headline = {"ds_samples_per_s", "ds_max_mem_allocated_gb", "ds_step_ms"};
   p.summary = "DeepSpeed engine: steps, SamplesPerSec, memory usage, forward/backward/step times";
   const std::string& num = kNumber;
   add_metrics(

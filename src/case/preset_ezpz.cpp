@@ -8,6 +8,7 @@ Preset ezpz_v1() {
   Preset p;
   p.name = "ezpz";
   p.version = 1;
+  p.headline = {"loss", "dt_ms", "sps", "mfu"};
   p.summary = "ezpz: iter/step lines with loss, samples/s, dt, tokens/s, MFU";
   const std::string& num = kNumber;
   add_metrics(p, {

@@ -7,6 +7,7 @@ Preset hf_trainer_v1() {
   Preset p;
   p.name = "hf-trainer";
   p.version = 1;
+  p.headline = {"train_loss", "train_samples_per_s", "train_runtime_s"};
   p.summary = "Hugging Face Trainer: loss dicts, train_runtime / train_samples_per_second";
   const std::string& num = kNumber;
   add_metrics(p, {

@@ -8,6 +8,7 @@ Preset megatron_v1() {
   Preset p;
   p.name = "megatron";
   p.version = 1;
+  p.headline = {"iter_ms", "tflops_per_gpu", "samples_per_s", "lm_loss"};
   p.summary = "Megatron-LM iteration lines: time per iteration, throughput, loss, grad norm";
   const std::string& num = kNumber;
   add_metrics(

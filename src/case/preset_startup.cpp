@@ -8,6 +8,7 @@ Preset startup_v1() {
   Preset p;
   p.name = "startup";
   p.version = 1;
+  p.headline = {};
   p.summary = "startup time: 'Job started at:' line to the first step's timestamp";
   p.startup.first_step = R"((?:\[Rank 0\] step=0,|iteration\s+1/))";
   p.startup.job_start = R"(Job started at: (\d{4}-\d\d-\d\d-\d{6}))";

@@ -8,6 +8,7 @@ Preset stronghold_v1() {
   Preset p;
   p.name = "stronghold";
   p.version = 1;
+  p.headline = {"sh_iter_ms", "sh_samples_per_s", "effective_tflops_per_gpu", "total_params_b"};
   p.summary = "STRONGHOLD: effective TFLOPS, samples per second, offloading breakdown";
   const std::string& num = kNumber;
   add_metrics(

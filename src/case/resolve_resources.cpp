@@ -61,6 +61,18 @@ ResourcesSpec resolve_resources(const ResourcesSpec& spec, const ParamList& poin
   return out;
 }
 
+double resolve_duration(const std::string& text, const SourceLoc& loc, const std::string& key,
+                        const ParamList& point) {
+  const std::string value = fill(text, loc, key, point);
+  try {
+    return parse_duration(value, loc, key);
+  } catch (const InputError& e) {
+    throw InputError(
+        loc, key,
+        fmt::format("{} (from '{}' at the point {})", e.message(), text, point_text(point)));
+  }
+}
+
 LauncherSpec resolve_launcher(const LauncherSpec& spec, const ParamList& point) {
   LauncherSpec out = spec;
   out.per_point.clear();

@@ -32,6 +32,7 @@ struct CaseArgs {
   bool resume = false;  // removed: refused with a message
   bool rerun_failed = false;
   std::vector<std::string> only;
+  std::string where;
   int jobs = 1;
   bool quiet_progress = false;
   // Issue 4: batch schedulers (cli/batch_case.cpp).
@@ -92,15 +93,17 @@ int run_case_command(const Globals& g, const CaseArgs& a) {
   // The watchdogs from the command line win over the case's (0 turns one off).
   if (!a.stall.empty()) {
     spec.stall_s = parse_duration(a.stall, SourceLoc{}, "--stall");
+    spec.stall_template.clear();
     spec.stall_loc = SourceLoc{"--stall", 0, 0};
   }
   if (!a.first_step.empty()) {
     spec.first_step_s = parse_duration(a.first_step, SourceLoc{}, "--first-step");
+    spec.first_step_template.clear();
     spec.first_step_loc = SourceLoc{"--first-step", 0, 0};
   }
   check_watchdogs(spec);
   const auto names = planned_param_names(spec);
-  const RunSelector selector(a.only, names);
+  const RunSelector selector(a.only, names, a.where);
   // Patterns are checked before anything starts.
   Extractor check(spec.metrics, spec.status, spec.startup);
   if (spec.search) return run_search_case(g, a, spec, selector);
@@ -163,7 +166,7 @@ int run_case_command(const Globals& g, const CaseArgs& a) {
         return true;
       },
       /*with_keys=*/false, launch_per_point ? nullptr : &launch);
-  if (total == 0 && a.only.empty() && !spec.excludes.empty()) {
+  if (total == 0 && selector.empty() && !spec.excludes.empty()) {
     std::string which;
     for (const auto& e : spec.excludes)
       which += fmt::format("{}{}:{}{}", which.empty() ? "" : ", ", e.loc.file, e.loc.line,
@@ -171,10 +174,13 @@ int run_case_command(const Globals& g, const CaseArgs& a) {
     std::cerr << "aerun: warning: case '" << spec.name
               << "' has no point left: `exclude:` removes every one (" << which << ")\n";
   }
-  if (total == 0 && !a.only.empty())
-    throw InputError(SourceLoc{}, "--only",
-                     fmt::format("no run of case '{}' matches --only {}: nothing to do", spec.name,
-                                 fmt::join(a.only, " --only ")));
+  if (total == 0 && !selector.empty()) {
+    std::string what;
+    for (const auto& o : a.only) what += " --only " + o;
+    if (!a.where.empty()) what += " --where '" + a.where + "'";
+    throw InputError(SourceLoc{}, a.only.empty() ? "--where" : "--only",
+                     fmt::format("no run of case '{}' matches{}: nothing to do", spec.name, what));
+  }
   Store store(g.resolved_db());
   SessionScope session(store, describe_session(a.session, "case", {&spec}, "local", spec.workdir));
   RunnerOptions opts;
@@ -211,7 +217,9 @@ void add_case_command(CLI::App& app, Globals& g, Action& action) {
               "run stored failures again too (by default only transient ones: comm_error, "
               "node_failure, interrupted, ...)");
   c->add_flag("--resume", args->resume)->group("");  // removed: continuing is the default
-  c->add_option("--only", args->only, "KEY=VALUE: run only matching runs (repeatable)");
+  c->add_option("--only", args->only, "KEY=VALUE[,VALUE...]: run only matching runs (repeatable)");
+  c->add_option("--where", args->where,
+                "CONDITION: run only points where it holds (`layers >= 48 && method != \"l2l\"`)");
   c->add_option("-j,--jobs", args->jobs, "runs at once")->check(CLI::Range(1, 4096));
   c->add_flag("--no-progress", args->quiet_progress, "plain event lines even on a terminal");
   c->add_option("--scheduler", args->scheduler,

@@ -8,6 +8,7 @@
 #include "aerun/poll_interval.hpp"
 #include "aerun/store.hpp"
 #include "cli/app.hpp"
+#include "cli/progress_line.hpp"
 #include "cli/session_scope.hpp"
 
 #include <filesystem>
@@ -37,7 +38,14 @@ int collect_command(const Globals& g, const CollectArgs& a) {
   if (!warning.empty()) std::cerr << "aerun: note: " << warning << "\n";
   o.follow.poll_s = p.min_s;
   o.follow.max_poll_s = p.max_s;
-  const CollectSummary s = collect_jobs(store, o, std::cerr);
+  ProgressLine progress(std::cerr);
+  o.progress = [&](int collected, int followed) {
+    progress.show(fmt::format("[aerun] collect: {}/{} runs collected, {} queued or running",
+                              collected, followed, followed - collected),
+                  true);
+  };
+  const CollectSummary s = collect_jobs(store, o, progress.stream());
+  progress.clear();
   if (s.stop_signal) return 128 + s.stop_signal;
   if (s.query_failures > 0 && s.ok + s.failed == 0 && s.outstanding > 0) {
     std::cerr << "aerun: error: " << s.last_error << "\n";

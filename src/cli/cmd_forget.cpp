@@ -20,6 +20,7 @@ struct ForgetArgs {
   std::string case_name;
   std::vector<std::string> only, statuses;
   std::string before;
+  std::string where;
   bool dry_run = false;
   bool keep_logs = false;
 };
@@ -34,7 +35,7 @@ bool inside(const std::filesystem::path& path, const std::filesystem::path& dir)
 
 int forget_command(const Globals& g, const ForgetArgs& a) {
   Store store = open_existing_store(g.resolved_db());
-  ForgetSelection s{a.case_name, a.only, a.statuses, std::nullopt};
+  ForgetSelection s{a.case_name, a.only, a.statuses, std::nullopt, a.where};
   if (!a.before.empty()) {
     s.before = parse_date(a.before);
     if (!s.before)
@@ -81,7 +82,10 @@ void add_forget_command(CLI::App& app, Globals& g, Action& action) {
   auto args = std::make_shared<ForgetArgs>();
   CLI::App* c = app.add_subcommand("forget", "remove stored runs (one transaction) and their logs");
   c->add_option("--case", args->case_name, "the runs of this case");
-  c->add_option("--only", args->only, "KEY=VALUE: only runs with these parameters (repeatable)");
+  c->add_option("--only", args->only,
+                "KEY=VALUE[,VALUE...]: only runs with one of these values (repeatable)");
+  c->add_option("--where", args->where,
+                "CONDITION: only runs where it holds (`layers >= 48 && method != \"l2l\"`)");
   c->add_option("--status", args->statuses, "only runs with this status (repeatable)");
   c->add_option("--before", args->before, "only runs launched before this date (UTC)");
   c->add_flag("--dry-run,-n", args->dry_run, "list what would be forgotten; change nothing");

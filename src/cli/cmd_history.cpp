@@ -13,6 +13,7 @@
 #include "cli/gnuplot_run.hpp"
 #include "cli/open_store.hpp"
 #include "cli/regress_sessions.hpp"
+#include "cli/run_selection.hpp"
 
 namespace aerun::cli {
 
@@ -23,7 +24,7 @@ namespace fs = std::filesystem;
 struct HistoryArgs {
   std::string metric;
   std::string case_name;
-  std::vector<std::string> where;  // k=v
+  SelectionArgs select;
   int sessions = 30;
   std::string baseline;
   std::string format = "md";
@@ -46,14 +47,11 @@ int history_command(const Globals& g, const HistoryArgs& a) {
                     SessionRuns{it->label, store.session_runs(it->id, a.case_name)});
     started.insert(started.begin(), it->started_at);
   }
-  // --where as --only reads it (the same key twice: either value; an unknown key is an error).
-  if (!a.where.empty()) {
-    std::vector<std::string> names;
-    for (const auto& s : sessions)
-      for (const auto& r : s.runs)
-        for (const auto& [n, v] : r.params)
-          if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
-    const RunSelector selector(a.where, names);
+  // --only / --where as `aerun runs` reads them (an unknown key or variable is an error).
+  if (!a.select.empty()) {
+    std::vector<RunRecord> all_runs;
+    for (const auto& s : sessions) all_runs.insert(all_runs.end(), s.runs.begin(), s.runs.end());
+    const RunSelector selector(a.select.only, param_names_of(all_runs), a.select.where);
     for (auto& s : sessions)
       std::erase_if(s.runs,
                     [&](const RunRecord& r) { return !selector.keeps(r.params, r.repeat_index); });
@@ -119,7 +117,7 @@ void add_history_command(CLI::App& app, Globals& g, Action& action) {
       app.add_subcommand("history", "a metric of a case's points over its sessions (table, plot)");
   c->add_option("metric", a->metric, "a metric (or startup_s, wall_s)")->required();
   c->add_option("--case", a->case_name, "the case")->required();
-  c->add_option("--where", a->where, "only points with KEY=VALUE (repeat for more)");
+  add_selection_options(c, a->select);
   c->add_option("--sessions", a->sessions, "the last N sessions that ran the case (default 30)")
       ->check(CLI::Range(1, 100000));
   c->add_option("--baseline", a->baseline,

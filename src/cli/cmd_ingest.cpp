@@ -10,6 +10,7 @@
 #include "aerun/ingest.hpp"
 #include "aerun/presets.hpp"
 #include "cli/app.hpp"
+#include "cli/progress_line.hpp"
 #include "cli/session_scope.hpp"
 
 namespace aerun::cli {
@@ -64,7 +65,13 @@ int ingest_command(const Globals& g, const IngestArgs& a) {
   opts.name_template = a.pattern;
   opts.jobs = a.jobs;
   opts.assume_complete = a.assume_complete;
+  ProgressLine progress(std::cerr);
+  opts.progress = [&](const char* phase, size_t done, size_t total) {
+    progress.show(fmt::format("[aerun] ingest {}: {} {}/{} files", spec.name,
+                              std::string(phase) == "read" ? "reading" : "storing", done, total));
+  };
   const auto files = ingest_paths(store, spec, a.paths, opts);
+  progress.clear();
   int added = 0, updated = 0, unchanged = 0, skipped = 0;
   for (const auto& f : files) {
     switch (f.action) {

@@ -15,6 +15,7 @@
 #include "cli/app.hpp"
 #include "cli/gnuplot_run.hpp"
 #include "cli/open_store.hpp"
+#include "cli/run_selection.hpp"
 #include "cli/table_runs.hpp"
 
 extern char** environ;
@@ -73,6 +74,7 @@ struct PlotArgs {
   std::string name;
   std::string cases;
   std::string out;
+  SelectionArgs select;
 };
 
 std::string cases_location(const PlotArgs& a) {
@@ -93,7 +95,8 @@ int plot_command(const Globals& g, const PlotArgs& a) {
         "gnuplot is not installed (not found in PATH); aerun plot needs it: apt-get install "
         "gnuplot-nox");
   Store store = open_existing_store(g.resolved_db());
-  const std::vector<RunRecord> runs = table_runs(store, spec, tables_runs_from(spec));
+  std::vector<RunRecord> runs = table_runs(store, spec, tables_runs_from(spec));
+  keep_selected(runs, a.select, planned_param_names(spec));
   const fs::path out =
       a.out.empty() ? fs::path(g.resolved_db()).parent_path() / "plots" : fs::path(a.out);
   fs::create_directories(out);
@@ -121,6 +124,7 @@ void add_plot_command(CLI::App& app, Globals& g, Action& action) {
   c->add_option("name", args->name, "plot name, or a case name for all its plots")->required();
   c->add_option("--cases", args->cases, "case file or folder to find it in (default: cases/)");
   c->add_option("--out", args->out, "output folder (default: plots/ beside the store)");
+  add_selection_options(c, args->select);
   c->add_option("--db", g.db, "results store");
   c->callback([&action, &g, args] { action = [&g, args] { return plot_command(g, *args); }; });
 }

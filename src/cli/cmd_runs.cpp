@@ -2,15 +2,20 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <functional>
 #include <iostream>
+#include <map>
 
 #include "aerun/case_loader.hpp"
 #include "aerun/case_versions.hpp"
 #include "aerun/error.hpp"
+#include "aerun/presets.hpp"
 #include "aerun/table.hpp"
 #include "aerun/text_format.hpp"
 #include "cli/app.hpp"
 #include "cli/open_store.hpp"
+#include "cli/regress_sessions.hpp"
+#include "cli/run_selection.hpp"
 
 namespace aerun::cli {
 
@@ -22,6 +27,9 @@ struct RunsArgs {
   std::string format = "md";
   bool all_versions = false;
   std::string session;
+  SelectionArgs select;
+  std::vector<std::string> columns;  // --columns
+  bool all_columns = false;
 };
 
 void add_unique(std::vector<std::string>& names, const std::string& n) {
@@ -35,6 +43,55 @@ std::string short_reason(const std::string& reason) {
   size_t cut = kMax;
   while (cut > 0 && (static_cast<unsigned char>(reason[cut]) & 0xC0) == 0x80) --cut;
   return reason.substr(0, cut) + "…";
+}
+
+// The metrics `aerun runs` shows by default, of those the runs have: per case (its file as it is
+// now), its own metrics, those its tables show and its presets' headline ones (docs/store.md).
+std::vector<std::string> headline_metrics(const std::vector<RunRecord>& runs,
+                                          const std::vector<std::string>& metrics) {
+  std::map<std::string, std::vector<RunRecord>> by_case;
+  for (const auto& r : runs) {
+    auto& v = by_case[r.case_name];
+    if (v.size() < 3) v.push_back(r);
+  }
+  std::vector<std::string> wanted;
+  for (const auto& [name, some] : by_case) {
+    const auto spec = case_of(some);
+    if (!spec) {
+      // No case file (ingested with --preset, or gone): the headline metrics of the presets
+      // whose metrics the runs have, and every metric no preset defines (the case's own).
+      std::vector<std::string> have;
+      for (const auto& r : runs)
+        if (r.case_name == name)
+          for (const auto& m : r.metrics) add_unique(have, m.name);
+      for (const auto& m : have) {
+        bool of_preset = false;
+        for (const auto& p : builtin_presets())
+          for (const auto& pm : p.metrics)
+            if (pm.name == m) {
+              of_preset = true;
+              for (const auto& h : p.headline) add_unique(wanted, h);
+            }
+        if (!of_preset) add_unique(wanted, m);
+      }
+      continue;
+    }
+    std::vector<std::string> of_presets;
+    for (const auto& ref : spec->presets)
+      if (const Preset* p = find_preset(ref)) {
+        for (const auto& m : p->headline) add_unique(wanted, m);
+        for (const auto& m : p->metrics) add_unique(of_presets, m.name);
+      }
+    for (const auto& m : spec->metrics)  // the case's own
+      if (std::find(of_presets.begin(), of_presets.end(), m.name) == of_presets.end())
+        add_unique(wanted, m.name);
+    for (const auto& t : spec->tables)
+      for (const auto& c : t.columns) add_unique(wanted, c.source);
+  }
+  std::vector<std::string> out;
+  for (const auto& m : metrics)
+    if (std::find(wanted.begin(), wanted.end(), m) != wanted.end()) out.push_back(m);
+  return out;
 }
 
 // As tables print numbers: 4 significant digits, no exponent below 10^15 (12000.5 -> 12000).
@@ -56,6 +113,7 @@ int runs_command(const Globals& g, const RunsArgs& a) {
   }
   std::vector<RunRecord> runs = store.list(f);
   if (runs.empty() && !a.case_name.empty()) require_case(store, a.case_name, g.resolved_db());
+  keep_selected(runs, a.select);
   // Runs of earlier versions of their case are left out, or (--all-versions) kept and marked.
   CurrentVersions versions;
   std::vector<char> current;
@@ -122,70 +180,103 @@ int runs_command(const Globals& g, const RunsArgs& a) {
       out += "}}";
     }
     out += runs.empty() ? "]\n" : "\n]\n";
-  } else if (a.format == "csv") {
-    std::vector<std::string> head = {"key", "case", "repeat", "attempt", "status", "reason"};
-    head.insert(head.end(), params.begin(), params.end());
-    head.insert(head.end(), metrics.begin(), metrics.end());
-    for (const char* h :
-         {"startup_s", "wall_s", "queue_wait_s", "job_id", "log", "case_digest", "current_version"})
-      head.push_back(h);
-    for (size_t i = 0; i < head.size(); ++i) {
-      if (i) out += ',';
-      out += csv_field(head[i]);
-    }
-    out += "\n";
-    for (size_t i = 0; i < runs.size(); ++i) {
-      const RunRecord& r = runs[i];
-      std::vector<std::string> row = {
-          r.key,    r.case_name, std::to_string(r.repeat_index), std::to_string(r.attempt),
-          r.status, r.reason};
-      for (const auto& p : params) row.push_back(param_text(r, p));
-      for (const auto& m : metrics) {
-        const auto v = metric_value(r, m);
-        row.push_back(v ? fmt::format("{}", *v) : "");
-      }
-      row.push_back(r.startup_s ? fmt::format("{}", *r.startup_s) : "");
-      row.push_back(r.wall_s ? fmt::format("{}", *r.wall_s) : "");
-      row.push_back(r.queue_wait_s ? fmt::format("{}", *r.queue_wait_s) : "");
-      row.push_back(r.job_id);
-      row.push_back(r.log_path);
-      row.push_back(r.case_digest);
-      row.push_back(current[i] ? "true" : "false");
-      for (size_t k = 0; k < row.size(); ++k) {
-        if (k) out += ',';
-        out += csv_field(row[k]);
-      }
-      out += "\n";
-    }
   } else {
-    std::vector<std::string> head = {"key", "case", "rep", "status"};
-    if (a.all_versions) head.push_back("version");
-    head.insert(head.end(), params.begin(), params.end());
-    head.insert(head.end(), metrics.begin(), metrics.end());
-    for (const char* h : {"startup_s", "wall_s", "log"}) head.push_back(h);
-    out += "|";
-    for (const auto& h : head) out += " " + md_cell(h) + " |";
-    out += "\n|";
-    for (size_t i = 0; i < head.size(); ++i) out += "---|";
-    out += "\n";
-    for (size_t i = 0; i < runs.size(); ++i) {
-      const RunRecord& r = runs[i];
-      std::string status = r.status;
-      // The class and a short reason; the whole reason stays in `aerun show` and the CSV/JSON.
-      if (!r.reason.empty() && r.status != "ok") status += " (" + short_reason(r.reason) + ")";
-      std::vector<std::string> row = {r.key.substr(0, 12), r.case_name,
-                                      std::to_string(r.repeat_index), status};
-      if (a.all_versions) row.push_back(version_text(i));
-      for (const auto& p : params) row.push_back(param_text(r, p));
-      for (const auto& m : metrics) row.push_back(opt_num(metric_value(r, m)));
-      row.push_back(opt_num(r.startup_s));
-      row.push_back(opt_num(r.wall_s));
-      row.push_back(r.log_path);
-      out += "|";
-      for (const auto& c : row) out += " " + md_cell(c) + " |";
-      out += "\n";
+    const bool md = a.format == "md";
+    // Every column, in the order of the full listing: name and cell text (md: as people read
+    // it, csv: exact).
+    struct Column {
+      std::string name;
+      std::function<std::string(size_t)> cell;
+    };
+    std::vector<Column> all;
+    auto num = [md](const std::optional<double>& v) {
+      return !v ? std::string() : md ? opt_num(v) : fmt::format("{}", *v);
+    };
+    all.push_back({"key", [&](size_t i) { return md ? runs[i].key.substr(0, 12) : runs[i].key; }});
+    all.push_back({"case", [&](size_t i) { return runs[i].case_name; }});
+    all.push_back({"repeat", [&](size_t i) { return std::to_string(runs[i].repeat_index); }});
+    all.push_back({"attempt", [&](size_t i) { return std::to_string(runs[i].attempt); }});
+    all.push_back({"status", [&](size_t i) {
+                     const RunRecord& r = runs[i];
+                     // md: the class and a short reason; the whole reason stays in `aerun show`
+                     // and the reason column.
+                     if (md && !r.reason.empty() && r.status != "ok")
+                       return r.status + " (" + short_reason(r.reason) + ")";
+                     return r.status;
+                   }});
+    all.push_back({"reason", [&](size_t i) { return runs[i].reason; }});
+    all.push_back({"version", [&](size_t i) { return version_text(i); }});
+    for (const auto& p : params)
+      all.push_back({p, [&, p](size_t i) { return param_text(runs[i], p); }});
+    for (const auto& m : metrics)
+      all.push_back({m, [&, m, num](size_t i) { return num(metric_value(runs[i], m)); }});
+    all.push_back({"startup_s", [&, num](size_t i) { return num(runs[i].startup_s); }});
+    all.push_back({"wall_s", [&, num](size_t i) { return num(runs[i].wall_s); }});
+    all.push_back({"queue_wait_s", [&, num](size_t i) { return num(runs[i].queue_wait_s); }});
+    all.push_back({"job_id", [&](size_t i) { return runs[i].job_id; }});
+    all.push_back({"log", [&](size_t i) { return runs[i].log_path; }});
+    all.push_back({"case_digest", [&](size_t i) { return runs[i].case_digest; }});
+    all.push_back(
+        {"current_version", [&](size_t i) { return std::string(current[i] ? "true" : "false"); }});
+    auto named = [&](const std::string& n) -> const Column* {
+      for (const auto& c : all)
+        if (c.name == n) return &c;
+      return nullptr;
+    };
+    std::vector<const Column*> shown;
+    if (!a.columns.empty()) {
+      for (const auto& n : a.columns) {
+        const Column* c = named(n);
+        if (!c) {
+          std::vector<std::string> names;
+          for (const auto& x : all) names.push_back(x.name);
+          const std::string near = nearest_key(n, names);
+          throw InputError(SourceLoc{}, "--columns",
+                           fmt::format("no column '{}'{}; columns: {}", n,
+                                       near.empty() ? "" : " (did you mean '" + near + "'?)",
+                                       fmt::join(names, ", ")));
+        }
+        shown.push_back(c);
+      }
+    } else if (!md || a.all_columns) {
+      for (const auto& c : all)
+        if (c.name != "version" || a.all_versions) shown.push_back(&c);
+      if (!md) std::erase_if(shown, [](const Column* c) { return c->name == "version"; });
+    } else {
+      // The default listing: who, what, the parameters, the headline metrics, the times.
+      for (const char* n : {"key", "case", "repeat", "status"}) shown.push_back(named(n));
+      if (a.all_versions) shown.push_back(named("version"));
+      for (const auto& p : params) shown.push_back(named(p));
+      for (const auto& m : headline_metrics(runs, metrics)) shown.push_back(named(m));
+      shown.push_back(named("startup_s"));
+      shown.push_back(named("wall_s"));
     }
-    out += fmt::format("\n{} run{}\n", runs.size(), runs.size() == 1 ? "" : "s");
+    if (md) {
+      out += "|";
+      for (const Column* c : shown)
+        out += " " + md_cell(c->name == "repeat" ? "rep" : c->name) + " |";
+      out += "\n|";
+      for (size_t i = 0; i < shown.size(); ++i) out += "---|";
+      out += "\n";
+      for (size_t i = 0; i < runs.size(); ++i) {
+        out += "|";
+        for (const Column* c : shown) out += " " + md_cell(c->cell(i)) + " |";
+        out += "\n";
+      }
+      const size_t hidden = all.size() - shown.size() - (a.all_versions ? 0 : 1);
+      out += fmt::format("\n{} run{}", runs.size(), runs.size() == 1 ? "" : "s");
+      if (a.columns.empty() && !a.all_columns && hidden > 0)
+        out += fmt::format(" ({} more columns: --all-columns, or --columns NAME,...)", hidden);
+      out += "\n";
+    } else {
+      for (size_t k = 0; k < shown.size(); ++k) out += (k ? "," : "") + csv_field(shown[k]->name);
+      out += "\n";
+      for (size_t i = 0; i < runs.size(); ++i) {
+        for (size_t k = 0; k < shown.size(); ++k)
+          out += (k ? "," : "") + csv_field(shown[k]->cell(i));
+        out += "\n";
+      }
+    }
   }
   std::cout << out;
   return 0;
@@ -204,6 +295,13 @@ void add_runs_command(CLI::App& app, Globals& g, Action& action) {
                 "only runs whose latest attempt is of this session (label or id)");
   c->add_flag("--all-versions", args->all_versions,
               "include runs of earlier versions of their case, marked (old)");
+  c->add_option("--columns", args->columns,
+                "NAME,...: these columns, in this order (md and csv; see --all-columns)")
+      ->delimiter(',');
+  c->add_flag("--all-columns", args->all_columns,
+              "every column (md); the default shows key, case, rep, status, parameters, the "
+              "headline metrics, startup_s, wall_s");
+  add_selection_options(c, args->select);
   c->add_option("--db", g.db, "results store");
   c->callback([&action, &g, args] { action = [&g, args] { return runs_command(g, *args); }; });
 }

@@ -10,6 +10,8 @@
 #include "aerun/table_finder.hpp"
 #include "cli/app.hpp"
 #include "cli/open_store.hpp"
+#include "cli/progress_line.hpp"
+#include "cli/run_selection.hpp"
 #include "cli/table_runs.hpp"
 
 namespace aerun::cli {
@@ -23,6 +25,7 @@ struct TableArgs {
   bool all_versions = false;
   bool check = false;
   std::string session;  // one session's runs (label or id)
+  SelectionArgs select;
 };
 
 // --check: every cell with a paper value must be measured and within the tolerance. Returns the
@@ -69,6 +72,9 @@ int table_command(const Globals& g, const TableArgs& a) {
                      "no case files at " + where + " (pass --cases DIR|FILE)");
   auto [spec, table] = find_table(a.name, where);
   Store store = open_existing_store(g.resolved_db());
+  // Over a large store the reading and the building take a while: say which is under way.
+  ProgressLine progress(std::cerr);
+  progress.show("[aerun] table " + a.name + ": reading the runs of case " + spec.name + "…", true);
   std::vector<RunRecord> runs;
   if (!a.session.empty()) {
     const auto s = store.find_session(a.session);
@@ -94,7 +100,17 @@ int table_command(const Globals& g, const TableArgs& a) {
     std::cerr << "aerun: note: " << older
               << " run(s) of earlier versions of the case left out (--all-versions includes "
                  "them)\n";
-  const Table t = build_table(spec, table, runs, planned_runs(spec, table.runs_from, runs));
+  std::vector<PlannedRuns> plans = planned_runs(spec, table.runs_from, runs);
+  if (!a.select.empty()) {
+    std::vector<std::string> known = planned_param_names(spec);
+    keep_selected(runs, a.select, known);
+    for (const auto& n : param_names_of(runs))
+      if (std::find(known.begin(), known.end(), n) == known.end()) known.push_back(n);
+    keep_selected(plans, a.select, known);
+  }
+  progress.show(fmt::format("[aerun] table {}: building from {} runs…", a.name, runs.size()), true);
+  const Table t = build_table(spec, table, runs, plans);
+  progress.clear();
   if (a.format == "csv")
     std::cout << render_csv(t);
   else if (a.format == "json")
@@ -127,6 +143,7 @@ void add_table_command(CLI::App& app, Globals& g, Action& action) {
   c->add_flag("--check", args->check,
               "exit 1 when a cell with a paper value is not measured or not within the "
               "table's tolerance");
+  add_selection_options(c, args->select);
   c->add_option("--db", g.db, "results store");
   c->callback([&action, &g, args] { action = [&g, args] { return table_command(g, *args); }; });
 }

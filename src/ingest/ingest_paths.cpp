@@ -94,15 +94,21 @@ std::vector<IngestedFile> ingest_paths(Store& store, const CaseSpec& spec,
       }
       w.params = std::move(*p);
     }
+    // The case's fixed parameters (one value, not swept) hold for every log the name does not
+    // contradict: derived columns that use them (seq, vocab, gpus) work on ingested runs too.
+    for (const ParamSpec& ps : spec.params)
+      if (!ps.is_list && ps.values.size() == 1 && !find_param(w.params, ps.name))
+        w.params.push_back({ps.name, ps.values.front()});
     w.file.key = ingest_key(spec.name, file);
     w.prev = store.find_by_key(w.file.key);
     w.todo = true;
     work.push_back(std::move(w));
   }
   // 2. On opts.jobs threads: read the files (digest, extraction); nothing touches the store.
-  std::atomic<size_t> next{0};
-  const auto worker = [&] {
+  std::atomic<size_t> next{0}, read{0};
+  const auto worker = [&](bool reports) {
     for (size_t k; (k = next++) < work.size();) {
+      if (reports && opts.progress) opts.progress("read", read.load(), work.size());
       Work& w = work[k];
       if (!w.todo) continue;
       try {
@@ -116,18 +122,20 @@ std::vector<IngestedFile> ingest_paths(Store& store, const CaseSpec& spec,
       } catch (...) {
         w.error = std::current_exception();
       }
+      ++read;
     }
   };
   const size_t threads = std::clamp<size_t>(opts.jobs, 1, std::max<size_t>(work.size(), 1));
   {
     std::vector<std::jthread> pool;
-    for (size_t t = 1; t < threads; ++t) pool.emplace_back(worker);
-    worker();
+    for (size_t t = 1; t < threads; ++t) pool.emplace_back(worker, false);
+    worker(true);  // this thread reports the progress
   }
   // 3. In order, on this thread: store each run (one transaction each); the first file that could
   // not be read stops the walk there, as when files are taken one by one.
   std::vector<IngestedFile> out;
   for (Work& w : work) {
+    if (opts.progress) opts.progress("store", out.size(), work.size());
     if (w.error) std::rethrow_exception(w.error);
     IngestedFile& f = w.file;
     if (!w.todo) {

@@ -142,11 +142,20 @@ std::string gnuplot_script(const PlotData& d, const std::string& basename) {
   out += "set title " + quoted(d.title) + "\n";
   out += "set xlabel " + quoted(d.xlabel) + "\n";
   out += "set ylabel " + quoted(d.ylabel) + "\n";
+  const std::string body = d.spec.kind == "bars" ? bar_body(d) : line_body(d);
   // The key goes below the plot, where it never hides a point; points never sit on the frame.
-  out += "set grid ytics lc rgb '#dddddd'\nset key below box\n";
+  // gnuplot's own bottom margin for a boxed key of several rows lets the box's top run through
+  // the x label: the margin is set to hold the label and one key row per entry (the most a
+  // narrow terminal needs; at most 12 rows, gnuplot then lays the key out in columns).
+  size_t entries = 0;
+  for (size_t at = body.find(" title '"); at != std::string::npos;
+       at = body.find(" title '", at + 1))
+    ++entries;
+  out += fmt::format("set grid ytics lc rgb '#dddddd'\nset key below box\nset bmargin {}\n",
+                     5 + std::clamp<size_t>(entries, 1, 12));
   if (d.spec.kind != "bars") out += "set offsets graph 0.03, graph 0.03, graph 0.06, graph 0.06\n";
   if (d.spec.logy) out += "set logscale y\n";
-  out += d.spec.kind == "bars" ? bar_body(d) : line_body(d);
+  out += body;
   return gnuplot_to_files(out, basename);
 }
 

@@ -98,9 +98,9 @@ void ActiveRun::read_output(std::vector<char>& buf) {
 double ActiveRun::watchdog_at() const {
   double at = 0;
   auto sooner = [&at](double t) { at = at == 0 ? t : std::min(at, t); };
-  if (spec_.stall_s > 0 && progress_seen_ > 0) sooner(last_progress_mono_ + spec_.stall_s);
-  if (spec_.first_step_s > 0 && extractor_ && !extractor_->startup_seen())
-    sooner(start_mono_ + spec_.first_step_s);
+  if (plan_->stall_s > 0 && progress_seen_ > 0) sooner(last_progress_mono_ + plan_->stall_s);
+  if (plan_->first_step_s > 0 && extractor_ && !extractor_->startup_seen())
+    sooner(start_mono_ + plan_->first_step_s);
   return at;
 }
 
@@ -115,7 +115,7 @@ void ActiveRun::tick(double now, double kill_grace_s) {
       kill_at_mono_ = now + kill_grace_s;
     } else if (watchdog > 0 && now >= watchdog) {
       // The whole process group: a stuck rank holds its collective for every other one.
-      if (spec_.stall_s > 0 && progress_seen_ > 0 && now >= last_progress_mono_ + spec_.stall_s) {
+      if (plan_->stall_s > 0 && progress_seen_ > 0 && now >= last_progress_mono_ + plan_->stall_s) {
         stalled_ = true;
         stall_line_ = extractor_->last_progress_text();
         stall_line_no_ = extractor_->last_progress_line();
@@ -191,11 +191,11 @@ RunEvidence ActiveRun::evidence() const {
   ev.stop_signal = stop_signal_;
   if (timed_out_) ev.timeout_s = spec_.timeout_s;
   if (stalled_) {
-    ev.stall_s = spec_.stall_s;
+    ev.stall_s = plan_->stall_s;
     ev.stall_line = stall_line_;
     ev.stall_line_no = stall_line_no_;
   }
-  if (startup_timed_out_) ev.first_step_s = spec_.first_step_s;
+  if (startup_timed_out_) ev.first_step_s = plan_->first_step_s;
   ev.exit_code = rec_.exit_code;
   ev.signal = rec_.signal;
   return ev;

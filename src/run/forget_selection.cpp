@@ -17,15 +17,15 @@ std::optional<double> parse_date(const std::string& text) {
 
 std::vector<RunRecord> select_runs_to_forget(const Store& store, const ForgetSelection& s,
                                              std::vector<RunRecord>* busy) {
-  if (s.case_name.empty() && s.only.empty() && s.statuses.empty() && !s.before)
+  if (s.case_name.empty() && s.only.empty() && s.statuses.empty() && !s.before && s.where.empty())
     throw InputError(SourceLoc{}, "--case",
-                     "say which runs to forget: --case, --status, --only or --before");
+                     "say which runs to forget: --case, --status, --only, --where or --before");
   std::vector<RunRecord> runs = store.list(RunFilter{s.case_name, "", ""});
   std::vector<std::string> names;
   for (const auto& r : runs)
     for (const auto& [n, v] : r.params)
       if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
-  const RunSelector only(s.only, names);  // throws for an unknown key
+  const RunSelector only(s.only, names, s.where);  // throws for an unknown key
   std::vector<RunRecord> out;
   for (auto& r : runs) {
     if (!s.statuses.empty() &&

@@ -15,6 +15,7 @@
 #include "aerun/launch_setup.hpp"
 #include "aerun/run_key.hpp"
 #include "aerun/sweep.hpp"
+#include "sweep/evaluator.hpp"
 
 namespace aerun {
 
@@ -27,12 +28,61 @@ bool same_value(const Value& v, const std::string& text) {
 }
 }  // namespace
 
+static bool unknown_variable(const InputError& e) {
+  return e.message().rfind("unknown variable", 0) == 0;
+}
+
+// The --where condition, compiled once per combination of parameter names and kinds met (stored
+// runs of several versions may differ): an evaluator of the `exclude:` language for each.
+struct RunSelector::Condition {
+  std::string text;
+  std::map<std::string, std::unique_ptr<sweep_detail::Evaluator>> by_shape;
+
+  bool holds(const ParamList& params, int repeat_index) {
+    ParamList point = params;
+    if (!find_param(point, "repeat")) point.push_back({"repeat", Value::of_int(repeat_index)});
+    std::vector<std::string> names;
+    std::vector<sweep_detail::VarKind> kinds;
+    std::string shape;
+    for (const auto& [name, v] : point) {
+      names.push_back(name);
+      const auto kind = v.kind() == Value::Kind::Bool ? sweep_detail::VarKind::Bool
+                        : v.number()                  ? sweep_detail::VarKind::Number
+                                                      : sweep_detail::VarKind::String;
+      kinds.push_back(kind);
+      shape += name + "/" + std::to_string(static_cast<int>(kind)) + ";";
+    }
+    auto it = by_shape.find(shape);
+    if (it == by_shape.end()) {
+      auto ev = std::make_unique<sweep_detail::Evaluator>(
+          names, kinds, std::vector<sweep_detail::Formula>{},
+          std::vector<sweep_detail::Formula>{{text, "--where", SourceLoc{}, 0}});
+      ParamList probe = point;
+      try {
+        ev->validate(probe);
+      } catch (const InputError& e) {
+        // A run without a parameter the condition names (another case, an older version) is
+        // not selected; every name was checked against the known parameters at construction.
+        if (!unknown_variable(e)) throw;
+        ev.reset();
+      }
+      it = by_shape.emplace(shape, std::move(ev)).first;
+    }
+    if (!it->second) return false;
+    std::vector<char> dirty(point.size(), 1);
+    it->second->load(point, dirty);
+    return it->second->condition(0, point);
+  }
+};
+
 RunSelector::RunSelector(const std::vector<std::string>& items,
-                         const std::vector<std::string>& param_names) {
+                         const std::vector<std::string>& param_names, const std::string& where)
+    : where_(where) {
   for (const auto& item : items) {
     const auto eq = item.find('=');
     if (eq == std::string::npos || eq == 0)
-      throw InputError(SourceLoc{}, "--only", fmt::format("'{}' is not KEY=VALUE", item));
+      throw InputError(SourceLoc{}, "--only",
+                       fmt::format("'{}' is not KEY=VALUE[,VALUE...]", item));
     std::string key = item.substr(0, eq);
     std::string value = item.substr(eq + 1);
     bool known = key == "repeat";
@@ -45,13 +95,43 @@ RunSelector::RunSelector(const std::vector<std::string>& items,
                        fmt::format("'{}' is no parameter of this case{}", key,
                                    near.empty() ? "" : fmt::format(" (did you mean '{}'?)", near)));
     }
+    // `np=1,2`: either value; the whole text too, for a value that holds commas itself.
+    std::vector<std::string> values{value};
+    if (value.find(',') != std::string::npos) {
+      size_t from = 0;
+      while (from <= value.size()) {
+        const size_t comma = std::min(value.find(',', from), value.size());
+        values.push_back(value.substr(from, comma - from));
+        from = comma + 1;
+      }
+    }
     auto it = std::find_if(wanted_.begin(), wanted_.end(), [&](auto& w) { return w.first == key; });
     if (it == wanted_.end())
-      wanted_.push_back({key, {value}});
+      wanted_.push_back({key, values});
     else
-      it->second.push_back(value);
+      it->second.insert(it->second.end(), values.begin(), values.end());
+  }
+  if (!where_.empty()) {
+    // Parsed now, with every parameter a number, so that a syntax error stops before anything
+    // runs; the kinds of a run's own values are used when it is tested.
+    condition_ = std::make_unique<Condition>();
+    condition_->text = where_;
+    std::vector<std::string> names = param_names;
+    if (std::find(names.begin(), names.end(), "repeat") == names.end()) names.push_back("repeat");
+    std::vector<sweep_detail::VarKind> kinds(names.size(), sweep_detail::VarKind::Number);
+    sweep_detail::Evaluator check(names, kinds, {}, {{where_, "--where", SourceLoc{}, 0}});
+    ParamList probe;
+    for (const auto& n : names) probe.push_back({n, Value::of_int(0)});
+    try {
+      check.validate(probe);
+    } catch (const InputError& e) {
+      if (unknown_variable(e)) throw;  // a type error may not be one with the real values
+    }
   }
 }
+
+RunSelector::~RunSelector() = default;
+RunSelector::RunSelector(RunSelector&&) noexcept = default;
 
 bool RunSelector::keeps(const ParamList& params, int repeat_index) const {
   for (const auto& [key, values] : wanted_) {
@@ -63,7 +143,7 @@ bool RunSelector::keeps(const ParamList& params, int repeat_index) const {
     }
     if (!any) return false;
   }
-  return true;
+  return !condition_ || condition_->holds(params, repeat_index);
 }
 
 RunRecord new_run_record(const CaseSpec& spec, const PlannedRun& run, const std::string& host,
@@ -119,7 +199,14 @@ void plan_runs(const CaseSpec& spec, const RunSelector* selector,
   std::map<std::string, std::shared_ptr<const ResourcesSpec>> resolved;
   std::map<std::string, std::shared_ptr<const LauncherSpec>> launchers;
   PlannedRun run;
+  run.stall_s = spec.stall_s;
+  run.first_step_s = spec.first_step_s;
   sweep.for_each([&](const ParamList& point) {
+    if (!spec.stall_template.empty())
+      run.stall_s = resolve_duration(spec.stall_template, spec.stall_loc, "stall", point);
+    if (!spec.first_step_template.empty())
+      run.first_step_s =
+          resolve_duration(spec.first_step_template, spec.first_step_loc, "first_step", point);
     const CommandTemplate* tmpl = fixed.get();
     std::shared_ptr<const ResourcesSpec> res;
     if (per_point) {

@@ -125,7 +125,8 @@ std::string BatchRunner::write_script(const BatchJob& job) const {
   for (size_t i = 0; i < job.runs.size(); ++i)
     req.runs.push_back({job.runs[i]->key, job.runs[i]->repeat_index, job.runs[i]->command,
                         job.log_paths[i], stamps_path(job.log_paths[i]),
-                        i < job.attempts.size() ? job.attempts[i] : 1});
+                        i < job.attempts.size() ? job.attempts[i] : 1, job.runs[i]->stall_s,
+                        job.runs[i]->first_step_s});
   const std::string text = render_job_script(spec_, req);
   std::error_code ec;
   fs::create_directories(fs::path(job.script_path).parent_path(), ec);

@@ -68,7 +68,11 @@ CollectSummary collect_jobs(Store& store, const CollectOptions& opts, std::ostre
     for (const auto& r : runs) follower.add(r, cases.get(r.case_file));
     sum.followed += static_cast<int>(runs.size());
     if (opts.wait)
-      sum.stop_signal = follower.follow();
+      sum.stop_signal = follower.follow([&] {
+        if (opts.progress)
+          opts.progress(sum.ok + sum.failed + follower.summary().ok + follower.summary().failed,
+                        sum.followed);
+      });
     else if (!follower.poll_once())
       out << fmt::format("{} query failed ({}): nothing collected; try again later\n",
                          to_string(sched), follower.summary().last_error);

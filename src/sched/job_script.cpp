@@ -19,15 +19,20 @@ std::string opt(const std::optional<int>& v) {
 }
 
 // `case "$aerun_task" in ...`: the variables of the run this task makes.
-std::string runs_block(const JobScriptRequest& req) {
+std::string runs_block(const CaseSpec& spec, const JobScriptRequest& req) {
   std::string out = "case \"$aerun_task\" in\n";
   for (size_t i = 0; i < req.runs.size(); ++i) {
     const ScriptRun& r = req.runs[i];
     out += fmt::format(
         "  {})\n    AERUN_RUN_KEY={}\n    AERUN_REPEAT={}\n    AERUN_ATTEMPT={}\n    AERUN_LOG={}\n"
-        "    AERUN_STAMPS={}\n    AERUN_COMMAND={}\n    ;;\n",
+        "    AERUN_STAMPS={}\n    AERUN_COMMAND={}\n",
         i, shell_quote(r.key), r.repeat_index, r.attempt, shell_quote(r.log_path),
         shell_quote(r.stamps_path), shell_quote(r.command));
+    // Watchdogs that vary per point: this task's own values for the output wrapper.
+    if (!spec.stall_template.empty()) out += fmt::format("    aerun_stall={:g}\n", r.stall_s);
+    if (!spec.first_step_template.empty())
+      out += fmt::format("    aerun_first_step={:g}\n", r.first_step_s);
+    out += "    ;;\n";
   }
   out +=
       "  *)\n    echo \"aerun: this job has no run for task $aerun_task\" >&2\n    exit 96\n    "
@@ -86,21 +91,25 @@ std::string launch_block(const CaseSpec& spec, const JobScriptRequest& req) {
 // `aerun stamp-output`, which stamps the first output line and the first training step.
 std::string run_block(const CaseSpec& spec, const JobScriptRequest& req) {
   const std::string shell = shell_quote(spec.shell);
-  const bool watch = spec.stall_s > 0 || spec.first_step_s > 0;
+  const bool watch = spec.stall_on() || spec.first_step_on();
   if (spec.startup.first_step.empty() && !watch)
     return shell + " -c \"$AERUN_COMMAND\" 2>&1\naerun_rc=$?";
   std::string wrapper = shell_quote(req.aerun_binary) + " stamp-output \"$AERUN_STAMPS\" " +
                         shell_quote(spec.startup.first_step);
   // The watchdogs run inside the job (issue 18): no login node needs to see its processes.
-  if (spec.stall_s > 0) {
+  if (spec.stall_on()) {
     for (const auto& m : spec.metrics) {
       if (!m.progress) continue;
       wrapper += " --progress " + shell_quote(m.pattern);
       for (const auto& alt : m.alternatives) wrapper += " --progress " + shell_quote(alt.pattern);
     }
-    wrapper += fmt::format(" --stall {:g}", spec.stall_s);
+    wrapper += spec.stall_template.empty() ? fmt::format(" --stall {:g}", spec.stall_s)
+                                           : std::string(" --stall \"$aerun_stall\"");
   }
-  if (spec.first_step_s > 0) wrapper += fmt::format(" --first-step {:g}", spec.first_step_s);
+  if (!spec.first_step_template.empty())
+    wrapper += " --first-step \"$aerun_first_step\"";
+  else if (spec.first_step_s > 0)
+    wrapper += fmt::format(" --first-step {:g}", spec.first_step_s);
   return "{ " + shell + " -c \"$AERUN_COMMAND\" 2>&1; } | " + wrapper +
          "\naerun_rc=${PIPESTATUS[0]}";
 }
@@ -144,7 +153,7 @@ std::map<std::string, std::string> job_script_vars(const CaseSpec& spec,
       v["job_id"] = "\"local-$$\"";
       break;
   }
-  v["runs"] = runs_block(req);
+  v["runs"] = runs_block(spec, req);
   v["workdir"] = spec.workdir;
   v["shell"] = spec.shell;
   v["aerun"] = req.aerun_binary;

@@ -77,10 +77,28 @@ bool is_hex4(const std::string& s, size_t at) {
   return true;
 }
 
+// The hosts of `exec_host` ("n1/0*2+n2/0*2" -> "n1,n2"), each once, in order.
+std::string exec_hosts(const std::string& exec_host) {
+  std::string out;
+  size_t from = 0;
+  while (from < exec_host.size()) {
+    size_t plus = exec_host.find('+', from);
+    if (plus == std::string::npos) plus = exec_host.size();
+    const std::string part = exec_host.substr(from, plus - from);
+    const std::string host = part.substr(0, part.find('/'));
+    if (!host.empty() && ("," + out + ",").find("," + host + ",") == std::string::npos)
+      out += (out.empty() ? "" : ",") + host;
+    from = plus + 1;
+  }
+  return out;
+}
+
 JobReport report_from(const std::string& id, const std::string& state, std::optional<int> substate,
                       std::optional<int> exit_status, const std::string& comment,
-                      const std::string& stime, const std::string& obittime) {
+                      const std::string& stime, const std::string& obittime,
+                      const std::string& exec_host) {
   JobReport j;
+  j.nodes = exec_hosts(exec_host);
   j.job_id = id;
   j.state = state;
   j.run_state = pbs_run_state(j.state, substate, exit_status, comment);
@@ -229,7 +247,8 @@ std::vector<JobReport> parse_qstat_json(const std::string& out) {
     if (!attrs.is_object()) throw SchedulerError("qstat JSON: job " + id + " is not an object");
     jobs.push_back(report_from(id, text_field(attrs, "job_state"), int_field(attrs, "substate"),
                                int_field(attrs, "Exit_status"), text_field(attrs, "comment"),
-                               text_field(attrs, "stime"), text_field(attrs, "obittime")));
+                               text_field(attrs, "stime"), text_field(attrs, "obittime"),
+                               text_field(attrs, "exec_host")));
   }
   return jobs;
 }
@@ -249,7 +268,7 @@ std::vector<JobReport> parse_qstat_full(const std::string& out) {
     };
     jobs.push_back(report_from(id, get("job_state"), to_int(get("substate")),
                                to_int(get("Exit_status")), get("comment"), get("stime"),
-                               get("obittime")));
+                               get("obittime"), get("exec_host")));
     id.clear();
     attrs.clear();
   };

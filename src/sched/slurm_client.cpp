@@ -52,6 +52,8 @@ std::vector<JobReport> parse_squeue(const std::string& out) {
     j.signal = es.signal;
     j.start_time = parse_slurm_time(f[4]);
     j.end_time = parse_slurm_time(f[5]);
+    // NodeList (a 7th field; older callers' outputs have 6): empty or "(null)" while pending.
+    if (f.size() >= 7 && f[6] != "(null)" && f[6] != "None assigned") j.nodes = f[6];
     j.run_state = slurm_run_state(j.state);
     if (!j.run_state.finished) {  // squeue prints 0 (or 0:0) for jobs that have not ended
       j.exit_code.reset();
@@ -80,7 +82,7 @@ QueryResult SlurmClient::query(const std::vector<std::string>& job_ids) {
   const auto r = run_captured({"squeue", "--noheader", "--array", "--states=all",
                                "--jobs=" + join(job_ids, ','),
                                "--Format=JobArrayID:|,State:|,Reason:|,exit_code:|,"
-                               "StartTime:|,EndTime:|"});
+                               "StartTime:|,EndTime:|,NodeList:|"});
   if (!r.ok()) {
     // Every id unknown (finished longer ago than MinJobAge): a valid answer, no job left.
     if (r.started && r.err.find("Invalid job id specified") != std::string::npos) {

@@ -69,6 +69,8 @@ CommandTemplate::CommandTemplate(std::string tmpl, SourceLoc loc,
       seg.kind = Kind::Case;
     else if (name == "repeat")
       seg.kind = Kind::Repeat;
+    else if (name == "attempt")
+      seg.kind = Kind::Attempt;
     else
       throw InputError(
           loc, "command",
@@ -93,6 +95,10 @@ std::string CommandTemplate::render(const ParamList& params, const std::string& 
         break;
       case Kind::Repeat:
         out += std::to_string(repeat_index);
+        break;
+      case Kind::Attempt:
+        // The shell fills it in: the command (and so the run's key) is the same for every attempt.
+        out += "\"$AERUN_ATTEMPT\"";
         break;
       case Kind::Param: {
         const Value* v = nullptr;

@@ -205,8 +205,13 @@ TEST(CaseRun, ARunSeesItsCaseKeyRepeatAndAttempt) {
   write_file(d / "c.yaml",
              "case: vars\nparams: {x: [1]}\ncommand: |\n"
              "  echo \"$AERUN_CASE $AERUN_REPEAT $AERUN_ATTEMPT ${#AERUN_RUN_KEY}\" >> seen\n"
+             "  echo {attempt} > out-{repeat}-{attempt}.txt\n"
              "  test \"$AERUN_ATTEMPT\" -ge 2\n"
              "retries: {count: 1, on: [failed]}\n");
   EXPECT_EQ(run_aerun(d, {"case", "c.yaml"}).code, 0);
   EXPECT_EQ(read_file(d / "seen"), "vars 0 1 64\nvars 0 2 64\n");
+  // {attempt} in the command: each attempt its own file, one run (one key) for both.
+  EXPECT_EQ(read_file(d / "out-0-1.txt"), "1\n");
+  EXPECT_EQ(read_file(d / "out-0-2.txt"), "2\n");
+  EXPECT_EQ(sql1(d / "results/aerun.db", "SELECT count(*) FROM runs"), "1");
 }

@@ -116,10 +116,10 @@ TEST(CaseVersions, RunsListsTheCurrentVersionAndWithAllVersionsMarksTheOldOnes) 
   ASSERT_EQ(run_aerun(d, {"case", "c.yaml"}).code, 0);
   auto r = run_aerun(d, {"runs"});
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_THAT(r.out, HasSubstr("\n1 run\n"));
+  EXPECT_THAT(r.out, HasSubstr("\n1 run ("));
   EXPECT_THAT(r.err, HasSubstr("1 run(s) of earlier versions of their case left out"));
   r = run_aerun(d, {"runs", "--all-versions"});
-  EXPECT_THAT(r.out, HasSubstr("\n2 runs\n"));
+  EXPECT_THAT(r.out, HasSubstr("\n2 runs ("));
   EXPECT_THAT(r.out, HasSubstr("| version |"));
   EXPECT_THAT(r.out, HasSubstr(" (old) |"));
   r = run_aerun(d, {"runs", "--all-versions", "--format", "csv"});

@@ -193,3 +193,22 @@ retries: 2
                  "(SELECT status, attempt FROM runs ORDER BY status)"),
             "ok:2 oom:1");
 }
+
+// On a terminal `collect --wait` keeps a progress line (issue 17), erased before its event lines.
+TEST_F(PbsJobs, CollectWaitShowsItsProgressOnATerminal) {
+  if (std::system("command -v script >/dev/null 2>&1") != 0) GTEST_SKIP() << "no script(1)";
+  write_file(dir_ / "c.yaml",
+             "case: slowjobs\nparams: {n: [1, 2]}\ncommand: sleep 2\n"
+             "resources: {nodes: 1, walltime: 10m, queue: debug}\n");
+  ASSERT_EQ(aerun({"case", "c.yaml", "--scheduler", "pbs", "--no-wait"}).code, 0);
+  const std::string cmd =
+      "cd " + aerun::shell_quote(dir_.path().string()) + " && PATH=" +
+      aerun::shell_quote(std::string(AERUN_FIXTURES) + "/pbs:" + std::getenv("PATH")) +
+      " PBS_STANDIN_DIR=" + aerun::shell_quote(dir_ / "pbs") +
+      " AERUN_PROGRESS_AFTER=0 script -qec " +
+      aerun::shell_quote(aerun::shell_quote(AERUN_BINARY) + " collect --wait") + " /dev/null";
+  const std::string out = command_output(cmd);
+  EXPECT_THAT(out, HasSubstr("\r\x1b[K[aerun] collect: 0/2 runs collected, 2 queued or running"));
+  EXPECT_THAT(out, HasSubstr("collected 2 of 2 run(s): 2 ok, 0 failed; 0 still queued or running"));
+  EXPECT_EQ(sql1(db(), "SELECT count(*) FROM runs WHERE status='ok'"), "2");
+}

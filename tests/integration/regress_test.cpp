@@ -125,7 +125,7 @@ TEST(Regress, HistoryShowsAMetricOverTheSessionsAndDrawsIt) {
   ASSERT_EQ(run_aerun(d, {"case", "c.yaml", "--label", "n1"}).code, 0);
   ASSERT_EQ(run_aerun(d, {"case", "c.yaml", "--label", "n2"}, "SLOW=13").code, 0);
   ASSERT_EQ(run_aerun(d, {"case", "c.yaml", "--label", "n3"}).code, 0);
-  auto r = run_aerun(d, {"history", "iter_ms", "--case", "nightly", "--where", "hidden=64"});
+  auto r = run_aerun(d, {"history", "iter_ms", "--case", "nightly", "--where", "hidden < 100"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("### iter_ms of case nightly over 3 sessions (ms)"));
   EXPECT_THAT(r.out, HasSubstr("| hidden=64 | 102 | 5 | 100–104 |  |"));

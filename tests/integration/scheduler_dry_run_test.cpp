@@ -90,7 +90,8 @@ TEST(SchedulerDryRun, ATimeoutGivesTheJobAWalltimeAndAShorterWalltimeIsWarnedAbo
              "case: wt3\ncommand: echo hi\ntimeout: 2h\nresources: {walltime: 30m}\n");
   r = run_aerun(d, {"case", "t.yaml", "--scheduler", "slurm", "--dry-run"});
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_THAT(r.err, HasSubstr("t.yaml:4: walltime (1800 s) is shorter than the timeout (7200 s, "));
+  EXPECT_THAT(r.err,
+              HasSubstr("t.yaml:4: walltime (1800 s) is shorter than the timeout (7200 s, "));
   EXPECT_THAT(r.err, HasSubstr("t.yaml:3)"));
 }
 

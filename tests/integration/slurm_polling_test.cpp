@@ -94,3 +94,69 @@ poll_interval: 0.2s
   EXPECT_THAT(r.err, HasSubstr("this site's AERUN_POLL_MIN is 3s"));
   EXPECT_LE(calls(), static_cast<int>(wall / 3) + 2) << "in " << wall << " s";
 }
+
+// `aerun watch` on batch jobs (issue 18): the scheduler's own view (running on which node,
+// pending and why, ended but not collected) beside the logs' progress, asked with the follower's
+// backoff however fast the view refreshes.
+TEST_F(SlurmPolling, WatchShowsJobsAsTheSchedulerSeesThemAndAsksPolitely) {
+  if (std::system("command -v tmux >/dev/null 2>&1") != 0)
+    GTEST_SKIP() << "tmux is not installed (scripts/install-deps.sh --test installs it)";
+  // Each job takes a whole node (2 CPUs): two run, the third waits for one.
+  write_file(dir_ / "c.yaml", R"yaml(case: watched
+params: {i: [0, 1, 2]}
+command: |
+  for s in 10 20 30; do
+    echo " iteration       $s/     100 | elapsed time per iteration (ms): 12.5 | lm loss: 2.5E+00 |"
+  done
+  sleep 8
+presets: [megatron]
+resources: {nodes: 1, tasks_per_node: 1, cpus_per_task: 2, walltime: 5m, partition: debug}
+)yaml");
+  ASSERT_EQ(aerun({"case", "c.yaml", "--scheduler", "slurm", "--no-wait"}).code, 0);
+  Result once;
+  ASSERT_TRUE(eventually(
+      [&] {
+        once = aerun({"watch", "watched", "--once"});
+        return once.out.find("30/100 (30%)") != std::string::npos &&
+               once.out.find("pending") != std::string::npos;
+      },
+      30))
+      << once.out << once.err;
+  EXPECT_THAT(once.out, HasSubstr("aerun watch watched: 2 running, 1 pending at "));
+  EXPECT_THAT(once.out,
+              ::testing::ContainsRegex(R"([0-9a-f]{12}  running +n[12] +30/100 \(30%\))"));
+  EXPECT_THAT(once.out, ::testing::ContainsRegex(R"([0-9a-f]{12}  pending +- +- .* PENDING \()"));
+  // Live in a terminal, refreshing 5 times a second until every job has ended: the scheduler is
+  // asked at the follower's pace (1 s, growing by half while nothing changes), not 5 times a
+  // second.
+  const std::string sock = "aerun-swatch-" + std::to_string(getpid());
+  const std::string tmux = "tmux -L " + sock;
+  const std::string cmd = "cd " + aerun::shell_quote(dir_.path().string()) + " && " +
+                          SlurmCluster::env() + " " + counting_env() + " " +
+                          aerun::shell_quote(AERUN_BINARY) +
+                          " watch watched --interval 0.2; echo WATCH-ENDED; sleep 60";
+  const auto t0 = std::chrono::steady_clock::now();
+  ASSERT_EQ(
+      std::system((tmux + " new-session -d -s w -x 200 -y 20 " + aerun::shell_quote(cmd)).c_str()),
+      0);
+  std::string screen;
+  EXPECT_TRUE(eventually(
+      [&] {
+        screen = command_output(tmux + " capture-pane -p -t w");
+        return screen.find("WATCH-ENDED") != std::string::npos;
+      },
+      90))
+      << screen;
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  [[maybe_unused]] const int rc = std::system((tmux + " kill-server 2>/dev/null").c_str());
+  EXPECT_THAT(screen, HasSubstr("0 running, 0 pending, 3 ended"));
+  EXPECT_THAT(screen, HasSubstr("COMPLETED: `aerun collect` stores it"));
+  EXPECT_LE(calls(), static_cast<int>(wall) + 2) << "in " << wall << " s";
+  EXPECT_LT(calls(), static_cast<int>(wall / 0.2) / 2) << "in " << wall << " s";
+  std::cout << "[ figures  ] watch over " << wall << " s at 5 refreshes/s: " << calls()
+            << " squeue calls\n";
+  // collect stores them; watch then has nothing to show.
+  EXPECT_EQ(aerun({"collect"}).code, 0);
+  EXPECT_EQ(sql1(db(), "SELECT count(*) FROM runs WHERE status='ok'"), "3");
+  EXPECT_THAT(aerun({"watch", "watched", "--once"}).out, HasSubstr("nothing is running."));
+}

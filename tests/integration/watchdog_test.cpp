@@ -94,6 +94,42 @@ TEST(Watchdog, AStallWithoutAProgressMetricIsABadCase) {
   EXPECT_THAT(r.err, HasSubstr("first_step: the first step is seen by the case's `startup`"));
 }
 
+// `stall: "{stall}"`: each point its own value, filled like any placeholder; a bad value names
+// the key, the template and the point.
+TEST(Watchdog, EachPointMayHaveItsOwnStall) {
+  TempDir d;
+  write_file(d / "c.yaml", R"yaml(case: perpoint
+params:
+  stall: [0.5s, 30]
+command: for i in 1 2 3; do echo "step $i"; sleep 1; done
+metrics:
+  step: {regex: 'step (\d+)', progress: true}
+stall: "{stall}"
+)yaml");
+  const auto r = run_aerun(d, {"case", "c.yaml", "-j", "2"});
+  EXPECT_EQ(r.code, 1) << r.err;
+  const auto rows = sql(d / "results/aerun.db",
+                        "SELECT p.value, r.status, r.reason FROM runs r JOIN run_params p ON "
+                        "p.run_id=r.id ORDER BY p.value");
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0][0], "0.5s");
+  EXPECT_EQ(rows[0][1], "stalled");
+  EXPECT_THAT(rows[0][2], HasSubstr("no progress for 0.5 s after line 1: step 1"));
+  EXPECT_EQ(rows[1][1], "ok");  // 30 s: the 1 s gaps are no stall
+  write_file(d / "c.yaml", R"yaml(case: perpoint
+params:
+  stall: [10s, soon]
+command: echo "step 1"
+metrics:
+  step: {regex: 'step (\d+)', progress: true}
+stall: "{stall}"
+)yaml");
+  const auto bad = run_aerun(d, {"case", "c.yaml", "--dry-run"});
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_THAT(bad.err, HasSubstr("c.yaml:7:8: stall: "));
+  EXPECT_THAT(bad.err, HasSubstr("(from '{stall}' at the point stall=soon)"));
+}
+
 TEST(LiveProgress, WithoutATerminalALineMarksEachTenthOfARun) {
   TempDir d;
   write_file(d / "c.yaml", R"yaml(case: tenths

@@ -110,3 +110,42 @@ TEST(RenderedScript, LocalScriptRunsTheChosenRunAndStampsStartAndEnd) {
   EXPECT_FALSE(fs::exists(req.runs[0].log_path));
   fs::remove_all(dir);
 }
+
+// `stall: "{stall}"`: each task of the job runs the watchdog with its own point's value, inside
+// the job (aerun stamp-output), and stamps `stalled` only where its value was exceeded.
+TEST(RenderedScript, PerPointWatchdogsGiveEachTaskItsOwnValue) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("aerun-jsw-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  CaseSpec spec = parse_case(
+      "case: c\nparams: {stall: [0.5, 30]}\ncommand: echo\nmetrics:\n  step: {regex: 'step "
+      "(\\d+)', progress: true}\nstall: \"{stall}\"\n",
+      (dir / "c.yaml").string(), dir.string());
+  JobScriptRequest req;
+  req.scheduler = Scheduler::None;
+  req.job_name = "c-x";
+  req.aerun_binary = AERUN_BINARY;
+  for (int i = 0; i < 2; ++i) {
+    const std::string base = (dir / ("r" + std::to_string(i))).string();
+    ScriptRun r{"k" + std::to_string(i), 0, "echo 'step 1'; sleep 2; echo 'step 2'", base + ".log",
+                base + ".stamps"};
+    r.stall_s = i == 0 ? 0.5 : 30;
+    req.runs.push_back(r);
+  }
+  const std::string text = render_job_script(spec, req);
+  EXPECT_THAT(text, HasSubstr("    aerun_stall=0.5\n"));
+  EXPECT_THAT(text, HasSubstr("    aerun_stall=30\n"));
+  EXPECT_THAT(text, HasSubstr("--stall \"$aerun_stall\""));
+  const std::string script = (dir / "job.sh").string();
+  std::ofstream(script) << text;
+  // Each task in a process group of its own, as a batch job is (the watchdog stops its group).
+  for (int task = 0; task < 2; ++task)
+    std::system(("setsid -w bash " + shell_quote(script) + " " + std::to_string(task)).c_str());
+  const JobStamps stalled = read_job_stamps(req.runs[0].stamps_path);
+  EXPECT_EQ(stalled.stall_s, 0.5);
+  EXPECT_EQ(stalled.stall_line, "step 1");
+  const JobStamps ok = read_job_stamps(req.runs[1].stamps_path);
+  EXPECT_EQ(ok.stall_s, 0);
+  EXPECT_EQ(ok.exit_code, 0);
+  fs::remove_all(dir);
+}

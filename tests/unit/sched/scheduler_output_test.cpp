@@ -222,3 +222,27 @@ TEST(ArrayIds, TaskAndBaseIdsOfBothSchedulers) {
   EXPECT_EQ(p.base_id("12[4].srv"), "12[].srv");
   EXPECT_EQ(p.base_id("13.srv"), "13.srv");
 }
+
+TEST(Squeue, TheNodesOfARunningJobAndNoneWhilePending) {
+  // With NodeList as a 7th field (what `aerun watch` shows); pending jobs print "" or "(null)".
+  const auto jobs = parse_squeue(
+      "9_0|RUNNING|None|0:0|2026-11-22T02:27:59|2026-11-22T02:37:59|gpu[01-02]|\n"
+      "9_1|PENDING|Priority|0:0|N/A|N/A|(null)|\n"
+      "9_2|PENDING|Priority|0:0|N/A|N/A||\n");
+  ASSERT_EQ(jobs.size(), 3u);
+  EXPECT_EQ(jobs[0].nodes, "gpu[01-02]");
+  EXPECT_EQ(jobs[1].nodes, "");
+  EXPECT_EQ(jobs[2].nodes, "");
+}
+
+TEST(QstatJson, TheHostsOfExecHostEachOnce) {
+  // PBS Pro exec_host: host/slot*ncpus joined by '+', a host once per chunk.
+  const auto jobs = parse_qstat_json(R"({"Jobs":{
+      "5.pbs":{"job_state":"R","exec_host":"x3001c0s13b0n0/0*64+x3001c0s13b1n0/0*64"},
+      "6.pbs":{"job_state":"R","exec_host":"n1/0*2+n1/1*2+n2/0*2"},
+      "7.pbs":{"job_state":"Q"}}})");
+  ASSERT_EQ(jobs.size(), 3u);
+  EXPECT_EQ(jobs[0].nodes, "x3001c0s13b0n0,x3001c0s13b1n0");
+  EXPECT_EQ(jobs[1].nodes, "n1,n2");
+  EXPECT_EQ(jobs[2].nodes, "");
+}

@@ -53,6 +53,13 @@ TEST(CommandTemplate, ProvidesCaseAndRepeatBuiltins) {
   EXPECT_EQ(render("log_{case}_{repeat}_{a}.txt", p), "log_fig7a_2_1.txt");
 }
 
+TEST(CommandTemplate, TheAttemptIsLeftToTheShellSoTheCommandIsTheSameForEveryAttempt) {
+  const ParamList p{{"a", Value::parse("1")}};
+  const std::string cmd = render("echo out_{a}_try{attempt}.txt", p);
+  EXPECT_EQ(cmd, "echo out_1_try\"$AERUN_ATTEMPT\".txt");
+  EXPECT_EQ(run_sh("AERUN_ATTEMPT=3; " + cmd), "out_1_try3.txt\n");
+}
+
 TEST(CommandTemplate, AParameterNamedLikeABuiltinWins) {
   const ParamList p{{"repeat", Value::parse("x")}};
   EXPECT_EQ(render("echo {repeat}", p), "echo x");

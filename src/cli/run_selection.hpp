@@ -1,0 +1,70 @@
+// `--only KEY=VALUE[,VALUE...]` and `--where CONDITION` on commands that read stored runs (runs,
+// table, plot, history, forget): the same selection `aerun case` makes of planned runs.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "aerun/run_plan.hpp"
+#include "aerun/run_record.hpp"
+#include "aerun/table.hpp"
+
+namespace aerun::cli {
+
+struct SelectionArgs {
+  std::vector<std::string> only;
+  std::string where;
+  bool empty() const { return only.empty() && where.empty(); }
+};
+
+inline void add_selection_options(CLI::App* c, SelectionArgs& s) {
+  c->add_option("--only", s.only,
+                "KEY=VALUE[,VALUE...]: only runs with one of these values (repeatable)");
+  c->add_option("--where", s.where,
+                "CONDITION: only runs where it holds (`layers >= 48 && method != \"l2l\"`)");
+}
+
+// Every parameter name of the runs, in order of first appearance.
+inline std::vector<std::string> param_names_of(const std::vector<RunRecord>& runs) {
+  std::vector<std::string> names;
+  for (const auto& r : runs)
+    for (const auto& [n, v] : r.params)
+      if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+  return names;
+}
+
+// Drops the runs the selection does not keep. Throws InputError for a key or a variable that
+// neither a run nor `known` (the case's own parameter names) has, the nearest named, and for a
+// condition that does not parse.
+inline void keep_selected(std::vector<RunRecord>& runs, const SelectionArgs& s,
+                          std::vector<std::string> known = {}) {
+  if (s.empty()) return;
+  for (const auto& n : param_names_of(runs))
+    if (std::find(known.begin(), known.end(), n) == known.end()) known.push_back(n);
+  const RunSelector selector(s.only, known, s.where);
+  std::erase_if(runs,
+                [&](const RunRecord& r) { return !selector.keeps(r.params, r.repeat_index); });
+}
+
+// The same selection of a table's planned points: a point stays when one of its repeats is
+// selected, and the repeats per point are those selected of the first point kept.
+inline void keep_selected(std::vector<PlannedRuns>& plans, const SelectionArgs& s,
+                          const std::vector<std::string>& known) {
+  if (s.empty()) return;
+  const RunSelector selector(s.only, known, s.where);
+  for (auto& p : plans) {
+    int repeats = -1;
+    std::erase_if(p.points, [&](const ParamList& point) {
+      int n = 0;
+      for (int r = 0; r < p.repeat; ++r) n += selector.keeps(point, r) ? 1 : 0;
+      if (n > 0 && repeats < 0) repeats = n;
+      return n == 0;
+    });
+    if (repeats > 0) p.repeat = repeats;
+  }
+}
+
+}  // namespace aerun::cli
