@@ -32,7 +32,7 @@ int main(int argc, char** argv) {
     for (int p = 0; p < points; ++p)
       for (int r = 0; r < repeats; ++r) {
         aerun::RunRecord run;
-        run.key = fmt::format("{:064x}", static_cast<unsigned long long>(p * 1000 + r));
+        run.key = fmt::format("{:064x}", static_cast<unsigned long long>(p) * repeats + r);
         run.case_name = "nightly";
         run.repeat_index = r;
         run.status = "ok";

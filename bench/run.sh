@@ -130,3 +130,60 @@ done
 /usr/bin/time -f "%e %M" -o "$work/time" "$aerun" report --db "$work/nightly.db" --html "$work/site" >/dev/null 2>&1 || true
 read -r secs rss < "$work/time"
 echo "report --html: $secs s, peak RSS $((rss / 1024)) MB (goal <= 2 s)"
+
+echo "== listings and tables over a large store (issue 12) =="
+# Stores written through the Store API by bench_store_gen (case "nightly": parameters hidden and
+# layers, metrics iter_ms, tflops_per_gpu, lm_loss). 1,000,000 runs take about 3 minutes to write;
+# AERUN_BENCH_STORE_RUNS sets how many (100 points x N/100 repeats).
+big_runs=${AERUN_BENCH_STORE_RUNS:-1000000}
+build/bench/bench/bench_store_gen "$work/k.db" 1 100000 1 >/dev/null
+build/bench/bench/bench_store_gen "$work/m.db" 1 100 $((big_runs / 100)) >/dev/null
+cat > "$work/nightly.yaml" <<YAML
+case: nightly
+params: {hidden: [64], layers: 24}
+command: echo
+metrics: {iter_ms: 'iter_ms=([0-9.]+)', tflops_per_gpu: 'tf=([0-9.]+)', lm_loss: 'loss=([0-9.]+)'}
+tables:
+  byhidden: {rows: [hidden], columns: [iter_ms, tflops_per_gpu]}
+YAML
+sql_csv() {  # the columns of `aerun runs --format csv`, printed by the sqlite3 CLI
+  printf '%s\n' '.mode csv' '.headers on' "SELECT r.key, r.case_name, r.repeat_index, r.attempt,
+    r.status, r.reason, (SELECT value FROM run_params WHERE run_id=r.id AND name='hidden'),
+    (SELECT value FROM run_params WHERE run_id=r.id AND name='layers'),
+    (SELECT value FROM metrics WHERE run_id=r.id AND name='iter_ms'),
+    (SELECT value FROM metrics WHERE run_id=r.id AND name='tflops_per_gpu'),
+    (SELECT value FROM metrics WHERE run_id=r.id AND name='lm_loss'), r.startup_s, r.wall_s,
+    r.queue_wait_s, r.job_id, r.log_path, r.case_digest, 'true' FROM runs r
+    WHERE r.case_name='nightly' ORDER BY r.id;"; }
+command -v sqlite3 >/dev/null || apt-get install -y -qq sqlite3 >/dev/null
+"$aerun" runs --db "$work/k.db" --case nightly --status none >/dev/null 2>&1 || true  # migrate
+"$aerun" runs --db "$work/m.db" --case nightly --status none >/dev/null 2>&1 || true
+for db in k m; do
+  n=$(sqlite3 "$work/$db.db" "SELECT count(*) FROM runs")
+  /usr/bin/time -f "%e %M" -o "$work/t1" "$aerun" runs --db "$work/$db.db" --case nightly --format csv > "$work/runs.csv"
+  /usr/bin/time -f "%e %M" -o "$work/t2" sqlite3 "$work/$db.db" < <(sql_csv) > "$work/sql.csv"
+  read -r s1 m1 < "$work/t1"; read -r s2 m2 < "$work/t2"
+  awk -v n="$n" -v s1="$s1" -v m1="$m1" -v s2="$s2" 'BEGIN {
+    printf "runs --format csv, %d runs: %.2f s, peak RSS %d MB (goal <= 30 MB); sqlite3 CLI %.2f s; ratio %.2fx (goal <= 1.5)\n",
+           n, s1, m1 / 1024, s2, s1 / s2 }'
+done
+/usr/bin/time -f "%e %M" -o "$work/t1" "$aerun" table byhidden --db "$work/k.db" --cases "$work/nightly.yaml" --format csv > /dev/null
+read -r s1 m1 < "$work/t1"
+echo "table, one row per run, 100000 rows: $s1 s, peak RSS $((m1 / 1024)) MB (goal <= 1.0 s)"
+/usr/bin/time -f "%e %M" -o "$work/t1" "$aerun" table byhidden --db "$work/m.db" --cases "$work/nightly.yaml" --format csv > /dev/null
+read -r s1 m1 < "$work/t1"
+echo "table of $big_runs runs in 100 aggregated rows: $s1 s, peak RSS $((m1 / 1024)) MB (goal <= 1.0 s, <= 100 MB)"
+# The floor of this schema: SQLite alone reading the values such a table needs (each run's row
+# parameter and two metrics: three index lookups a run), summed so that nothing is printed.
+/usr/bin/time -f "%e %M" -o "$work/t1" sqlite3 "$work/m.db" "SELECT count(*), sum(m1.value),
+  sum(m2.value) FROM runs r JOIN run_params p ON p.run_id=r.id AND p.name='hidden' LEFT JOIN
+  metrics m1 ON m1.run_id=r.id AND m1.name='iter_ms' LEFT JOIN metrics m2 ON m2.run_id=r.id AND
+  m2.name='tflops_per_gpu' WHERE r.case_name='nightly'" > /dev/null
+read -r s2 m2 < "$work/t1"
+echo "  floor: the sqlite3 CLI reading just those values: $s2 s"
+key=$(sqlite3 "$work/m.db" "SELECT key FROM runs WHERE id = $((big_runs * 7 / 10))")
+# The generated keys are consecutive numbers: any shorter prefix names several runs, and the
+# command says so (exit 2) after the same search.
+/usr/bin/time -q -f "%e %M" -o "$work/t1" "$aerun" show --db "$work/m.db" "${key:0:62}" > /dev/null 2>&1 || true
+read -r s1 m1 < "$work/t1"
+echo "show PREFIX (62 of 64 hex digits) in $big_runs runs: $s1 s (the key index: a range, not a scan)"

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -18,6 +19,8 @@ struct RunFilter {
   std::string status;
   std::string key_prefix;
   long long session_id = 0;  // runs whose latest attempt is of this session (0: any)
+  bool with_env = true;      // load each run's env
+  bool with_series = true;   // load each run's series (every point: can be large)
 };
 
 // The results store: one SQLite file (WAL, foreign keys on, busy_timeout 10 s,
@@ -92,6 +95,21 @@ class Store {
   std::optional<RunRecord> find(const std::string& ref) const;
   // Ordered by case name, then id; with params, env, metrics and series.
   std::vector<RunRecord> list(const RunFilter& f) const;
+  // The same runs in the same order, one at a time (memory: one run), their children read in
+  // bulk (one query per kind of child per case, merged by run id). fn returns false to stop; it
+  // may read through this Store, but not call for_each, list or outline.
+  void for_each(const RunFilter& f, const std::function<bool(RunRecord&)>& fn) const;
+
+  // What a listing of the filter's runs needs before its first row, read with light queries:
+  // the parameter and metric names in order of first appearance (in list() order), per case its
+  // metric names and the case files its runs recorded (at most 3), and the number of runs.
+  struct Outline {
+    std::vector<std::string> params, metrics;
+    std::map<std::string, std::vector<std::string>> case_metrics, case_files;
+    long long runs = 0;
+  };
+  // Without names: only the counts and case files (two index lookups per case).
+  Outline outline(const RunFilter& f, bool with_names = true) const;
 
   // Marks "stale" (reason "aerun process <pid> disappeared") the rows left "running" on this host
   // by an aerun process that no longer exists (its pid gone or reused by a process started at
@@ -146,6 +164,7 @@ class Store {
   // same case version that did (from the history, with its metrics), when there is one: what a
   // table shows by default.
   void prefer_latest_ok(std::vector<RunRecord>& runs) const;
+  void prefer_latest_ok(RunRecord& run) const;
 
   int schema_version() const;
   // The newest schema version this aerun knows.

@@ -1,6 +1,7 @@
 // Tables of a case: runs grouped into rows, aggregated into cells, compared with the paper.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -73,6 +74,25 @@ std::string header_text(const Table& t, size_t column);
 // measured cell records how many runs were planned for it.
 Table build_table(const CaseSpec& c, const TableSpec& t, const std::vector<RunRecord>& runs,
                   const std::vector<PlannedRuns>& plan = {});
+
+// The same table built from runs given one at a time, in any order: it keeps what the cells
+// need (each value with its run's place in the run order), never the runs, so a table of a
+// million runs stays small. run_params / run_metrics: the parameter and metric (or series) names
+// the runs carry, known before they come (a column's source is a parameter or a metric by them).
+class TableBuilder {
+ public:
+  TableBuilder(const CaseSpec& c, const TableSpec& t, std::vector<std::string> run_params,
+               std::vector<std::string> run_metrics);
+  ~TableBuilder();
+  TableBuilder(const TableBuilder&) = delete;
+  TableBuilder& operator=(const TableBuilder&) = delete;
+  void add(const RunRecord& r);
+  Table finish(const std::vector<PlannedRuns>& plan = {});
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
 
 // A Markdown table with a heading, paper/ratio columns next to referenced columns and a legend.
 std::string render_markdown(const Table&);

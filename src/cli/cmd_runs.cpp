@@ -5,6 +5,7 @@
 #include <functional>
 #include <iostream>
 #include <map>
+#include <optional>
 
 #include "aerun/case_loader.hpp"
 #include "aerun/case_versions.hpp"
@@ -47,23 +48,21 @@ std::string short_reason(const std::string& reason) {
 
 // The metrics `aerun runs` shows by default, of those the runs have: per case (its file as it is
 // now), its own metrics, those its tables show and its presets' headline ones (docs/store.md).
-std::vector<std::string> headline_metrics(const std::vector<RunRecord>& runs,
-                                          const std::vector<std::string>& metrics) {
-  std::map<std::string, std::vector<RunRecord>> by_case;
-  for (const auto& r : runs) {
-    auto& v = by_case[r.case_name];
-    if (v.size() < 3) v.push_back(r);
-  }
+std::vector<std::string> headline_metrics(const Store::Outline& o) {
   std::vector<std::string> wanted;
-  for (const auto& [name, some] : by_case) {
+  for (const auto& [name, have] : o.case_metrics) {
+    std::vector<RunRecord> some;
+    if (auto it = o.case_files.find(name); it != o.case_files.end())
+      for (const auto& file : it->second) {
+        RunRecord r;
+        r.case_name = name;
+        r.case_file = file;
+        some.push_back(std::move(r));
+      }
     const auto spec = case_of(some);
     if (!spec) {
       // No case file (ingested with --preset, or gone): the headline metrics of the presets
       // whose metrics the runs have, and every metric no preset defines (the case's own).
-      std::vector<std::string> have;
-      for (const auto& r : runs)
-        if (r.case_name == name)
-          for (const auto& m : r.metrics) add_unique(have, m.name);
       for (const auto& m : have) {
         bool of_preset = false;
         for (const auto& p : builtin_presets())
@@ -89,7 +88,7 @@ std::vector<std::string> headline_metrics(const std::vector<RunRecord>& runs,
       for (const auto& c : t.columns) add_unique(wanted, c.source);
   }
   std::vector<std::string> out;
-  for (const auto& m : metrics)
+  for (const auto& m : o.metrics)
     if (std::find(wanted.begin(), wanted.end(), m) != wanted.end()) out.push_back(m);
   return out;
 }
@@ -99,11 +98,30 @@ std::string opt_num(const std::optional<double>& v) {
   return v ? format_cell_number(*v) : "";
 }
 
+// Output in chunks: the listing of a million runs is written as it is read.
+class ChunkedOut {
+ public:
+  ~ChunkedOut() { flush(); }
+  std::string& text() { return buf_; }
+  void maybe_flush() {
+    if (buf_.size() >= (1 << 16)) flush();
+  }
+  void flush() {
+    std::cout << buf_;
+    buf_.clear();
+  }
+
+ private:
+  std::string buf_;
+};
+
 int runs_command(const Globals& g, const RunsArgs& a) {
   Store store = open_existing_store(g.resolved_db());
   RunFilter f;
   f.case_name = a.case_name;
   f.status = a.status;
+  f.with_env = false;
+  f.with_series = false;
   if (!a.session.empty()) {
     const auto s = store.find_session(a.session);
     if (!s)
@@ -111,38 +129,20 @@ int runs_command(const Globals& g, const RunsArgs& a) {
                        "no session '" + a.session + "' in " + g.resolved_db());
     f.session_id = s->id;
   }
-  std::vector<RunRecord> runs = store.list(f);
-  if (runs.empty() && !a.case_name.empty()) require_case(store, a.case_name, g.resolved_db());
-  keep_selected(runs, a.select);
+  // The names first (light queries), then the runs streamed one at a time: memory stays flat
+  // however many runs the store holds.
+  const Store::Outline outline = store.outline(f);
+  if (outline.runs == 0 && !a.case_name.empty()) require_case(store, a.case_name, g.resolved_db());
+  const std::vector<std::string>& params = outline.params;
+  const std::vector<std::string>& metrics = outline.metrics;
+  std::optional<RunSelector> selector;
+  if (!a.select.empty()) selector.emplace(a.select.only, params, a.select.where);
   // Runs of earlier versions of their case are left out, or (--all-versions) kept and marked.
   CurrentVersions versions;
-  std::vector<char> current;
-  size_t older = 0;
-  {
-    std::vector<RunRecord> kept;
-    for (auto& r : runs) {
-      const bool now = versions.holds(r);
-      if (!now) ++older;
-      if (!now && !a.all_versions) continue;
-      current.push_back(now);
-      kept.push_back(std::move(r));
-    }
-    runs = std::move(kept);
-  }
-  if (older > 0 && !a.all_versions)
-    std::cerr << "aerun: note: " << older
-              << " run(s) of earlier versions of their case left out (--all-versions includes "
-                 "them)\n";
-  auto version_text = [&](size_t i) {
-    const std::string d = runs[i].case_digest.substr(0, 8);
-    return current[i] ? d : d + " (old)";
-  };
+  bool now = true;  // the current run is of its case's current version
+  const RunRecord* run = nullptr;
+  const bool md = a.format == "md";
 
-  std::vector<std::string> params, metrics;
-  for (const auto& r : runs) {
-    for (const auto& [n, v] : r.params) add_unique(params, n);
-    for (const auto& m : r.metrics) add_unique(metrics, m.name);
-  }
   auto param_text = [](const RunRecord& r, const std::string& n) {
     const Value* v = find_param(r.params, n);
     return v ? v->text() : std::string();
@@ -151,134 +151,145 @@ int runs_command(const Globals& g, const RunsArgs& a) {
     const MetricValue* m = r.metric(n);
     return m ? std::optional<double>(m->value) : std::nullopt;
   };
-  std::string out;
-  if (a.format == "json") {
-    out += "[";
-    for (size_t i = 0; i < runs.size(); ++i) {
-      const auto& r = runs[i];
-      out += i ? ",\n " : "\n ";
-      out += fmt::format(
+  auto num = [md](const std::optional<double>& v) {
+    return !v ? std::string() : md ? opt_num(v) : fmt::format("{}", *v);
+  };
+  // Every column, in the order of the full listing: name and cell text of the current run
+  // (md: as people read it, csv: exact).
+  struct Column {
+    std::string name;
+    std::function<std::string()> cell;
+  };
+  std::vector<Column> all;
+  all.push_back({"key", [&] { return md ? run->key.substr(0, 12) : run->key; }});
+  all.push_back({"case", [&] { return run->case_name; }});
+  all.push_back({"repeat", [&] { return std::to_string(run->repeat_index); }});
+  all.push_back({"attempt", [&] { return std::to_string(run->attempt); }});
+  all.push_back({"status", [&] {
+                   // md: the class and a short reason; the whole reason stays in `aerun show`
+                   // and the reason column.
+                   if (md && !run->reason.empty() && run->status != "ok")
+                     return run->status + " (" + short_reason(run->reason) + ")";
+                   return run->status;
+                 }});
+  all.push_back({"reason", [&] { return run->reason; }});
+  all.push_back({"version", [&] {
+                   const std::string d = run->case_digest.substr(0, 8);
+                   return now ? d : d + " (old)";
+                 }});
+  for (const auto& p : params) all.push_back({p, [&, p] { return param_text(*run, p); }});
+  for (const auto& m : metrics) all.push_back({m, [&, m] { return num(metric_value(*run, m)); }});
+  all.push_back({"startup_s", [&] { return num(run->startup_s); }});
+  all.push_back({"wall_s", [&] { return num(run->wall_s); }});
+  all.push_back({"queue_wait_s", [&] { return num(run->queue_wait_s); }});
+  all.push_back({"job_id", [&] { return run->job_id; }});
+  all.push_back({"log", [&] { return run->log_path; }});
+  all.push_back({"case_digest", [&] { return run->case_digest; }});
+  all.push_back({"current_version", [&] { return std::string(now ? "true" : "false"); }});
+  auto named = [&](const std::string& n) -> const Column* {
+    for (const auto& c : all)
+      if (c.name == n) return &c;
+    return nullptr;
+  };
+  std::vector<const Column*> shown;
+  if (!a.columns.empty()) {
+    for (const auto& n : a.columns) {
+      const Column* c = named(n);
+      if (!c) {
+        std::vector<std::string> names;
+        for (const auto& x : all) names.push_back(x.name);
+        const std::string near = nearest_key(n, names);
+        throw InputError(SourceLoc{}, "--columns",
+                         fmt::format("no column '{}'{}; columns: {}", n,
+                                     near.empty() ? "" : " (did you mean '" + near + "'?)",
+                                     fmt::join(names, ", ")));
+      }
+      shown.push_back(c);
+    }
+  } else if (!md || a.all_columns) {
+    for (const auto& c : all)
+      if (c.name != "version" || (md && a.all_versions)) shown.push_back(&c);
+  } else {
+    // The default listing: who, what, the parameters, the headline metrics, the times.
+    for (const char* n : {"key", "case", "repeat", "status"}) shown.push_back(named(n));
+    if (a.all_versions) shown.push_back(named("version"));
+    for (const auto& p : params) shown.push_back(named(p));
+    for (const auto& m : headline_metrics(outline)) shown.push_back(named(m));
+    shown.push_back(named("startup_s"));
+    shown.push_back(named("wall_s"));
+  }
+
+  ChunkedOut out;
+  if (md) {
+    out.text() += "|";
+    for (const Column* c : shown)
+      out.text() += " " + md_cell(c->name == "repeat" ? "rep" : c->name) + " |";
+    out.text() += "\n|";
+    for (size_t i = 0; i < shown.size(); ++i) out.text() += "---|";
+    out.text() += "\n";
+  } else if (a.format == "csv") {
+    for (size_t k = 0; k < shown.size(); ++k)
+      out.text() += (k ? "," : "") + csv_field(shown[k]->name);
+    out.text() += "\n";
+  } else {
+    out.text() += "[";
+  }
+  size_t listed = 0, older = 0;
+  store.for_each(f, [&](RunRecord& r) {
+    if (selector && !selector->keeps(r.params, r.repeat_index)) return true;
+    now = versions.holds(r);
+    if (!now) ++older;
+    if (!now && !a.all_versions) return true;
+    run = &r;
+    std::string& o = out.text();
+    if (md) {
+      o += "|";
+      for (const Column* c : shown) o += " " + md_cell(c->cell()) + " |";
+      o += "\n";
+    } else if (a.format == "csv") {
+      for (size_t k = 0; k < shown.size(); ++k) o += (k ? "," : "") + csv_field(shown[k]->cell());
+      o += "\n";
+    } else {
+      o += listed ? ",\n " : "\n ";
+      o += fmt::format(
           "{{\"id\": {}, \"key\": {}, \"case\": {}, \"repeat\": {}, \"attempt\": {}, \"status\": "
-          "{}, "
-          "\"reason\": {}, \"startup_s\": {}, \"wall_s\": {}, \"queue_wait_s\": {}, \"job_id\": "
-          "{}, "
-          "\"log\": {}, \"case_digest\": {}, \"current_version\": {}, \"params\": {{",
+          "{}, \"reason\": {}, \"startup_s\": {}, \"wall_s\": {}, \"queue_wait_s\": {}, "
+          "\"job_id\": {}, \"log\": {}, \"case_digest\": {}, \"current_version\": {}, "
+          "\"params\": {{",
           r.id, json_string(r.key), json_string(r.case_name), r.repeat_index, r.attempt,
           json_string(r.status), json_string(r.reason), json_number(r.startup_s),
           json_number(r.wall_s), json_number(r.queue_wait_s), json_string(r.job_id),
-          json_string(r.log_path), json_string(r.case_digest), current[i] ? "true" : "false");
+          json_string(r.log_path), json_string(r.case_digest), now ? "true" : "false");
       for (size_t j = 0; j < r.params.size(); ++j)
-        out += fmt::format(
+        o += fmt::format(
             "{}{}: {}", j ? ", " : "", json_string(r.params[j].first),
             r.params[j].second.is_number() && r.params[j].second.kind() != Value::Kind::Bool
                 ? r.params[j].second.text()
                 : json_string(r.params[j].second.text()));
-      out += "}, \"metrics\": {";
+      o += "}, \"metrics\": {";
       for (size_t j = 0; j < r.metrics.size(); ++j)
-        out += fmt::format("{}{}: {}", j ? ", " : "", json_string(r.metrics[j].name),
-                           json_number(r.metrics[j].value));
-      out += "}}";
+        o += fmt::format("{}{}: {}", j ? ", " : "", json_string(r.metrics[j].name),
+                         json_number(r.metrics[j].value));
+      o += "}}";
     }
-    out += runs.empty() ? "]\n" : "\n]\n";
-  } else {
-    const bool md = a.format == "md";
-    // Every column, in the order of the full listing: name and cell text (md: as people read
-    // it, csv: exact).
-    struct Column {
-      std::string name;
-      std::function<std::string(size_t)> cell;
-    };
-    std::vector<Column> all;
-    auto num = [md](const std::optional<double>& v) {
-      return !v ? std::string() : md ? opt_num(v) : fmt::format("{}", *v);
-    };
-    all.push_back({"key", [&](size_t i) { return md ? runs[i].key.substr(0, 12) : runs[i].key; }});
-    all.push_back({"case", [&](size_t i) { return runs[i].case_name; }});
-    all.push_back({"repeat", [&](size_t i) { return std::to_string(runs[i].repeat_index); }});
-    all.push_back({"attempt", [&](size_t i) { return std::to_string(runs[i].attempt); }});
-    all.push_back({"status", [&](size_t i) {
-                     const RunRecord& r = runs[i];
-                     // md: the class and a short reason; the whole reason stays in `aerun show`
-                     // and the reason column.
-                     if (md && !r.reason.empty() && r.status != "ok")
-                       return r.status + " (" + short_reason(r.reason) + ")";
-                     return r.status;
-                   }});
-    all.push_back({"reason", [&](size_t i) { return runs[i].reason; }});
-    all.push_back({"version", [&](size_t i) { return version_text(i); }});
-    for (const auto& p : params)
-      all.push_back({p, [&, p](size_t i) { return param_text(runs[i], p); }});
-    for (const auto& m : metrics)
-      all.push_back({m, [&, m, num](size_t i) { return num(metric_value(runs[i], m)); }});
-    all.push_back({"startup_s", [&, num](size_t i) { return num(runs[i].startup_s); }});
-    all.push_back({"wall_s", [&, num](size_t i) { return num(runs[i].wall_s); }});
-    all.push_back({"queue_wait_s", [&, num](size_t i) { return num(runs[i].queue_wait_s); }});
-    all.push_back({"job_id", [&](size_t i) { return runs[i].job_id; }});
-    all.push_back({"log", [&](size_t i) { return runs[i].log_path; }});
-    all.push_back({"case_digest", [&](size_t i) { return runs[i].case_digest; }});
-    all.push_back(
-        {"current_version", [&](size_t i) { return std::string(current[i] ? "true" : "false"); }});
-    auto named = [&](const std::string& n) -> const Column* {
-      for (const auto& c : all)
-        if (c.name == n) return &c;
-      return nullptr;
-    };
-    std::vector<const Column*> shown;
-    if (!a.columns.empty()) {
-      for (const auto& n : a.columns) {
-        const Column* c = named(n);
-        if (!c) {
-          std::vector<std::string> names;
-          for (const auto& x : all) names.push_back(x.name);
-          const std::string near = nearest_key(n, names);
-          throw InputError(SourceLoc{}, "--columns",
-                           fmt::format("no column '{}'{}; columns: {}", n,
-                                       near.empty() ? "" : " (did you mean '" + near + "'?)",
-                                       fmt::join(names, ", ")));
-        }
-        shown.push_back(c);
-      }
-    } else if (!md || a.all_columns) {
-      for (const auto& c : all)
-        if (c.name != "version" || a.all_versions) shown.push_back(&c);
-      if (!md) std::erase_if(shown, [](const Column* c) { return c->name == "version"; });
-    } else {
-      // The default listing: who, what, the parameters, the headline metrics, the times.
-      for (const char* n : {"key", "case", "repeat", "status"}) shown.push_back(named(n));
-      if (a.all_versions) shown.push_back(named("version"));
-      for (const auto& p : params) shown.push_back(named(p));
-      for (const auto& m : headline_metrics(runs, metrics)) shown.push_back(named(m));
-      shown.push_back(named("startup_s"));
-      shown.push_back(named("wall_s"));
-    }
-    if (md) {
-      out += "|";
-      for (const Column* c : shown)
-        out += " " + md_cell(c->name == "repeat" ? "rep" : c->name) + " |";
-      out += "\n|";
-      for (size_t i = 0; i < shown.size(); ++i) out += "---|";
-      out += "\n";
-      for (size_t i = 0; i < runs.size(); ++i) {
-        out += "|";
-        for (const Column* c : shown) out += " " + md_cell(c->cell(i)) + " |";
-        out += "\n";
-      }
-      const size_t hidden = all.size() - shown.size() - (a.all_versions ? 0 : 1);
-      out += fmt::format("\n{} run{}", runs.size(), runs.size() == 1 ? "" : "s");
-      if (a.columns.empty() && !a.all_columns && hidden > 0)
-        out += fmt::format(" ({} more columns: --all-columns, or --columns NAME,...)", hidden);
-      out += "\n";
-    } else {
-      for (size_t k = 0; k < shown.size(); ++k) out += (k ? "," : "") + csv_field(shown[k]->name);
-      out += "\n";
-      for (size_t i = 0; i < runs.size(); ++i) {
-        for (size_t k = 0; k < shown.size(); ++k)
-          out += (k ? "," : "") + csv_field(shown[k]->cell(i));
-        out += "\n";
-      }
-    }
+    ++listed;
+    out.maybe_flush();
+    return true;
+  });
+  if (md) {
+    const size_t hidden = all.size() - shown.size() - (a.all_versions ? 0 : 1);
+    out.text() += fmt::format("\n{} run{}", listed, listed == 1 ? "" : "s");
+    if (a.columns.empty() && !a.all_columns && hidden > 0)
+      out.text() += fmt::format(" ({} more columns: --all-columns, or --columns NAME,...)", hidden);
+    out.text() += "\n";
+  } else if (a.format == "json") {
+    out.text() += listed == 0 ? "]\n" : "\n]\n";
   }
-  std::cout << out;
+  out.flush();
+  if (older > 0 && !a.all_versions)
+    std::cerr << "aerun: note: " << older
+              << " run(s) of earlier versions of their case left out (--all-versions includes "
+                 "them)\n";
   return 0;
 }
 

@@ -6,13 +6,13 @@
 #include <iostream>
 
 #include "aerun/case_versions.hpp"
+#include "aerun/run_times.hpp"
 #include "aerun/table.hpp"
 #include "aerun/table_finder.hpp"
 #include "cli/app.hpp"
 #include "cli/open_store.hpp"
 #include "cli/progress_line.hpp"
 #include "cli/run_selection.hpp"
-#include "cli/table_runs.hpp"
 
 namespace aerun::cli {
 
@@ -65,6 +65,13 @@ std::string cases_location(const TableArgs& a) {
   return "cases";
 }
 
+void note_older(size_t older) {
+  if (older > 0)
+    std::cerr << "aerun: note: " << older
+              << " run(s) of earlier versions of the case left out (--all-versions includes "
+                 "them)\n";
+}
+
 int table_command(const Globals& g, const TableArgs& a) {
   const std::string where = cases_location(a);
   if (!std::filesystem::exists(where))
@@ -75,13 +82,14 @@ int table_command(const Globals& g, const TableArgs& a) {
   // Over a large store the reading and the building take a while: say which is under way.
   ProgressLine progress(std::cerr);
   progress.show("[aerun] table " + a.name + ": reading the runs of case " + spec.name + "…", true);
-  std::vector<RunRecord> runs;
+  Table t;
   if (!a.session.empty()) {
+    // One session's runs as it left them: few, read whole.
     const auto s = store.find_session(a.session);
     if (!s)
       throw InputError(SourceLoc{}, "--session",
                        "no session '" + a.session + "' in " + g.resolved_db());
-    runs = store.session_runs(s->id, spec.name);
+    std::vector<RunRecord> runs = store.session_runs(s->id, spec.name);
     for (const auto& other : table.runs_from)
       if (other != spec.name) {
         auto more = store.session_runs(s->id, other);
@@ -90,26 +98,91 @@ int table_command(const Globals& g, const TableArgs& a) {
     if (runs.empty())
       throw InputError(SourceLoc{}, "--session",
                        "session '" + s->label + "' has no run of case '" + spec.name + "'");
+    size_t older = 0;
+    if (!a.all_versions) runs = current_runs(std::move(runs), spec, &older);
+    note_older(older);
+    std::vector<PlannedRuns> plans = planned_runs(spec, table.runs_from, runs);
+    if (!a.select.empty()) {
+      std::vector<std::string> known = planned_param_names(spec);
+      keep_selected(runs, a.select, known);
+      for (const auto& n : param_names_of(runs))
+        if (std::find(known.begin(), known.end(), n) == known.end()) known.push_back(n);
+      keep_selected(plans, a.select, known);
+    }
+    t = build_table(spec, table, runs, plans);
   } else {
-    runs = table_runs(store, spec, table.runs_from);
-  }
-  if (runs.empty()) require_case(store, spec.name, g.resolved_db());
-  size_t older = 0;
-  if (!a.all_versions) runs = current_runs(std::move(runs), spec, &older);
-  if (older > 0)
-    std::cerr << "aerun: note: " << older
-              << " run(s) of earlier versions of the case left out (--all-versions includes "
-                 "them)\n";
-  std::vector<PlannedRuns> plans = planned_runs(spec, table.runs_from, runs);
-  if (!a.select.empty()) {
+    // Every run of the case and of its runs_from cases, streamed into the table: each its latest
+    // successful attempt, of the current version (unless --all-versions), selected; memory holds
+    // what the cells need, not the runs.
+    std::vector<std::string> cases{spec.name};
+    for (const auto& other : table.runs_from)
+      if (std::find(cases.begin(), cases.end(), other) == cases.end()) cases.push_back(other);
+    std::vector<std::string> params, metrics;
+    std::vector<RunRecord> case_files;  // one stub per recorded case file: for planned_runs
+    long long stored = 0;
+    auto add = [](std::vector<std::string>& v, const std::string& n) {
+      if (std::find(v.begin(), v.end(), n) == v.end()) v.push_back(n);
+    };
+    // The runs' parameter and metric names decide what a column shows only when its source is
+    // none of the case's own (and are the variables of derive formulas and --where): read them
+    // only then.
+    bool need_names = !table.derive.empty() || !a.select.empty() || !table.pivot.empty();
+    for (const auto& col : table.columns) {
+      auto named = [&](const auto& x) { return x.name == col.source; };
+      const bool declared = std::any_of(spec.metrics.begin(), spec.metrics.end(), named) ||
+                            std::any_of(spec.params.begin(), spec.params.end(), named) ||
+                            find_run_time(col.source) != nullptr;
+      need_names = need_names || !declared;
+    }
+    for (const auto& name : cases) {
+      RunFilter f;
+      f.case_name = name;
+      const Store::Outline o = store.outline(f, need_names);
+      stored += o.runs;
+      for (const auto& n : o.params) add(params, n);
+      for (const auto& n : o.metrics) add(metrics, n);
+      if (auto it = o.case_files.find(name); it != o.case_files.end())
+        for (const auto& file : it->second) {
+          RunRecord stub;
+          stub.case_name = name;
+          stub.case_file = file;
+          case_files.push_back(std::move(stub));
+        }
+    }
+    if (stored == 0) require_case(store, spec.name, g.resolved_db());
     std::vector<std::string> known = planned_param_names(spec);
-    keep_selected(runs, a.select, known);
-    for (const auto& n : param_names_of(runs))
-      if (std::find(known.begin(), known.end(), n) == known.end()) known.push_back(n);
-    keep_selected(plans, a.select, known);
+    for (const auto& n : params) add(known, n);
+    std::optional<RunSelector> selector;
+    if (!a.select.empty()) selector.emplace(a.select.only, known, a.select.where);
+    CurrentVersions versions;
+    versions.add(spec);
+    TableBuilder builder(spec, table, params, metrics);
+    size_t older = 0, read = 0;
+    for (const auto& name : cases) {
+      RunFilter f;
+      f.case_name = name;
+      f.with_env = false;
+      f.with_series = false;  // a series' reduced value is stored as a metric too
+      store.for_each(f, [&](RunRecord& r) {
+        ++read;
+        progress.show(fmt::format("[aerun] table {}: {} of {} runs read", a.name, read, stored));
+        store.prefer_latest_ok(r);  // a run that failed lately shows its latest success
+        if (!a.all_versions && !versions.holds(r)) {
+          ++older;
+          return true;
+        }
+        if (selector && !selector->keeps(r.params, r.repeat_index)) return true;
+        builder.add(r);
+        return true;
+      });
+    }
+    note_older(older);
+    std::vector<PlannedRuns> plans = planned_runs(spec, table.runs_from, case_files);
+    if (!a.select.empty()) keep_selected(plans, a.select, known);
+    progress.show(fmt::format("[aerun] table {}: {} runs read, building the rows…", a.name, read),
+                  true);
+    t = builder.finish(plans);
   }
-  progress.show(fmt::format("[aerun] table {}: building from {} runs…", a.name, runs.size()), true);
-  const Table t = build_table(spec, table, runs, plans);
   progress.clear();
   if (a.format == "csv")
     std::cout << render_csv(t);

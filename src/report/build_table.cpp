@@ -1,7 +1,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
+#include <cstdint>
+#include <memory>
 #include <numeric>
 #include <tuple>
 #include <unordered_map>
@@ -68,11 +71,34 @@ bool run_selected(const RunRecord& r, const CaseSpec& c, const TableSpec& t) {
   return point_selected(r.case_name, r.params, c, t);
 }
 
-// Rows accumulate the runs that share their key, and count the runs planned for them.
+// Where a run stands in the table's run order: by repeat index, then attempt, then id (the
+// order "first"/"last" aggregate in, and values are summed in).
+struct RunOrder {
+  int repeat = 0;
+  int attempt = 0;
+  long long id = 0;
+  auto operator<=>(const RunOrder&) const = default;
+};
+constexpr RunOrder kAfterAllRuns{INT32_MAX, INT32_MAX, INT64_MAX};
+
+// Rows accumulate what their cells need of the runs that share their key (never the runs
+// themselves: a table streams a million runs in bounded memory), and count the runs planned for
+// them.
 struct RowAcc {
   std::vector<Value> key;
-  std::vector<const RunRecord*> runs;
+  RunOrder first = kAfterAllRuns;  // its first run's (ties of equal keys keep this order)
+  size_t seq = 0;                  // when it was made (rows without runs: in this order)
   int planned = 0;
+  size_t runs = 0;
+  bool any_ok = false;
+  std::vector<std::pair<RunOrder, std::string>> statuses;  // each label at its first run
+  struct Column {
+    std::vector<std::pair<RunOrder, double>> values;  // measured: ok (or params-only) runs
+    std::optional<Value> best;                        // largest_ok over a parameter
+    std::vector<Value> distinct;                      // a parameter column's values
+  };
+  std::vector<Column> cols;
+  std::vector<std::vector<char>> ref_hits;  // per reference, per match entry: a run has it
 };
 
 bool key_less(const std::vector<Value>& a, const std::vector<Value>& b) {
@@ -135,18 +161,26 @@ bool case_declares_param(const CaseSpec& c, const std::string& name) {
   return false;
 }
 
+// The parameter and metric names of the runs a table is built from (their series count as
+// metrics), known before the runs stream by.
+struct RunNames {
+  std::vector<std::string> params, metrics;
+  bool param(const std::string& n) const {
+    return std::find(params.begin(), params.end(), n) != params.end();
+  }
+  bool metric(const std::string& n) const {
+    return std::find(metrics.begin(), metrics.end(), n) != metrics.end();
+  }
+};
+
 // A metric or parameter of the case hides a run time of the same name (docs/tables.md).
-SourceKind source_kind(const CaseSpec& c, const std::string& source,
-                       const std::vector<const RunRecord*>& runs) {
+SourceKind source_kind(const CaseSpec& c, const std::string& source, const RunNames& names) {
   auto named = [&](const auto& m) { return m.name == source; };
   if (std::any_of(c.metrics.begin(), c.metrics.end(), named)) return SourceKind::Metric;
   if (case_declares_param(c, source)) return SourceKind::Param;
   if (find_run_time(source)) return SourceKind::RunTime;
-  for (const RunRecord* r : runs)
-    if (r->metric(source) || std::any_of(r->series.begin(), r->series.end(), named))
-      return SourceKind::Metric;
-  for (const RunRecord* r : runs)
-    if (find_param(r->params, source)) return SourceKind::Param;
+  if (names.metric(source)) return SourceKind::Metric;
+  if (names.param(source)) return SourceKind::Param;
   return SourceKind::Metric;  // a metric no run has produced: its cells read "missing"
 }
 
@@ -197,14 +231,13 @@ std::string status_label(const std::string& status) {
   return status;
 }
 
-// The statuses of runs that are not ok, e.g. "OOM" or "OOM/fail".
-std::string statuses_text(const std::vector<const RunRecord*>& runs) {
-  std::vector<std::string> labels;
-  for (const RunRecord* r : runs) {
-    std::string l = status_label(r->status);
-    if (std::find(labels.begin(), labels.end(), l) == labels.end()) labels.push_back(l);
-  }
-  return fmt::format("{}", fmt::join(labels, "/"));
+// The statuses of a row's runs, e.g. "OOM" or "OOM/fail", in the order of their first runs.
+std::string statuses_text(std::vector<std::pair<RunOrder, std::string>> labels) {
+  std::stable_sort(labels.begin(), labels.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::string> texts;
+  for (auto& [order, l] : labels) texts.push_back(std::move(l));
+  return fmt::format("{}", fmt::join(texts, "/"));
 }
 
 // An instant (not a count of them) as the column shows it, and its ISO 8601 forms.
@@ -221,16 +254,14 @@ void fill_instant(TableCell& cell, const Source& src, const ColumnSpec& col) {
 }
 
 // The cell of a metric-like column: the aggregate over ok runs, else why there is none.
-TableCell measured_cell(const std::vector<const RunRecord*>& runs, const Source& src,
-                        const ColumnSpec& col) {
+TableCell measured_cell(const RowAcc& row, size_t j, const Source& src, const ColumnSpec& col) {
   TableCell cell;
+  auto entries = row.cols[j].values;
+  std::stable_sort(entries.begin(), entries.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
   std::vector<double> values;
-  bool any_ok = false;
-  for (const RunRecord* r : runs) {
-    if (r->status != "ok" && !src.params_only) continue;
-    any_ok = any_ok || r->status == "ok";
-    if (auto v = run_value(*r, src, col.source)) values.push_back(*v);
-  }
+  values.reserve(entries.size());
+  for (const auto& e : entries) values.push_back(e.second);
   if (!values.empty()) {
     const std::string agg = col.agg.empty() ? "median" : col.agg;
     cell.value = aggregate(values, agg);
@@ -247,52 +278,43 @@ TableCell measured_cell(const std::vector<const RunRecord*>& runs, const Source&
       fill_instant(cell, src, col);
     return cell;
   }
-  if (runs.empty() || any_ok) {
+  if (row.runs == 0 || row.any_ok) {
     cell.text = "missing";
     cell.status = true;
     return cell;
   }
-  cell.text = statuses_text(runs);
+  cell.text = statuses_text(row.statuses);
   cell.status = true;
   return cell;
 }
 
 // largest_ok over a parameter: the largest value among the row's ok runs (e.g. the most layers
 // that trained before running out of memory), else the failed runs' statuses.
-TableCell largest_ok_param_cell(const RowAcc& row, const ColumnSpec& col) {
+TableCell largest_ok_param_cell(const RowAcc& row, size_t j, const ColumnSpec& col) {
   TableCell cell;
-  std::optional<Value> best;
-  for (const RunRecord* r : row.runs)
-    if (r->status == "ok")
-      if (const Value* v = find_param(r->params, col.source))
-        if (!best || *best < *v) best = *v;
-  if (best) {
+  if (const auto& best = row.cols[j].best) {
     cell.value = best->number();
     cell.text = cell.value && !col.format.empty() ? format_cell_number(*cell.value, col.format)
                                                   : best->text();
     return cell;
   }
-  cell.text = row.runs.empty() ? "missing" : statuses_text(row.runs);
+  cell.text = row.runs == 0 ? "missing" : statuses_text(row.statuses);
   if (cell.text.empty()) cell.text = "missing";
   cell.status = true;
   return cell;
 }
 
 // The cell of a parameter column: its value, or its distinct values joined with "/".
-TableCell param_cell(const RowAcc& row, const std::vector<std::string>& row_params,
+TableCell param_cell(const RowAcc& row, size_t j, const std::vector<std::string>& row_params,
                      const ColumnSpec& col) {
-  if (col.agg == "largest_ok") return largest_ok_param_cell(row, col);
+  if (col.agg == "largest_ok") return largest_ok_param_cell(row, j, col);
   TableCell cell;
   std::vector<Value> values;
   const auto pos = std::find(row_params.begin(), row_params.end(), col.source);
   if (pos != row_params.end()) {
     values.push_back(row.key[pos - row_params.begin()]);
   } else {
-    for (const RunRecord* r : row.runs)
-      if (const Value* v = find_param(r->params, col.source))
-        if (std::none_of(values.begin(), values.end(),
-                         [&](const Value& x) { return values_equal(x, *v); }))
-          values.push_back(*v);
+    values = row.cols[j].distinct;
     std::sort(values.begin(), values.end());
   }
   if (values.empty()) {
@@ -308,18 +330,15 @@ TableCell param_cell(const RowAcc& row, const std::vector<std::string>& row_para
 }
 
 // A reference selects a row when its row parameters equal the row's key and its other
-// parameters are those of at least one of the row's runs.
-bool reference_selects(const Reference& ref, const RowAcc& row,
+// parameters are those of at least one of the row's runs (hits: recorded as the runs came).
+bool reference_selects(const Reference& ref, const std::vector<char>& hits, const RowAcc& row,
                        const std::vector<std::string>& row_params) {
-  for (const auto& [name, value] : ref.match) {
+  for (size_t m = 0; m < ref.match.size(); ++m) {
+    const auto& [name, value] = ref.match[m];
     const auto pos = std::find(row_params.begin(), row_params.end(), name);
     if (pos != row_params.end()) {
       if (!values_equal(row.key[pos - row_params.begin()], value)) return false;
-    } else if (!row.runs.empty() &&
-               std::none_of(row.runs.begin(), row.runs.end(), [&](const RunRecord* r) {
-                 const Value* v = find_param(r->params, name);
-                 return v && values_equal(*v, value);
-               })) {
+    } else if (row.runs > 0 && !hits[m]) {
       return false;
     }
   }
@@ -378,11 +397,11 @@ void validate_columns(const TableSpec& t) {
 
 // What a column shows, resolved against the case and its runs.
 Source resolve_source(const CaseSpec& c, const TableSpec& t, const ColumnSpec& col,
-                      const std::vector<const RunRecord*>& runs) {
+                      const RunNames& names) {
   Source src;
   const bool is_derived = std::any_of(t.derive.begin(), t.derive.end(),
                                       [&](const TableDerive& d) { return d.name == col.source; });
-  src.kind = is_derived ? SourceKind::Metric : source_kind(c, col.source, runs);
+  src.kind = is_derived ? SourceKind::Metric : source_kind(c, col.source, names);
   if (src.kind != SourceKind::RunTime) return src;
   src.time = find_run_time(col.source);
   if (!src.instant()) return src;
@@ -399,8 +418,7 @@ Source resolve_source(const CaseSpec& c, const TableSpec& t, const ColumnSpec& c
 }
 
 // Names a formula may use: the case's parameters and metrics, and whatever the runs carry.
-std::vector<std::string> formula_names(const CaseSpec& c,
-                                       const std::vector<const RunRecord*>& runs) {
+std::vector<std::string> formula_names(const CaseSpec& c, const RunNames& run_names) {
   std::vector<std::string> names;
   auto add = [&](const std::string& n) {
     if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
@@ -411,10 +429,8 @@ std::vector<std::string> formula_names(const CaseSpec& c,
   for (const auto& d : c.derive) add(d.name);
   for (const auto& m : c.metrics) add(m.name);
   for (const RunTime& rt : kRunTimes) add(std::string(rt.name));
-  for (const RunRecord* r : runs) {
-    for (const auto& [n, v] : r->params) add(n);
-    for (const auto& m : r->metrics) add(m.name);
-  }
+  for (const auto& n : run_names.params) add(n);
+  for (const auto& n : run_names.metrics) add(n);
   return names;
 }
 
@@ -499,146 +515,236 @@ size_t reference_column(const TableSpec& t, const Reference& ref) {
 
 }  // namespace
 
-Table build_table(const CaseSpec& c, const TableSpec& t, const std::vector<RunRecord>& runs,
-                  const std::vector<PlannedRuns>& plan) {
-  validate_columns(t);
-
-  std::vector<const RunRecord*> selected;
-  for (const auto& r : runs)
-    if (run_selected(r, c, t)) selected.push_back(&r);
-  // Derived metrics are computed on copies of the runs, then read like any metric.
-  std::vector<RunRecord> derived;
-  std::vector<std::string> params_only;  // derived metrics of parameters alone
-  if (!t.derive.empty()) {
-    const report_detail::RunFormulas formulas(t, formula_names(c, selected));
-    params_only = formulas.parameter_only([&](const std::string& name) {
-      return std::any_of(selected.begin(), selected.end(), [&](const RunRecord* r) {
-        return find_param(r->params, name) != nullptr;
-      });
-    });
-    derived.reserve(selected.size());
-    for (const RunRecord* r : selected) {
-      derived.push_back(*r);
-      formulas.apply(derived.back());
-    }
-    for (size_t i = 0; i < selected.size(); ++i) selected[i] = &derived[i];
-  }
-  std::vector<std::string> keys = t.rows;  // a pivot table is built long, then pivoted
-  if (!t.pivot.empty()) keys.push_back(t.pivot);
-  std::stable_sort(selected.begin(), selected.end(), [](const RunRecord* a, const RunRecord* b) {
-    return std::tie(a->repeat_index, a->attempt, a->id) <
-           std::tie(b->repeat_index, b->attempt, b->id);
-  });
-
+// What a table keeps while runs stream by: its rows' accumulators, the columns' sources.
+struct TableBuilder::Impl {
+  const CaseSpec& c;
+  const TableSpec& t;
+  RunNames names;
+  std::unique_ptr<report_detail::RunFormulas> formulas;
+  std::vector<std::string> keys;  // row parameters (a pivot table is built long, then pivoted)
+  std::vector<Source> kinds;
   std::vector<RowAcc> rows;
   RowIndex index;
-  // The row of a point (its values of the row parameters), added when new.
-  std::vector<Value> key;
-  auto row_of = [&](const ParamList& params) {
+  std::vector<Value> key;  // scratch
+
+  Impl(const CaseSpec& c_, const TableSpec& t_, RunNames n) : c(c_), t(t_), names(std::move(n)) {
+    validate_columns(t);
+    std::vector<std::string> params_only;  // derived metrics of parameters alone
+    if (!t.derive.empty()) {
+      formulas = std::make_unique<report_detail::RunFormulas>(t, formula_names(c, names));
+      params_only =
+          formulas->parameter_only([&](const std::string& name) { return names.param(name); });
+    }
+    keys = t.rows;
+    if (!t.pivot.empty()) keys.push_back(t.pivot);
+    for (const auto& col : t.columns) {
+      kinds.push_back(resolve_source(c, t, col, names));
+      kinds.back().params_only =
+          std::find(params_only.begin(), params_only.end(), col.source) != params_only.end();
+      validate_column_source(t, col, kinds.back());
+    }
+  }
+
+  // The row of a point (its values of the row parameters), made when new.
+  size_t row_of(const ParamList& params) {
     key.clear();
     for (const auto& p : keys) {
       const Value* v = find_param(params, p);
       key.push_back(v ? *v : Value());
     }
     size_t i = index.find(key);
-    if (i == RowIndex::npos) {
-      i = rows.size();
-      index.add(key, i);
-      rows.push_back({key, {}});
-    }
+    if (i == RowIndex::npos) i = new_row(key);
     return i;
-  };
-  for (const RunRecord* r : selected) rows[row_of(r->params)].runs.push_back(r);
-  // Planned points: a row no stored run has yet reads "missing"; each row counts its runs due.
-  for (const PlannedRuns& pr : plan)
-    for (const ParamList& point : pr.points)
-      if (point_selected(pr.case_name, point, c, t)) rows[row_of(point)].planned += pr.repeat;
-  for (const auto& ref : t.references) {
-    auto ref_key = reference_key(ref, keys);
-    if (ref_key && index.find(*ref_key) == RowIndex::npos) {
-      index.add(*ref_key, rows.size());
-      rows.push_back({std::move(*ref_key), {}});
+  }
+
+  size_t new_row(const std::vector<Value>& k) {
+    const size_t i = rows.size();
+    index.add(k, i);
+    RowAcc row;
+    row.key = k;
+    row.seq = i;
+    row.cols.resize(t.columns.size());
+    for (const auto& ref : t.references) row.ref_hits.emplace_back(ref.match.size(), 0);
+    rows.push_back(std::move(row));
+    return i;
+  }
+
+  void add(const RunRecord& in) {
+    if (!run_selected(in, c, t)) return;
+    // Derived metrics are computed on a copy of the run, then read like any metric.
+    std::optional<RunRecord> derived;
+    if (formulas) {
+      derived = in;
+      formulas->apply(*derived);
     }
-  }
-  std::stable_sort(rows.begin(), rows.end(),
-                   [](const RowAcc& a, const RowAcc& b) { return key_less(a.key, b.key); });
-  index = RowIndex();  // the rows moved: index them again, in their order
-  for (size_t i = 0; i < rows.size(); ++i) index.add(rows[i].key, i);
-
-  Table table;
-  table.name = t.name;
-  table.title = t.title;
-  table.case_name = c.name;
-  table.paper = c.paper;
-  table.figure = c.figure;
-  table.row_params = keys;
-  table.tolerance = t.tolerance;
-  std::vector<Source> kinds;
-  for (const auto& col : t.columns) {
-    table.columns.push_back(label_of(col));
-    kinds.push_back(resolve_source(c, t, col, selected));
-    kinds.back().params_only =
-        std::find(params_only.begin(), params_only.end(), col.source) != params_only.end();
-    validate_column_source(t, col, kinds.back());
-    std::string unit = col.unit;
-    for (const auto& d : t.derive)
-      if (unit.empty() && col.speedup_of.empty() && d.name == col.source) unit = d.unit;
-    if (unit.empty() && kinds.back().instant() && col.agg != "n") unit = kinds.back().zone;
-    table.units.push_back(unit);
-  }
-
-  for (const auto& acc : rows) {
-    Table::Row row;
-    for (const auto& v : acc.key) row.key.push_back(v.text());
+    const RunRecord& r = derived ? *derived : in;
+    const RunOrder order{r.repeat_index, r.attempt, r.id};
+    RowAcc& row = rows[row_of(r.params)];
+    if (order < row.first) {
+      row.first = order;
+      row.key = key;  // shown as its first run wrote it
+    }
+    ++row.runs;
+    const bool ok = r.status == "ok";
+    row.any_ok = row.any_ok || ok;
+    std::string label = status_label(r.status);
+    auto st = std::find_if(row.statuses.begin(), row.statuses.end(),
+                           [&](const auto& e) { return e.second == label; });
+    if (st == row.statuses.end())
+      row.statuses.emplace_back(order, std::move(label));
+    else if (order < st->first)
+      st->first = order;
     for (size_t j = 0; j < t.columns.size(); ++j) {
-      row.cells.push_back(kinds[j].kind == SourceKind::Param
-                              ? param_cell(acc, keys, t.columns[j])
-                              : measured_cell(acc.runs, kinds[j], t.columns[j]));
-      if (kinds[j].kind != SourceKind::Param || t.columns[j].agg == "largest_ok")
-        row.cells.back().planned = acc.planned;
+      const ColumnSpec& col = t.columns[j];
+      RowAcc::Column& acc = row.cols[j];
+      if (kinds[j].kind == SourceKind::Param) {
+        const Value* v = find_param(r.params, col.source);
+        if (!v) continue;
+        if (col.agg == "largest_ok") {
+          if (ok && (!acc.best || *acc.best < *v)) acc.best = *v;
+        } else if (std::find(keys.begin(), keys.end(), col.source) == keys.end() &&
+                   std::none_of(acc.distinct.begin(), acc.distinct.end(),
+                                [&](const Value& x) { return values_equal(x, *v); })) {
+          acc.distinct.push_back(*v);
+        }
+        continue;
+      }
+      if (!ok && !kinds[j].params_only) continue;
+      if (auto v = run_value(r, kinds[j], col.source)) acc.values.emplace_back(order, *v);
     }
-    table.rows.push_back(std::move(row));
-  }
-  // Speedup columns: the cells above hold this row's aggregate; compare with the other row's.
-  for (size_t j = 0; j < t.columns.size(); ++j) {
-    const ColumnSpec& col = t.columns[j];
-    if (col.speedup_of.empty()) continue;
-    std::vector<TableCell> base;
-    for (const auto& row : table.rows) base.push_back(row.cells[j]);
-    for (size_t i = 0; i < rows.size(); ++i) {
-      std::vector<Value> other_key = rows[i].key;
-      for (const auto& [name, value] : col.speedup_of)
-        other_key[std::find(keys.begin(), keys.end(), name) - keys.begin()] = value;
-      const size_t other = index.find(other_key);
-      const TableCell* other_cell = other == RowIndex::npos ? nullptr : &base[other];
-      table.rows[i].cells[j] =
-          speedup_cell(base[i], other_cell, key_equal(other_key, rows[i].key), col);
-    }
-  }
-
-  for (const auto& ref : t.references) {
-    const size_t j = reference_column(t, ref);
-    if (kinds[j].instant())
-      throw InputError(ref.loc, fmt::format("tables.{}.reference", t.name),
-                       fmt::format("'{}' is a calendar time; a reference gives the paper's number "
-                                   "for a measured, derived or speedup column",
-                                   ref.column));
-    for (size_t i = 0; i < rows.size(); ++i) {
-      if (!reference_selects(ref, rows[i], keys)) continue;
-      TableCell& cell = table.rows[i].cells[j];
-      cell.paper = ref.value;
-      cell.ratio.reset();
-      cell.pass.reset();
-      if (cell.value && ref.value != 0) {
-        cell.ratio = *cell.value / ref.value;
-        cell.pass = std::fabs(*cell.ratio - 1) <= t.tolerance + kPassEpsilon;
+    for (size_t i = 0; i < t.references.size(); ++i) {
+      const Reference& ref = t.references[i];
+      for (size_t m = 0; m < ref.match.size(); ++m) {
+        if (row.ref_hits[i][m]) continue;
+        const Value* v = find_param(r.params, ref.match[m].first);
+        if (v && values_equal(*v, ref.match[m].second)) row.ref_hits[i][m] = 1;
       }
     }
   }
-  if (t.pivot.empty()) return table;
-  std::vector<std::vector<Value>> row_keys;
-  for (const auto& acc : rows) row_keys.push_back(acc.key);
-  return pivot_table(std::move(table), row_keys);
+
+  Table finish(const std::vector<PlannedRuns>& plan) {
+    // Planned points: a row no stored run has yet reads "missing"; each row counts its runs due.
+    for (const PlannedRuns& pr : plan)
+      for (const ParamList& point : pr.points)
+        if (point_selected(pr.case_name, point, c, t)) rows[row_of(point)].planned += pr.repeat;
+    for (const auto& ref : t.references) {
+      auto ref_key = reference_key(ref, keys);
+      if (ref_key && index.find(*ref_key) == RowIndex::npos) new_row(*ref_key);
+    }
+    // By key; rows of equal keys ("64" and "64.0") in the order of their first runs.
+    std::sort(rows.begin(), rows.end(), [](const RowAcc& a, const RowAcc& b) {
+      if (key_less(a.key, b.key)) return true;
+      if (key_less(b.key, a.key)) return false;
+      return std::tie(a.first, a.seq) < std::tie(b.first, b.seq);
+    });
+    index = RowIndex();  // the rows moved: index them again, in their order
+    for (size_t i = 0; i < rows.size(); ++i) index.add(rows[i].key, i);
+
+    Table table;
+    table.name = t.name;
+    table.title = t.title;
+    table.case_name = c.name;
+    table.paper = c.paper;
+    table.figure = c.figure;
+    table.row_params = keys;
+    table.tolerance = t.tolerance;
+    for (size_t j = 0; j < t.columns.size(); ++j) {
+      const ColumnSpec& col = t.columns[j];
+      table.columns.push_back(label_of(col));
+      std::string unit = col.unit;
+      for (const auto& d : t.derive)
+        if (unit.empty() && col.speedup_of.empty() && d.name == col.source) unit = d.unit;
+      if (unit.empty() && kinds[j].instant() && col.agg != "n") unit = kinds[j].zone;
+      table.units.push_back(unit);
+    }
+
+    for (const auto& acc : rows) {
+      Table::Row row;
+      for (const auto& v : acc.key) row.key.push_back(v.text());
+      for (size_t j = 0; j < t.columns.size(); ++j) {
+        row.cells.push_back(kinds[j].kind == SourceKind::Param
+                                ? param_cell(acc, j, keys, t.columns[j])
+                                : measured_cell(acc, j, kinds[j], t.columns[j]));
+        if (kinds[j].kind != SourceKind::Param || t.columns[j].agg == "largest_ok")
+          row.cells.back().planned = acc.planned;
+      }
+      table.rows.push_back(std::move(row));
+    }
+    // Speedup columns: the cells above hold this row's aggregate; compare with the other row's.
+    for (size_t j = 0; j < t.columns.size(); ++j) {
+      const ColumnSpec& col = t.columns[j];
+      if (col.speedup_of.empty()) continue;
+      std::vector<TableCell> base;
+      for (const auto& row : table.rows) base.push_back(row.cells[j]);
+      for (size_t i = 0; i < rows.size(); ++i) {
+        std::vector<Value> other_key = rows[i].key;
+        for (const auto& [name, value] : col.speedup_of)
+          other_key[std::find(keys.begin(), keys.end(), name) - keys.begin()] = value;
+        const size_t other = index.find(other_key);
+        const TableCell* other_cell = other == RowIndex::npos ? nullptr : &base[other];
+        table.rows[i].cells[j] =
+            speedup_cell(base[i], other_cell, key_equal(other_key, rows[i].key), col);
+      }
+    }
+
+    for (size_t k = 0; k < t.references.size(); ++k) {
+      const Reference& ref = t.references[k];
+      const size_t j = reference_column(t, ref);
+      if (kinds[j].instant())
+        throw InputError(ref.loc, fmt::format("tables.{}.reference", t.name),
+                         fmt::format("'{}' is a calendar time; a reference gives the paper's "
+                                     "number for a measured, derived or speedup column",
+                                     ref.column));
+      for (size_t i = 0; i < rows.size(); ++i) {
+        if (!reference_selects(ref, rows[i].ref_hits[k], rows[i], keys)) continue;
+        TableCell& cell = table.rows[i].cells[j];
+        cell.paper = ref.value;
+        cell.ratio.reset();
+        cell.pass.reset();
+        if (cell.value && ref.value != 0) {
+          cell.ratio = *cell.value / ref.value;
+          cell.pass = std::fabs(*cell.ratio - 1) <= t.tolerance + kPassEpsilon;
+        }
+      }
+    }
+    if (t.pivot.empty()) return table;
+    std::vector<std::vector<Value>> row_keys;
+    for (const auto& acc : rows) row_keys.push_back(acc.key);
+    return pivot_table(std::move(table), row_keys);
+  }
+};
+
+TableBuilder::TableBuilder(const CaseSpec& c, const TableSpec& t,
+                           std::vector<std::string> run_params,
+                           std::vector<std::string> run_metrics)
+    : impl_(std::make_unique<Impl>(c, t, RunNames{std::move(run_params), std::move(run_metrics)})) {
+}
+
+TableBuilder::~TableBuilder() = default;
+
+void TableBuilder::add(const RunRecord& r) {
+  impl_->add(r);
+}
+
+Table TableBuilder::finish(const std::vector<PlannedRuns>& plan) {
+  return impl_->finish(plan);
+}
+
+Table build_table(const CaseSpec& c, const TableSpec& t, const std::vector<RunRecord>& runs,
+                  const std::vector<PlannedRuns>& plan) {
+  std::vector<std::string> params, metrics;
+  auto add = [](std::vector<std::string>& v, const std::string& n) {
+    if (std::find(v.begin(), v.end(), n) == v.end()) v.push_back(n);
+  };
+  for (const auto& r : runs) {
+    if (!run_selected(r, c, t)) continue;
+    for (const auto& [n, v] : r.params) add(params, n);
+    for (const auto& m : r.metrics) add(metrics, m.name);
+    for (const auto& sr : r.series) add(metrics, sr.name);
+  }
+  TableBuilder b(c, t, std::move(params), std::move(metrics));
+  for (const auto& r : runs) b.add(r);
+  return b.finish(plan);
 }
 
 }  // namespace aerun

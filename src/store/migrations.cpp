@@ -167,6 +167,12 @@ ALTER TABLE runs ADD COLUMN log_state TEXT NOT NULL DEFAULT '';
 ALTER TABLE run_history ADD COLUMN log_state TEXT NOT NULL DEFAULT '';
 )sql";
 
+// Issue 12: a case's runs in id order straight from an index (tables and listings stream them
+// with their children, merged by run id, without sorting the whole case).
+constexpr std::string_view kCaseIndex = R"sql(
+CREATE INDEX runs_case ON runs(case_name);
+)sql";
+
 }  // namespace
 
 const std::vector<Migration>& store_migrations() {
@@ -178,6 +184,7 @@ const std::vector<Migration>& store_migrations() {
       {4, "case versions: the version and file digest of the case a run came from", kCaseVersions},
       {5, "sessions, and the history of every attempt", kSessions},
       {6, "log state: compressed or pruned by aerun prune", kLogState},
+      {7, "an index of runs by case, in id order", kCaseIndex},
   };
   return migrations;
 }

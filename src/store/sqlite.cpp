@@ -116,10 +116,15 @@ std::string read_only_uri(const std::string& path) {
 
 Database::Database(const std::string& path, bool read_only) : path_(path) {
   sqlite3* db = nullptr;
-  const int rc = read_only ? sqlite3_open_v2(read_only_uri(path).c_str(), &db,
-                                             SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr)
-                           : sqlite3_open_v2(path.c_str(), &db,
-                                             SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
+  // NOMUTEX: a connection is used by one thread at a time (a Store is not thread-safe), so
+  // SQLite's per-call mutex is pure cost (8 % of listing a large store).
+  const int rc =
+      read_only
+          ? sqlite3_open_v2(read_only_uri(path).c_str(), &db,
+                            SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nullptr)
+          : sqlite3_open_v2(path.c_str(), &db,
+                            SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+                            nullptr);
   db_.reset(db);  // a failed open still returns a handle to close
   if (rc != SQLITE_OK)
     throw SystemError("cannot open store " + path + ": " +

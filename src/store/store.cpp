@@ -8,6 +8,7 @@
 #include <chrono>
 #include <filesystem>
 #include <map>
+#include <unordered_set>
 
 #include "aerun/error.hpp"
 #include "aerun/process_identity.hpp"
@@ -533,6 +534,34 @@ std::optional<RunRecord> Store::find_by_key(const std::string& key) const {
   return impl_->load_where("key=?", key);
 }
 
+namespace {
+
+// The least string greater than every string that starts with prefix ("" when there is none):
+// `key >= prefix AND key < bound` finds a prefix through the key index.
+// "a, b, c" -> {"a", "b", "c"}.
+std::vector<std::string> split_columns(std::string_view cols) {
+  std::vector<std::string> out;
+  size_t from = 0;
+  while (from < cols.size()) {
+    size_t comma = cols.find(',', from);
+    if (comma == std::string_view::npos) comma = cols.size();
+    std::string_view c = cols.substr(from, comma - from);
+    while (!c.empty() && (c.front() == ' ' || c.front() == '\n')) c.remove_prefix(1);
+    while (!c.empty() && (c.back() == ' ' || c.back() == '\n')) c.remove_suffix(1);
+    if (!c.empty()) out.emplace_back(c);
+    from = comma + 1;
+  }
+  return out;
+}
+
+std::string prefix_bound(std::string prefix) {
+  while (!prefix.empty() && static_cast<unsigned char>(prefix.back()) == 0xff) prefix.pop_back();
+  if (!prefix.empty()) prefix.back() = static_cast<char>(prefix.back() + 1);
+  return prefix;
+}
+
+}  // namespace
+
 std::optional<RunRecord> Store::find(const std::string& ref) const {
   auto& db = impl_->db;
   Transaction tx(db, Transaction::Mode::Deferred);
@@ -542,8 +571,12 @@ std::optional<RunRecord> Store::find(const std::string& ref) const {
   if (ref.size() < 4) return std::nullopt;
   std::vector<std::string> keys;
   {
-    auto q = db.prepare("SELECT key FROM runs WHERE substr(key, 1, length(?1))=?1 LIMIT 6");
-    q->bind(1, ref);
+    // A range on the key index, not a scan: keys from the prefix up to its bound.
+    // (Byte-wise, every key in [prefix, bound) starts with the prefix; no key is all 0xff.)
+    const std::string bound = prefix_bound(ref);
+    if (bound.empty()) return std::nullopt;
+    auto q = db.prepare("SELECT key FROM runs WHERE key >= ?1 AND key < ?2 LIMIT 6");
+    q->bind(1, ref).bind(2, bound);
     while (q->step()) keys.push_back(q->text(0));
   }
   if (keys.empty()) return std::nullopt;
@@ -558,20 +591,157 @@ std::optional<RunRecord> Store::find(const std::string& ref) const {
   return impl_->load_where("key=?", keys[0]);
 }
 
-std::vector<RunRecord> Store::list(const RunFilter& f) const {
+// The WHERE clause of a filter on runs (as r), holding only the conditions it sets, so that a
+// case's runs come straight out of the runs_case index; binds ?1 (the case) and the rest.
+struct RunWhere {
+  const RunFilter& f;
+  std::string bound;
+  std::string sql;
+
+  explicit RunWhere(const RunFilter& filter) : f(filter), bound(prefix_bound(filter.key_prefix)) {
+    sql = "r.case_name=?1";
+    if (!f.status.empty()) sql += " AND r.status=?2";
+    if (!f.key_prefix.empty())
+      sql += bound.empty() ? " AND r.key >= ?3 AND 0" : " AND r.key >= ?3 AND r.key < ?4";
+    if (f.session_id != 0) sql += " AND r.session_id=?5";
+  }
+  void bind(Statement& q, const std::string& case_name) const {
+    q.bind(1, case_name);
+    if (!f.status.empty()) q.bind(2, f.status);
+    if (!f.key_prefix.empty()) q.bind(3, f.key_prefix);
+    if (!f.key_prefix.empty() && !bound.empty()) q.bind(4, bound);
+    if (f.session_id != 0) q.bind(5, f.session_id);
+  }
+};
+
+Store::Outline Store::outline(const RunFilter& f, bool with_names) const {
   auto& db = impl_->db;
   Transaction tx(db, Transaction::Mode::Deferred);
-  std::vector<RunRecord> out;
-  {
-    auto q = db.prepare(std::string("SELECT ") + kRunColumns +
-                        " FROM runs WHERE (?1='' OR case_name=?1) AND (?2='' OR status=?2) AND "
-                        "(?3='' OR substr(key, 1, length(?3))=?3) AND (?4=0 OR session_id=?4) "
-                        "ORDER BY case_name, id");
-    q->bind(1, f.case_name).bind(2, f.status).bind(3, f.key_prefix).bind(4, f.session_id);
-    while (q->step()) out.push_back(read_run(*q));
+  const RunWhere rw(f);
+  const std::string& where = rw.sql;
+  std::vector<std::string> cases;
+  if (!f.case_name.empty()) {
+    cases.push_back(f.case_name);
+  } else {
+    auto q = db.prepare("SELECT DISTINCT case_name FROM runs ORDER BY case_name");
+    while (q->step()) cases.push_back(q->text(0));
   }
-  for (auto& r : out) impl_->load_children(r);
+  Outline out;
+  std::unordered_set<std::string> seen_params, seen_metrics;
+  for (const auto& c : cases) {
+    auto bind = [&](Statement& q) { rw.bind(q, c); };
+    {
+      auto q = db.prepare("SELECT count(*) FROM runs r WHERE " + where);
+      bind(*q);
+      if (q->step()) out.runs += q->int64(0);
+    }
+    {
+      auto q = db.prepare("SELECT DISTINCT r.case_file FROM runs r WHERE " + where +
+                          " AND r.case_file != '' LIMIT 3");
+      bind(*q);
+      while (q->step()) out.case_files[c].push_back(q->text(0));
+    }
+    if (!with_names) continue;
+    {
+      auto q = db.prepare("SELECT c.name FROM run_params c JOIN runs r ON r.id=c.run_id WHERE " +
+                          where + " ORDER BY r.id, c.position");
+      bind(*q);
+      while (q->step()) {
+        std::string n = q->text(0);
+        if (seen_params.insert(n).second) out.params.push_back(std::move(n));
+      }
+    }
+    {
+      auto q = db.prepare("SELECT c.name FROM metrics c JOIN runs r ON r.id=c.run_id WHERE " +
+                          where + " ORDER BY r.id, c.rowid");
+      bind(*q);
+      std::unordered_set<std::string> mine;
+      while (q->step()) {
+        std::string n = q->text(0);
+        if (mine.insert(n).second) out.case_metrics[c].push_back(n);
+        if (seen_metrics.insert(n).second) out.metrics.push_back(std::move(n));
+      }
+    }
+  }
   return out;
+}
+
+std::vector<RunRecord> Store::list(const RunFilter& f) const {
+  std::vector<RunRecord> out;
+  for_each(f, [&](RunRecord& r) {
+    out.push_back(std::move(r));
+    return true;
+  });
+  return out;
+}
+
+void Store::for_each(const RunFilter& f, const std::function<bool(RunRecord&)>& fn) const {
+  auto& db = impl_->db;
+  Transaction tx(db, Transaction::Mode::Deferred);
+  const RunWhere rw(f);
+  const std::string& where = rw.sql;
+  std::vector<std::string> cases;
+  if (!f.case_name.empty()) {
+    cases.push_back(f.case_name);
+  } else {
+    auto q = db.prepare("SELECT DISTINCT case_name FROM runs ORDER BY case_name");
+    while (q->step()) cases.push_back(q->text(0));
+  }
+  // Children joined to their runs, in run id order (their primary keys start with run_id).
+  const auto children = [&](const std::string& cols, const std::string& table,
+                            const std::string& extra, const std::string& order) {
+    return "SELECT " + cols + " FROM " + table + " c JOIN runs r ON r.id=c.run_id WHERE " + where +
+           extra + " ORDER BY r.id, " + order;
+  };
+  for (const auto& case_name : cases) {
+    std::string run_cols;
+    for (const auto& col : split_columns(kRunColumns))
+      run_cols += (run_cols.empty() ? "r." : ", r.") + col;
+    auto runs = db.prepare("SELECT " + run_cols + " FROM runs r WHERE " + where + " ORDER BY r.id");
+    auto params = db.prepare(children("c.run_id, c.name, c.value", "run_params", "", "c.position"));
+    auto env =
+        db.prepare(children("c.run_id, c.name, c.value", "run_env", " AND ?6", "c.position"));
+    auto metrics = db.prepare(children("c.run_id, c.name, c.value, c.unit, c.count, c.source_line",
+                                       "metrics", "", "c.rowid"));
+    auto series = db.prepare(children("c.run_id, c.metric, c.idx, c.value, c.source_line", "series",
+                                      " AND ?6", "c.rowid"));
+    for (Statement* q : {&*runs, &*params, &*env, &*metrics, &*series}) rw.bind(*q, case_name);
+    env->bind(6, f.with_env ? 1 : 0);
+    series->bind(6, f.with_series ? 1 : 0);
+    // Each child cursor: whether it holds an unread row (its run id in column 0).
+    struct Cursor {
+      Statement& q;
+      bool has = false;
+      void next() { has = q.step(); }
+    };
+    Cursor cp{*params}, ce{*env}, cm{*metrics}, cs{*series};
+    for (Cursor* c : {&cp, &ce, &cm, &cs}) c->next();
+    auto rows_of = [](Cursor& c, long long id, auto&& take) {
+      while (c.has && c.q.int64(0) < id) c.next();
+      for (; c.has && c.q.int64(0) == id; c.next()) take(c.q);
+    };
+    while (runs->step()) {
+      RunRecord r = read_run(*runs);
+      rows_of(cp, r.id,
+              [&](Statement& q) { r.params.emplace_back(q.text(1), Value::parse(q.text(2))); });
+      rows_of(ce, r.id,
+              [&](Statement& q) { r.env.emplace_back(q.text(1), Value::parse(q.text(2))); });
+      rows_of(cm, r.id, [&](Statement& q) {
+        r.metrics.push_back({q.text(1), q.real(2), q.text(3), q.int64(4), q.int64(5)});
+      });
+      rows_of(cs, r.id, [&](Statement& q) {
+        std::string name = q.text(1);
+        auto it = std::find_if(r.series.begin(), r.series.end(),
+                               [&](const auto& s) { return s.name == name; });
+        if (it == r.series.end()) {
+          r.series.push_back({std::move(name), {}});
+          it = r.series.end() - 1;
+        }
+        it->points.push_back({q.int64(2), q.real(3), q.int64(4)});
+      });
+      if (!fn(r)) return;
+    }
+  }
 }
 
 int Store::remove(const std::vector<long long>& ids) {
@@ -886,21 +1056,24 @@ void Store::set_log(const LogFile& f, const std::string& path, const std::string
 }
 
 void Store::prefer_latest_ok(std::vector<RunRecord>& runs) const {
+  Transaction tx(impl_->db, Transaction::Mode::Deferred);
+  for (RunRecord& r : runs) prefer_latest_ok(r);
+}
+
+void Store::prefer_latest_ok(RunRecord& r) const {
+  if (r.status == "ok" || r.status == "running" || r.status == "pending") return;
   auto& db = impl_->db;
   Transaction tx(db, Transaction::Mode::Deferred);
-  for (RunRecord& r : runs) {
-    if (r.status == "ok" || r.status == "running" || r.status == "pending") continue;
-    auto q = db.prepare(std::string("SELECT ") + kHistoryColumns +
-                        " FROM run_history h WHERE h.run_id=? AND h.status='ok' AND "
-                        "h.case_version=? ORDER BY h.id DESC LIMIT 1");
-    q->bind(1, r.id).bind(2, r.case_version);
-    if (!q->step()) continue;
-    const long long hist = q->int64(0);
-    apply_history(r, *q);
-    auto m = db.prepare("SELECT name, value, unit FROM history_metrics WHERE history_id=?");
-    m->bind(1, hist);
-    while (m->step()) r.metrics.push_back({m->text(0), m->real(1), m->text(2), 1, 0});
-  }
+  auto q = db.prepare(std::string("SELECT ") + kHistoryColumns +
+                      " FROM run_history h WHERE h.run_id=? AND h.status='ok' AND "
+                      "h.case_version=? ORDER BY h.id DESC LIMIT 1");
+  q->bind(1, r.id).bind(2, r.case_version);
+  if (!q->step()) return;
+  const long long hist = q->int64(0);
+  apply_history(r, *q);
+  auto m = db.prepare("SELECT name, value, unit FROM history_metrics WHERE history_id=?");
+  m->bind(1, hist);
+  while (m->step()) r.metrics.push_back({m->text(0), m->real(1), m->text(2), 1, 0});
 }
 
 bool Store::session_has_runs(long long session, const std::string& case_name) const {

@@ -60,7 +60,7 @@ tables:
   ASSERT_EQ(run_aerun(d, {"case", "c.yaml"}).code, 0);
   const std::string out = on_a_terminal(d, "table ptab --cases c.yaml");
   EXPECT_THAT(out, HasSubstr("[aerun] table ptab: reading the runs of case pt…"));
-  EXPECT_THAT(out, HasSubstr("[aerun] table ptab: building from 2 runs…"));
-  EXPECT_THAT(out, HasSubstr("runs…\r\x1b[K### ptab\r\n"));  // erased, then the table
+  EXPECT_THAT(out, HasSubstr("[aerun] table ptab: 2 runs read, building the rows…"));
+  EXPECT_THAT(out, HasSubstr("rows…\r\x1b[K### ptab\r\n"));  // erased, then the table
   EXPECT_THAT(out, HasSubstr("| x | v |"));
 }

@@ -54,8 +54,8 @@ TEST(TablePlan, ACellKnowsHowManyRunsWerePlannedForIt) {
 }
 
 TEST(TablePlan, WithoutAPlanNoRowIsAddedAndNothingIsMarked) {
-  const Table t = build_table(make_case(), make_table({"hidden"}, {column("iter_ms")}),
-                             two_of_three());
+  const Table t =
+      build_table(make_case(), make_table({"hidden"}, {column("iter_ms")}), two_of_three());
   ASSERT_EQ(t.rows.size(), 1u);
   EXPECT_EQ(t.rows[0].cells[0].planned, 0);
   EXPECT_FALSE(short_of_plan(t.rows[0].cells[0]));
@@ -65,8 +65,8 @@ TEST(TablePlan, WithoutAPlanNoRowIsAddedAndNothingIsMarked) {
 TEST(TablePlan, AFullCellIsNotMarked) {
   auto runs = two_of_three();
   runs[1] = make_run(params({{"hidden", "64"}}), "ok", {{"iter_ms", 13.0}}, 1);
-  const Table t = build_table(make_case(), make_table({"hidden"}, {column("iter_ms")}), runs,
-                              demo_plan());
+  const Table t =
+      build_table(make_case(), make_table({"hidden"}, {column("iter_ms")}), runs, demo_plan());
   EXPECT_EQ(t.rows[0].cells[0].n, 3);
   EXPECT_FALSE(short_of_plan(t.rows[0].cells[0]));
   EXPECT_THAT(render_markdown(t), HasSubstr("| 13 (12–14, n=3) |"));
@@ -99,8 +99,8 @@ TEST(TablePlan, ARowKeyedOnFewerParametersCountsEveryPlannedRunOfIt) {
 TEST(TablePlan, MarkdownShowsTheShortfallEvenForASingleValue) {
   auto runs = two_of_three();
   runs.pop_back();  // one ok value of three planned
-  const Table t = build_table(make_case(), make_table({"hidden"}, {column("iter_ms")}), runs,
-                              demo_plan());
+  const Table t =
+      build_table(make_case(), make_table({"hidden"}, {column("iter_ms")}), runs, demo_plan());
   const std::string md = render_markdown(t);
   EXPECT_THAT(md, HasSubstr("| 64 | 12 (n=1/3) |"));
   EXPECT_THAT(md, HasSubstr("| 128 | missing |"));
@@ -118,8 +118,8 @@ TEST(TablePlan, CsvCarriesTheCountAndThePlannedCountAsNumbers) {
 }
 
 TEST(TablePlan, CsvHasNoPlannedColumnWhenEveryCellIsFull) {
-  const Table t = build_table(make_case(), make_table({"hidden"}, {column("iter_ms")}),
-                              two_of_three());
+  const Table t =
+      build_table(make_case(), make_table({"hidden"}, {column("iter_ms")}), two_of_three());
   EXPECT_THAT(render_csv(t), Not(HasSubstr("_planned")));
 }
 
@@ -137,4 +137,32 @@ TEST(TablePlan, LatexMarksTheCellAndExplainsTheMarkInTheCaption) {
 
 TEST(TablePlan, HtmlShowsTheShortfallBesideTheNumber) {
   EXPECT_THAT(render_html(planned_table()), HasSubstr("n=2/3"));
+}
+
+// The table is the same whatever order its runs stream in: first/last follow the run order
+// (repeat, attempt, id), statuses keep their first run's order, and nothing needs the runs kept.
+TEST(TableBuilder, RunsGivenInAnyOrderMakeTheSameTable) {
+  std::vector<RunRecord> runs;
+  for (int i = 0; i < 12; ++i) {
+    RunRecord r = make_run(params({{"hidden", i % 2 ? "64" : "128"}}),
+                           i % 5 == 4 ? "oom" : (i % 7 == 6 ? "failed" : "ok"),
+                           {{"iter_ms", 10.0 + i}}, i / 2);
+    r.id = 100 - i;  // ids against the repeat order
+    r.attempt = 1 + i % 3;
+    runs.push_back(r);
+  }
+  TableSpec t = make_table({"hidden"}, {column("iter_ms"), column("iter_ms", "first"),
+                                        column("iter_ms", "last"), column("iter_ms", "mean")});
+  t.columns[1].label = "first";
+  t.columns[2].label = "last";
+  t.columns[3].label = "mean";
+  const std::string whole = render_csv(build_table(make_case(), t, runs, demo_plan()));
+  for (bool reversed : {false, true}) {
+    TableBuilder b(make_case(), t, {"hidden"}, {"iter_ms"});
+    if (reversed)
+      for (auto it = runs.rbegin(); it != runs.rend(); ++it) b.add(*it);
+    else
+      for (size_t i = 0; i < runs.size(); i += 2) b.add(runs[i]), b.add(runs[i + 1]);
+    EXPECT_EQ(render_csv(b.finish(demo_plan())), whole) << (reversed ? "reversed" : "pairs");
+  }
 }

@@ -270,6 +270,105 @@ TEST_F(StoreTest, ListFiltersByCaseStatusAndKeyPrefixOrderedByCaseThenId) {
   EXPECT_TRUE(s.list({"fig8b", "oom", ""}).empty());
 }
 
+// The children of many runs are read in bulk and merged by run id: each run gets exactly its
+// own, in their order, whatever runs (and runs without children) lie between.
+TEST_F(StoreTest, ForEachGivesEveryRunItsOwnChildrenInOrderAndStopsWhenAsked) {
+  Store s(path_);
+  for (int i = 0; i < 50; ++i) {
+    RunRecord r = make_run("k" + std::to_string(i), i % 3 == 0 ? "a" : "b");
+    r.params = {{"z", Value::parse(std::to_string(i))}, {"a", Value::parse("x")}};
+    if (i % 7 == 0) r.params.clear();
+    s.begin_run(r);
+    if (i % 2 == 0) {
+      RunRecord f = finished(r);
+      f.metrics = {{"m" + std::to_string(i % 4), static_cast<double>(i), "", 1, 1},
+                   {"b_first", 1.0, "", 1, 2}};
+      s.finish_run(f);
+    }
+  }
+  std::vector<std::string> seen;
+  s.for_each({}, [&](RunRecord& r) {
+    const int i = std::stoi(r.key.substr(1));
+    seen.push_back(r.key);
+    if (i % 7 == 0) {
+      EXPECT_TRUE(r.params.empty()) << r.key;
+    } else {
+      EXPECT_EQ(r.params.size(), 2u) << r.key;
+      EXPECT_EQ(r.params[0].first, "z");  // in their written order, not by name
+      EXPECT_EQ(r.params[0].second.text(), std::to_string(i));
+    }
+    if (i % 2 == 0) {
+      EXPECT_EQ(r.metrics.size(), 2u) << r.key;
+      EXPECT_EQ(r.metrics[0].value, i);
+      EXPECT_EQ(r.series.size(), 2u);
+    } else {
+      EXPECT_TRUE(r.metrics.empty()) << r.key;
+    }
+    return true;
+  });
+  ASSERT_EQ(seen.size(), 50u);
+  EXPECT_EQ(seen[0], "k0");   // case a first, by id
+  EXPECT_EQ(seen[17], "k1");  // then case b
+  int calls = 0;
+  s.for_each({"b", "", ""}, [&](RunRecord&) { return ++calls < 3; });
+  EXPECT_EQ(calls, 3);
+  RunFilter light;
+  light.with_env = false;
+  light.with_series = false;
+  s.for_each(light, [&](RunRecord& r) {
+    EXPECT_TRUE(r.env.empty());
+    EXPECT_TRUE(r.series.empty());
+    return true;
+  });
+}
+
+TEST_F(StoreTest, TheOutlineNamesParametersAndMetricsInOrderOfFirstAppearance) {
+  Store s(path_);
+  RunRecord r1 = make_run("k1", "b");
+  r1.params = {{"y", Value::parse("1")}, {"x", Value::parse("2")}};
+  s.finish_run(finished(r1));
+  RunRecord r2 = make_run("k2", "a");
+  r2.params = {{"w", Value::parse("1")}, {"y", Value::parse("3")}};
+  RunRecord f2 = finished(r2);
+  f2.metrics = {{"zeta", 1, "", 1, 1}, {"iter_ms", 2, "", 1, 2}};
+  s.finish_run(f2);
+  const Store::Outline o = s.outline({});
+  EXPECT_EQ(o.params, (std::vector<std::string>{"w", "y", "x"}));  // case a, then b
+  EXPECT_EQ(o.metrics, (std::vector<std::string>{"zeta", "iter_ms", "lm_loss"}));
+  EXPECT_EQ(o.case_metrics.at("b"), (std::vector<std::string>{"iter_ms", "lm_loss"}));
+  EXPECT_EQ(o.case_files.at("a"), (std::vector<std::string>{"/cases/a.yaml"}));
+  EXPECT_EQ(o.runs, 2);
+  EXPECT_EQ(s.outline({"b", "", ""}).params, (std::vector<std::string>{"y", "x"}));
+}
+
+TEST_F(StoreTest, AKeyPrefixIsARangeOfTheKeyIndexEvenAtItsEdges) {
+  Store s(path_);
+  s.begin_run(make_run("ffff01"));
+  s.begin_run(make_run("fffe02"));
+  const std::string odd = std::string("ff") + '\xff' + "03";  // a byte 0xff inside a key
+  s.begin_run(make_run(odd));
+  EXPECT_EQ(s.find("ffff")->key, "ffff01");
+  EXPECT_EQ(s.find("fffe")->key, "fffe02");
+  EXPECT_FALSE(s.find("fffg"));
+  EXPECT_EQ(s.find(odd.substr(0, 4))->key, odd);
+  EXPECT_FALSE(s.find("\xff\xff\xff\xff"));
+  EXPECT_EQ(s.list({"", "", "fff"}).size(), 2u);
+  // The query plan: a search of the key's index, no scan of runs.
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
+  sqlite3_stmt* st = nullptr;
+  ASSERT_EQ(sqlite3_prepare_v2(db,
+                               "EXPLAIN QUERY PLAN SELECT key FROM runs WHERE key >= ?1 AND key < "
+                               "?2 LIMIT 6",
+                               -1, &st, nullptr),
+            SQLITE_OK);
+  ASSERT_EQ(sqlite3_step(st), SQLITE_ROW);
+  const std::string plan = reinterpret_cast<const char*>(sqlite3_column_text(st, 3));
+  EXPECT_THAT(plan, ::testing::HasSubstr("USING COVERING INDEX"));
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+}
+
 TEST_F(StoreTest, ReapsRunningRowsWhoseAerunProcessIsGone) {
   Store s(path_);
   auto dead = make_run("orphan");
