@@ -107,6 +107,19 @@ class Store {
     std::vector<std::string> params, metrics;
     std::map<std::string, std::vector<std::string>> case_metrics, case_files;
     long long runs = 0;
+    // A run record per case file the case's runs recorded (name and file only): what
+    // case_of() and planned_runs() read to find the case file as it is now.
+    std::vector<RunRecord> file_stubs(const std::string& case_name) const {
+      std::vector<RunRecord> out;
+      if (auto it = case_files.find(case_name); it != case_files.end())
+        for (const auto& file : it->second) {
+          RunRecord r;
+          r.case_name = case_name;
+          r.case_file = file;
+          out.push_back(std::move(r));
+        }
+      return out;
+    }
   };
   // Without names: only the counts and case files (two index lookups per case).
   Outline outline(const RunFilter& f, bool with_names = true) const;

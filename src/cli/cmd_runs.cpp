@@ -51,15 +51,7 @@ std::string short_reason(const std::string& reason) {
 std::vector<std::string> headline_metrics(const Store::Outline& o) {
   std::vector<std::string> wanted;
   for (const auto& [name, have] : o.case_metrics) {
-    std::vector<RunRecord> some;
-    if (auto it = o.case_files.find(name); it != o.case_files.end())
-      for (const auto& file : it->second) {
-        RunRecord r;
-        r.case_name = name;
-        r.case_file = file;
-        some.push_back(std::move(r));
-      }
-    const auto spec = case_of(some);
+    const auto spec = case_of(o.file_stubs(name));
     if (!spec) {
       // No case file (ingested with --preset, or gone): the headline metrics of the presets
       // whose metrics the runs have, and every metric no preset defines (the case's own).

@@ -141,13 +141,7 @@ int table_command(const Globals& g, const TableArgs& a) {
       stored += o.runs;
       for (const auto& n : o.params) add(params, n);
       for (const auto& n : o.metrics) add(metrics, n);
-      if (auto it = o.case_files.find(name); it != o.case_files.end())
-        for (const auto& file : it->second) {
-          RunRecord stub;
-          stub.case_name = name;
-          stub.case_file = file;
-          case_files.push_back(std::move(stub));
-        }
+      for (auto& stub : o.file_stubs(name)) case_files.push_back(std::move(stub));
     }
     if (stored == 0) require_case(store, spec.name, g.resolved_db());
     std::vector<std::string> known = planned_param_names(spec);

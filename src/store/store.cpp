@@ -605,6 +605,14 @@ struct RunWhere {
       sql += bound.empty() ? " AND r.key >= ?3 AND 0" : " AND r.key >= ?3 AND r.key < ?4";
     if (f.session_id != 0) sql += " AND r.session_id=?5";
   }
+  // The cases the filter reads, in name order: its own, or every case stored.
+  std::vector<std::string> cases(sqlite::Database& db) const {
+    if (!f.case_name.empty()) return {f.case_name};
+    std::vector<std::string> out;
+    auto q = db.prepare("SELECT DISTINCT case_name FROM runs ORDER BY case_name");
+    while (q->step()) out.push_back(q->text(0));
+    return out;
+  }
   void bind(Statement& q, const std::string& case_name) const {
     q.bind(1, case_name);
     if (!f.status.empty()) q.bind(2, f.status);
@@ -619,13 +627,7 @@ Store::Outline Store::outline(const RunFilter& f, bool with_names) const {
   Transaction tx(db, Transaction::Mode::Deferred);
   const RunWhere rw(f);
   const std::string& where = rw.sql;
-  std::vector<std::string> cases;
-  if (!f.case_name.empty()) {
-    cases.push_back(f.case_name);
-  } else {
-    auto q = db.prepare("SELECT DISTINCT case_name FROM runs ORDER BY case_name");
-    while (q->step()) cases.push_back(q->text(0));
-  }
+  const std::vector<std::string> cases = rw.cases(db);
   Outline out;
   std::unordered_set<std::string> seen_params, seen_metrics;
   for (const auto& c : cases) {
@@ -680,13 +682,7 @@ void Store::for_each(const RunFilter& f, const std::function<bool(RunRecord&)>& 
   Transaction tx(db, Transaction::Mode::Deferred);
   const RunWhere rw(f);
   const std::string& where = rw.sql;
-  std::vector<std::string> cases;
-  if (!f.case_name.empty()) {
-    cases.push_back(f.case_name);
-  } else {
-    auto q = db.prepare("SELECT DISTINCT case_name FROM runs ORDER BY case_name");
-    while (q->step()) cases.push_back(q->text(0));
-  }
+  const std::vector<std::string> cases = rw.cases(db);
   // Children joined to their runs, in run id order (their primary keys start with run_id).
   const auto children = [&](const std::string& cols, const std::string& table,
                             const std::string& extra, const std::string& order) {

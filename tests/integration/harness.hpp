@@ -152,4 +152,39 @@ bool eventually(Pred pred, double seconds = 30) {
   return pred();
 }
 
+// A real terminal for a command: a detached tmux session on a private server (its own socket),
+// 200x20, read back with capture-pane; the server is killed with the object.
+class TmuxTerminal {
+ public:
+  static bool available() { return std::system("command -v tmux >/dev/null 2>&1") == 0; }
+  // Starts `sh -c command` in the terminal; false when tmux could not start it.
+  explicit TmuxTerminal(const std::string& command, const std::string& name = "term")
+      : tmux_("tmux -L aerun-" + name + "-" + std::to_string(::getpid())) {
+    started_ =
+        std::system(
+            (tmux_ + " new-session -d -s w -x 200 -y 20 " + shell_quote(command)).c_str()) == 0;
+  }
+  ~TmuxTerminal() {
+    [[maybe_unused]] int rc = std::system((tmux_ + " kill-server 2>/dev/null").c_str());
+  }
+  TmuxTerminal(const TmuxTerminal&) = delete;
+  TmuxTerminal& operator=(const TmuxTerminal&) = delete;
+  bool started() const { return started_; }
+  // What the terminal shows now.
+  std::string screen() const { return command_output(tmux_ + " capture-pane -p -t w"); }
+  // Waits (bounded) until the screen shows text; *last gets the screen as last seen.
+  bool shows(const std::string& text, double seconds, std::string* last) const {
+    return eventually(
+        [&] {
+          *last = screen();
+          return last->find(text) != std::string::npos;
+        },
+        seconds);
+  }
+
+ private:
+  std::string tmux_;
+  bool started_ = false;
+};
+
 }  // namespace aerun::testing

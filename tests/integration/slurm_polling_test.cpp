@@ -99,7 +99,7 @@ poll_interval: 0.2s
 // pending and why, ended but not collected) beside the logs' progress, asked with the follower's
 // backoff however fast the view refreshes.
 TEST_F(SlurmPolling, WatchShowsJobsAsTheSchedulerSeesThemAndAsksPolitely) {
-  if (std::system("command -v tmux >/dev/null 2>&1") != 0)
+  if (!TmuxTerminal::available())
     GTEST_SKIP() << "tmux is not installed (scripts/install-deps.sh --test installs it)";
   // Each job takes a whole node (2 CPUs): two run, the third waits for one.
   write_file(dir_ / "c.yaml", R"yaml(case: watched
@@ -129,26 +129,18 @@ resources: {nodes: 1, tasks_per_node: 1, cpus_per_task: 2, walltime: 5m, partiti
   // Live in a terminal, refreshing 5 times a second until every job has ended: the scheduler is
   // asked at the follower's pace (1 s, growing by half while nothing changes), not 5 times a
   // second.
-  const std::string sock = "aerun-swatch-" + std::to_string(getpid());
-  const std::string tmux = "tmux -L " + sock;
-  const std::string cmd = "cd " + aerun::shell_quote(dir_.path().string()) + " && " +
+  const auto t0 = std::chrono::steady_clock::now();
+  std::string screen;
+  {
+    TmuxTerminal term("cd " + aerun::shell_quote(dir_.path().string()) + " && " +
                           SlurmCluster::env() + " " + counting_env() + " " +
                           aerun::shell_quote(AERUN_BINARY) +
-                          " watch watched --interval 0.2; echo WATCH-ENDED; sleep 60";
-  const auto t0 = std::chrono::steady_clock::now();
-  ASSERT_EQ(
-      std::system((tmux + " new-session -d -s w -x 200 -y 20 " + aerun::shell_quote(cmd)).c_str()),
-      0);
-  std::string screen;
-  EXPECT_TRUE(eventually(
-      [&] {
-        screen = command_output(tmux + " capture-pane -p -t w");
-        return screen.find("WATCH-ENDED") != std::string::npos;
-      },
-      90))
-      << screen;
+                          " watch watched --interval 0.2; echo WATCH-ENDED; sleep 60",
+                      "swatch");
+    ASSERT_TRUE(term.started());
+    EXPECT_TRUE(term.shows("WATCH-ENDED", 90, &screen)) << screen;
+  }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  [[maybe_unused]] const int rc = std::system((tmux + " kill-server 2>/dev/null").c_str());
   EXPECT_THAT(screen, HasSubstr("0 running, 0 pending, 3 ended"));
   EXPECT_THAT(screen, HasSubstr("COMPLETED: `aerun collect` stores it"));
   EXPECT_LE(calls(), static_cast<int>(wall) + 2) << "in " << wall << " s";

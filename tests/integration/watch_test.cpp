@@ -56,41 +56,25 @@ TEST(Watch, OnceReportsTheRunningRunsProgressRateAndLastValues) {
 }
 
 TEST(Watch, InATerminalItRefreshesInPlaceAndEndsWhenNothingRuns) {
-  if (std::system("command -v tmux >/dev/null 2>&1") != 0)
+  if (!TmuxTerminal::available())
     GTEST_SKIP() << "tmux is not installed (scripts/install-deps.sh --test installs it)";
   TempDir d;
   write_file(d / "c.yaml", kCase);
   auto bg = start_aerun(d, {"case", "c.yaml"});
   ASSERT_TRUE(eventually([&] { return fs::exists(d / "started"); }));
-  const std::string sock = "aerun-watch-" + std::to_string(getpid());
-  const std::string tmux = "tmux -L " + sock;
-  const std::string cmd = "cd " + aerun::shell_quote(d.path().string()) + " && " +
-                          aerun::shell_quote(AERUN_BINARY) +
-                          " watch live --interval 0.3; echo WATCH-ENDED; sleep 30";
-  ASSERT_EQ(
-      std::system((tmux + " new-session -d -s w -x 200 -y 20 " + aerun::shell_quote(cmd)).c_str()),
-      0);
+  TmuxTerminal term("cd " + aerun::shell_quote(d.path().string()) + " && " +
+                        aerun::shell_quote(AERUN_BINARY) +
+                        " watch live --interval 0.3; echo WATCH-ENDED; sleep 30",
+                    "watch");
+  ASSERT_TRUE(term.started());
   std::string screen;
-  EXPECT_TRUE(eventually(
-      [&] {
-        screen = command_output(tmux + " capture-pane -p -t w");
-        return screen.find("30/100 (30%)") != std::string::npos;
-      },
-      10))
-      << screen;
+  EXPECT_TRUE(term.shows("30/100 (30%)", 10, &screen)) << screen;
   EXPECT_THAT(screen, HasSubstr("aerun watch live: 1 running, 0 pending"));
   // Refreshed in place: the heading is on the screen once, at the top.
   EXPECT_EQ(screen.find("aerun watch live"), 0u) << screen;
   EXPECT_EQ(screen.find("aerun watch live", 1), std::string::npos) << screen;
   kill(bg->pid(), SIGINT);
   bg->wait();
-  EXPECT_TRUE(eventually(
-      [&] {
-        screen = command_output(tmux + " capture-pane -p -t w");
-        return screen.find("WATCH-ENDED") != std::string::npos;
-      },
-      10))
-      << screen;
+  EXPECT_TRUE(term.shows("WATCH-ENDED", 10, &screen)) << screen;
   EXPECT_THAT(screen, HasSubstr("nothing is running."));
-  [[maybe_unused]] const int rc = std::system((tmux + " kill-server 2>/dev/null").c_str());
 }
