@@ -122,12 +122,12 @@ fi
 echo "== aerun regress over a store of 100 nightly sessions x 1,000 runs (200 points x 5 repeats) =="
 build/bench/bench/bench_store_gen "$work/nightly.db" 100 200 5 >/dev/null
 for b in previous best-of-5; do
-  /usr/bin/time -f "%e %M" -o "$work/time" "$aerun" regress --db "$work/nightly.db" --baseline "$b" \
+  /usr/bin/time -q -f "%e %M" -o "$work/time" "$aerun" regress --db "$work/nightly.db" --baseline "$b" \
     > "$work/regress.out" 2>/dev/null || true
   read -r secs rss < "$work/time"
   echo "baseline $b: $secs s, peak RSS $((rss / 1024)) MB (goal <= 2 s): $(sed -n 3p "$work/regress.out")"
 done
-/usr/bin/time -f "%e %M" -o "$work/time" "$aerun" report --db "$work/nightly.db" --html "$work/site" >/dev/null 2>&1 || true
+/usr/bin/time -q -f "%e %M" -o "$work/time" "$aerun" report --db "$work/nightly.db" --html "$work/site" >/dev/null 2>&1 || true
 read -r secs rss < "$work/time"
 echo "report --html: $secs s, peak RSS $((rss / 1024)) MB (goal <= 2 s)"
 

@@ -91,9 +91,15 @@ std::optional<std::vector<Atom>> top_level_atoms(std::string_view p) {
       case ')':
         return std::nullopt;
       case '(': {
-        if (i + 1 < p.size() && p[i + 1] == '?' &&
-            !(i + 2 < p.size() && (p[i + 2] == ':' || p[i + 2] == 'P')))
-          return std::nullopt;  // flags like (?i) change the meaning of what follows
+        if (i + 1 < p.size() && p[i + 1] == '?') {
+          // (?:...) and (?P<name>...) are groups; so is (?flags:...), whose flags hold inside it
+          // only (Slurm's "CANCELLED AT \S+ (?i:due to) TIME LIMIT"). A bare (?i) changes the
+          // meaning of everything after it.
+          size_t f = i + 2;
+          while (f < p.size() && std::string_view("imsU-").find(p[f]) != std::string_view::npos)
+            ++f;
+          if (!(f < p.size() && (p[f] == ':' || (f == i + 2 && p[f] == 'P')))) return std::nullopt;
+        }
         auto end = skip_group(p, i);
         if (!end) return std::nullopt;
         atoms.push_back({});
