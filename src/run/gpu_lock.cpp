@@ -27,12 +27,24 @@ bool GpuLock::acquire(const std::string& path, const std::string& who,
   fchmod(fd_, 0666);
   if (flock(fd_, LOCK_EX | LOCK_NB) != 0) {
     if (errno != EWOULDBLOCK) throw SystemError(fmt::format("flock {}: {}", path, strerror(errno)));
+    // The holder writes who it is just after taking the lock (and clears it just before letting
+    // go): an empty file is read again for up to 0.2 s, or until the lock is free.
     char buf[512] = {};
-    const ssize_t n = pread(fd_, buf, sizeof buf - 1, 0);
+    ssize_t n = 0;
+    bool got = false;
+    for (int tries = 0; tries < 40; ++tries) {
+      n = pread(fd_, buf, sizeof buf - 1, 0);
+      if (n > 0) break;
+      usleep(5000);
+      if (flock(fd_, LOCK_EX | LOCK_NB) == 0) {
+        got = true;
+        break;
+      }
+    }
     std::string holder = n > 0 ? std::string(buf, n) : std::string("another process");
     while (!holder.empty() && holder.back() == '\n') holder.pop_back();
-    if (waiting) waiting(holder);
-    if (flock(fd_, LOCK_EX) != 0) {
+    if (!got && waiting) waiting(holder);
+    if (!got && flock(fd_, LOCK_EX) != 0) {
       const int e = errno;
       close(fd_);
       fd_ = -1;
