@@ -591,6 +591,24 @@ std::optional<RunRecord> Store::find(const std::string& ref) const {
   return impl_->load_where("key=?", keys[0]);
 }
 
+namespace {
+
+// A string as a JSON string literal (for json_each).
+std::string json_quote(const std::string& s) {
+  std::string out = "\"";
+  for (const unsigned char ch : s) {
+    if (ch == '"' || ch == '\\') {
+      out += '\\';
+      out += static_cast<char>(ch);
+    } else if (ch < 0x20) {
+      out += fmt::format("\\u{:04x}", ch);
+    } else {
+      out += static_cast<char>(ch);
+    }
+  }
+  return out + "\"";
+}
+
 // The WHERE clause of a filter on runs (as r), holding only the conditions it sets, so that a
 // case's runs come straight out of the runs_case index; binds ?1 (the case) and the rest.
 struct RunWhere {
@@ -622,6 +640,8 @@ struct RunWhere {
   }
 };
 
+}  // namespace
+
 Store::Outline Store::outline(const RunFilter& f, bool with_names) const {
   auto& db = impl_->db;
   Transaction tx(db, Transaction::Mode::Deferred);
@@ -644,26 +664,49 @@ Store::Outline Store::outline(const RunFilter& f, bool with_names) const {
       while (q->step()) out.case_files[c].push_back(q->text(0));
     }
     if (!with_names) continue;
-    {
-      auto q = db.prepare("SELECT c.name FROM run_params c JOIN runs r ON r.id=c.run_id WHERE " +
-                          where + " ORDER BY r.id, c.position");
+    // The names of one kind of child in order of first appearance (runs by id, then order), for
+    // the case c. Usually every run has the names of the first run that has any: those are
+    // taken, and one query inside SQLite checks that no run has another (far cheaper than
+    // stepping every child row out of it); only when one does are all rows read in order.
+    auto names_of = [&](const std::string& table, const std::string& order) {
+      std::vector<std::string> names;
+      {
+        auto q =
+            db.prepare("SELECT c.name FROM " + table + " c WHERE c.run_id=(SELECT c2.run_id FROM " +
+                       table + " c2 JOIN runs r ON r.id=c2.run_id WHERE " + where +
+                       " ORDER BY r.id LIMIT 1) ORDER BY " + order);
+        bind(*q);
+        while (q->step()) names.push_back(q->text(0));
+      }
+      if (names.empty()) return names;  // no run has any
+      std::string json = "[";
+      for (const auto& n : names) json += (json.size() > 1 ? "," : "") + json_quote(n);
+      json += "]";
+      try {
+        auto q = db.prepare("SELECT 1 FROM " + table + " c JOIN runs r ON r.id=c.run_id WHERE " +
+                            where + " AND c.name NOT IN (SELECT value FROM json_each(?6)) LIMIT 1");
+        bind(*q);
+        q->bind(6, json);
+        if (!q->step()) return names;
+      } catch (const SystemError&) {
+        // A name JSON cannot carry (invalid UTF-8): read every row instead.
+      }
+      names.clear();
+      std::unordered_set<std::string> seen;
+      auto q = db.prepare("SELECT c.name FROM " + table + " c JOIN runs r ON r.id=c.run_id WHERE " +
+                          where + " ORDER BY r.id, " + order);
       bind(*q);
       while (q->step()) {
         std::string n = q->text(0);
-        if (seen_params.insert(n).second) out.params.push_back(std::move(n));
+        if (seen.insert(n).second) names.push_back(std::move(n));
       }
-    }
-    {
-      auto q = db.prepare("SELECT c.name FROM metrics c JOIN runs r ON r.id=c.run_id WHERE " +
-                          where + " ORDER BY r.id, c.rowid");
-      bind(*q);
-      std::unordered_set<std::string> mine;
-      while (q->step()) {
-        std::string n = q->text(0);
-        if (mine.insert(n).second) out.case_metrics[c].push_back(n);
-        if (seen_metrics.insert(n).second) out.metrics.push_back(std::move(n));
-      }
-    }
+      return names;
+    };
+    for (auto& n : names_of("run_params", "c.position"))
+      if (seen_params.insert(n).second) out.params.push_back(std::move(n));
+    out.case_metrics[c] = names_of("metrics", "c.rowid");
+    for (const auto& n : out.case_metrics[c])
+      if (seen_metrics.insert(n).second) out.metrics.push_back(n);
   }
   return out;
 }

@@ -341,6 +341,36 @@ TEST_F(StoreTest, TheOutlineNamesParametersAndMetricsInOrderOfFirstAppearance) {
   EXPECT_EQ(s.outline({"b", "", ""}).params, (std::vector<std::string>{"y", "x"}));
 }
 
+// The usual case is answered from the first run that has names, checked against all the others;
+// a later run with a name of its own, or a first run without metrics, keep the same order.
+TEST_F(StoreTest, TheOutlineFindsNamesOnlyLaterRunsHave) {
+  Store s(path_);
+  RunRecord first = make_run("k1", "c");  // no metrics (still running)
+  first.params = {{"b", Value::parse("1")}, {"a", Value::parse("1")}};
+  s.begin_run(first);
+  RunRecord second = make_run("k2", "c");
+  second.params = {{"a", Value::parse("2")}, {"b", Value::parse("2")}};
+  RunRecord f2 = finished(second);
+  f2.metrics = {{"m2", 1, "", 1, 1}, {"m1", 1, "", 1, 1}};
+  s.finish_run(f2);
+  RunRecord third = make_run("k3", "c");
+  third.params = {{"z", Value::parse("3")}, {"b", Value::parse("3")}};
+  RunRecord f3 = finished(third);
+  f3.metrics = {{"m1", 1, "", 1, 1}, {"m\"quoted\\", 2, "", 1, 1}};
+  s.finish_run(f3);
+  const Store::Outline o = s.outline({"c", "", ""});
+  EXPECT_EQ(o.params, (std::vector<std::string>{"b", "a", "z"}));
+  EXPECT_EQ(o.metrics, (std::vector<std::string>{"m2", "m1", "m\"quoted\\"}));
+  EXPECT_EQ(o.runs, 3);
+  // Only the first two: no name of the third.
+  RunRecord fourth = make_run("k4", "d");
+  fourth.params = {{"p", Value::parse("1")}};
+  s.finish_run(finished(fourth));
+  s.finish_run(finished(fourth));
+  EXPECT_EQ(s.outline({"d", "", ""}).params, (std::vector<std::string>{"p"}));
+  EXPECT_EQ(s.outline({"d", "", ""}).metrics, (std::vector<std::string>{"iter_ms", "lm_loss"}));
+}
+
 TEST_F(StoreTest, AKeyPrefixIsARangeOfTheKeyIndexEvenAtItsEdges) {
   Store s(path_);
   s.begin_run(make_run("ffff01"));
