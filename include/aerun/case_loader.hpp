@@ -19,17 +19,6 @@ CaseSpec load_case(const std::string& path);
 CaseSpec parse_case(const std::string& yaml_text, const std::string& file,
                     const std::string& base_dir);
 
-// One `{name}` of a command template and the byte offset of its `{`.
-struct Placeholder {
-  std::string name;
-  size_t offset;
-};
-
-// Placeholders of a command template: every `{name}` with name = [A-Za-z_][A-Za-z0-9_]*, not
-// preceded by `$` (so `${VAR}` is shell), in order of appearance. `{{` and `}}` are literal
-// braces.
-std::vector<Placeholder> placeholders(const std::string& command_template);
-
 // Parses a duration in seconds: "90" (seconds), "90s", "10m", "2h", "1d", "1h30m", "1:30:00",
 // "30:00". Throws InputError at loc naming key.
 double parse_duration(const std::string& text, const SourceLoc& loc, const std::string& key);

@@ -7,6 +7,7 @@
 
 #include "aerun/case_loader.hpp"
 #include "aerun/run_times.hpp"
+#include "aerun/template_text.hpp"
 #include "case/case_sections.hpp"
 
 namespace aerun::detail {

@@ -5,6 +5,7 @@
 #include "aerun/case_loader.hpp"
 #include "aerun/launcher_spec.hpp"
 #include "aerun/resources_spec.hpp"
+#include "aerun/template_text.hpp"
 #include "case/case_sections.hpp"
 
 namespace aerun {
@@ -22,18 +23,18 @@ std::string point_text(const ParamList& point) {
 std::string fill(const std::string& text, const SourceLoc& loc, const std::string& key,
                  const ParamList& point) {
   std::string out;
-  size_t from = 0;
-  for (const Placeholder& ph : placeholders(text)) {
-    out.append(text, from, ph.offset - from);
-    const Value* v = find_param(point, ph.name);
+  for (const TemplatePiece& p : scan_template(text)) {
+    if (!p.placeholder) {
+      out += p.text;
+      continue;
+    }
+    const Value* v = find_param(point, p.text);
     if (!v)
       throw InputError(loc, key,
                        fmt::format("placeholder '{{{}}}' names no parameter of the point ({})",
-                                   ph.name, point_text(point)));
+                                   p.text, point_text(point)));
     out += v->text();
-    from = ph.offset + ph.name.size() + 2;
   }
-  out.append(text, from, std::string::npos);
   return out;
 }
 

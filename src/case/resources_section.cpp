@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "aerun/case_loader.hpp"
+#include "aerun/template_text.hpp"
 #include "case/case_sections.hpp"
 
 namespace aerun::detail {

@@ -75,14 +75,7 @@ int run_in_allocation(const Globals& g, const CaseSpec& spec, std::vector<Planne
 
 LaunchSetup batch_launch_setup(const CaseSpec& spec) {
   LaunchSetup l;
-  l.command_template = spec.command;
-  if (!spec.launcher) return l;
-  l.prefix = "$DIST_LAUNCH";
-  const size_t at = spec.command.find("{launch}");
-  if (at == std::string::npos)
-    l.command_template = l.prefix + " " + spec.command;
-  else
-    l.command_template.replace(at, 8, l.prefix);
+  if (spec.launcher) l.prefix = "$DIST_LAUNCH";
   return l;
 }
 

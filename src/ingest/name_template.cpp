@@ -4,39 +4,27 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "aerun/case_loader.hpp"
 #include "aerun/error.hpp"
 #include "aerun/ingest.hpp"
+#include "aerun/template_text.hpp"
 
 namespace aerun {
-
-namespace {
-
-// The literal text of a template piece, with {{ and }} unescaped.
-std::string unescape_braces(const std::string& s) {
-  std::string out;
-  for (size_t i = 0; i < s.size(); ++i) {
-    out += s[i];
-    if ((s[i] == '{' || s[i] == '}') && i + 1 < s.size() && s[i + 1] == s[i]) ++i;
-  }
-  return out;
-}
-
-}  // namespace
 
 NameTemplate::NameTemplate(const std::string& text) : text_(text) {
   if (text.empty()) throw InputError(SourceLoc{}, "--pattern", "the file-name template is empty");
   std::string re = "^";
-  size_t pos = 0;
-  for (const auto& ph : placeholders(text)) {
-    if (std::find(names_.begin(), names_.end(), ph.name) != names_.end())
+  for (const TemplatePiece& p : scan_template(text)) {
+    if (!p.placeholder) {
+      re += RE2::QuoteMeta(p.text);
+      continue;
+    }
+    if (std::find(names_.begin(), names_.end(), p.text) != names_.end())
       throw InputError(SourceLoc{}, "--pattern",
-                       "'{" + ph.name + "}' appears twice in the template '" + text + "'");
-    re += RE2::QuoteMeta(unescape_braces(text.substr(pos, ph.offset - pos))) + "(.+?)";
-    names_.push_back(ph.name);
-    pos = ph.offset + ph.name.size() + 2;
+                       "'{" + p.text + "}' appears twice in the template '" + text + "'");
+    re += "(.+?)";
+    names_.push_back(p.text);
   }
-  re += RE2::QuoteMeta(unescape_braces(text.substr(pos))) + "$";
+  re += "$";
   RE2::Options o;
   o.set_log_errors(false);
   o.set_dot_nl(true);

@@ -172,6 +172,14 @@ std::vector<std::string> planned_param_names(const CaseSpec& spec) {
   return Sweep(spec).names();
 }
 
+namespace {
+// What `{launch}` renders: the launch line when the case has a launcher.
+std::optional<std::string> launch_line(const CaseSpec& spec, const LaunchSetup& l) {
+  if (!spec.launcher) return std::nullopt;
+  return l.prefix;
+}
+}  // namespace
+
 void plan_runs(const CaseSpec& spec, const RunSelector* selector,
                const std::function<bool(const PlannedRun&)>& fn, bool with_keys,
                const LaunchSetup* launch) {
@@ -189,8 +197,8 @@ void plan_runs(const CaseSpec& spec, const RunSelector* selector,
   }
   std::unique_ptr<CommandTemplate> fixed;
   if (launch)
-    fixed = std::make_unique<CommandTemplate>(launch->command_template, spec.command_loc,
-                                              sweep.names());
+    fixed = std::make_unique<CommandTemplate>(spec.command, spec.command_loc, sweep.names(),
+                                              launch_line(spec, *launch));
   struct PointLaunch {
     LaunchSetup setup;
     std::unique_ptr<CommandTemplate> tmpl;
@@ -227,8 +235,8 @@ void plan_runs(const CaseSpec& spec, const RunSelector* selector,
       if (found == launches.end()) {
         PointLaunch pl;
         pl.setup = prepare_launch(spec, res.get(), &l);
-        pl.tmpl = std::make_unique<CommandTemplate>(pl.setup.command_template, spec.command_loc,
-                                                    sweep.names());
+        pl.tmpl = std::make_unique<CommandTemplate>(spec.command, spec.command_loc, sweep.names(),
+                                                    launch_line(spec, pl.setup));
         found = launches.emplace(size, std::move(pl)).first;
       }
       tmpl = found->second.tmpl.get();

@@ -3,25 +3,11 @@
 #include <algorithm>
 
 #include "aerun/shell_quote.hpp"
+#include "aerun/template_text.hpp"
 
 namespace aerun {
 
 namespace {
-
-bool ident_start(char c) {
-  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
-}
-bool ident_char(char c) {
-  return ident_start(c) || (c >= '0' && c <= '9');
-}
-
-// Length of a valid `{name}` at s[i] (s[i] == '{'), or 0.
-size_t placeholder_length(const std::string& s, size_t i) {
-  size_t j = i + 1;
-  if (j >= s.size() || !ident_start(s[j])) return 0;
-  while (j < s.size() && ident_char(s[j])) ++j;
-  return j < s.size() && s[j] == '}' ? j + 1 - i : 0;
-}
 
 std::string join(const std::vector<std::string>& names) {
   std::string s;
@@ -35,32 +21,17 @@ std::string join(const std::vector<std::string>& names) {
 }  // namespace
 
 CommandTemplate::CommandTemplate(std::string tmpl, SourceLoc loc,
-                                 const std::vector<std::string>& known_params)
+                                 const std::vector<std::string>& known_params,
+                                 const std::optional<std::string>& launch)
     : tmpl_(std::move(tmpl)) {
-  std::string literal;
-  auto flush = [&] {
-    if (literal.empty()) return;
-    literal_size_ += literal.size();
-    segments_.push_back({Kind::Literal, std::move(literal), 0});
-    literal.clear();
-  };
-  const std::string& s = tmpl_;
-  for (size_t i = 0; i < s.size();) {
-    const char c = s[i];
-    if ((c == '{' || c == '}') && i + 1 < s.size() && s[i + 1] == c) {  // {{ or }}
-      literal += c;
-      i += 2;
+  bool launched = false;
+  for (TemplatePiece& p : scan_template(tmpl_)) {
+    if (!p.placeholder) {
+      literal_size_ += p.text.size();
+      segments_.push_back({Kind::Literal, std::move(p.text), 0});
       continue;
     }
-    const size_t len = c == '{' && (i == 0 || s[i - 1] != '$') ? placeholder_length(s, i) : 0;
-    if (len == 0) {
-      literal += c;
-      ++i;
-      continue;
-    }
-    std::string name = s.substr(i + 1, len - 2);
-    i += len;
-    flush();
+    const std::string& name = p.text;
     Segment seg{Kind::Param, name, 0};
     const auto it = std::find(known_params.begin(), known_params.end(), name);
     if (it != known_params.end())
@@ -71,14 +42,21 @@ CommandTemplate::CommandTemplate(std::string tmpl, SourceLoc loc,
       seg.kind = Kind::Repeat;
     else if (name == "attempt")
       seg.kind = Kind::Attempt;
-    else
+    else if (name == "launch" && launch) {
+      seg = {Kind::Literal, *launch, 0};  // already shell-ready
+      literal_size_ += launch->size();
+      launched = true;
+    } else
       throw InputError(
           loc, "command",
           "placeholder {" + name + "} has no parameter (known: " + join(known_params) + ")");
     if (std::find(used_.begin(), used_.end(), name) == used_.end()) used_.push_back(name);
     segments_.push_back(std::move(seg));
   }
-  flush();
+  if (launch && !launched && !launch->empty()) {
+    segments_.insert(segments_.begin(), Segment{Kind::Literal, *launch + " ", 0});
+    literal_size_ += launch->size() + 1;
+  }
 }
 
 std::string CommandTemplate::render(const ParamList& params, const std::string& case_name,

@@ -118,6 +118,26 @@ TEST(CommandTemplate, ListsThePlaceholdersItUses) {
   EXPECT_EQ(t.placeholders(), (std::vector<std::string>{"b", "a", "case"}));
 }
 
+TEST(CommandTemplate, TheLaunchLineReplacesEveryLaunchPlaceholderAsItIs) {
+  // The line is shell-ready: its braces and quotes reach the shell untouched, and `{{launch}}`
+  // stays a literal.
+  const std::string line = "mpiexec -n 8 --env X='{a}' ${WRAP:-}";
+  CommandTemplate t("{launch} python a.py --n {n}; echo {{launch}} {launch}", kLoc, {"n"}, line);
+  EXPECT_EQ(t.render({{"n", Value::parse("4")}}, "c", 0),
+            line + " python a.py --n 4; echo {launch} " + line);
+}
+
+TEST(CommandTemplate, ACommandWithoutLaunchGetsTheLineInFront) {
+  CommandTemplate t("python a.py {n}", kLoc, {"n"}, std::string("srun -N 2"));
+  EXPECT_EQ(t.render({{"n", Value::parse("1")}}, "c", 0), "srun -N 2 python a.py 1");
+  CommandTemplate no_line("python a.py {n}", kLoc, {"n"}, std::string());
+  EXPECT_EQ(no_line.render({{"n", Value::parse("1")}}, "c", 0), "python a.py 1");
+}
+
+TEST(CommandTemplate, LaunchWithoutALauncherIsAnUnknownPlaceholder) {
+  EXPECT_THROW(CommandTemplate("{launch} a.py", kLoc, {}), InputError);
+}
+
 TEST(CommandTemplate, FindsParametersByNameWhenGivenInAnotherOrder) {
   CommandTemplate t("{a}-{b}", kLoc, {"a", "b"});
   const ParamList swapped{{"b", Value::parse("2")}, {"a", Value::parse("1")}};

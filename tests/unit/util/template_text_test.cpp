@@ -1,8 +1,9 @@
-// placeholders(): which `{name}`s of a command template aerun substitutes.
+// The one template language (template_text.hpp): which `{name}`s aerun substitutes, and the
+// literal text between them.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "aerun/case_loader.hpp"
+#include "aerun/template_text.hpp"
 
 namespace aerun {
 namespace {
@@ -53,6 +54,19 @@ TEST(Placeholders, AcceptsUnderscoresAndDigitsAfterTheFirstCharacter) {
 
 TEST(Placeholders, IgnoresAnUnclosedBrace) {
   EXPECT_TRUE(placeholders("echo {name").empty());
+}
+
+TEST(ScanTemplate, CutsTheTextIntoLiteralsWithBracesUnescapedAndPlaceholders) {
+  EXPECT_THAT(scan_template("a{{b}} {x}-${y}{{{z}}}"),
+              ElementsAre(TemplatePiece{false, "a{b} ", 0}, TemplatePiece{true, "x", 7},
+                          TemplatePiece{false, "-${y}{", 10}, TemplatePiece{true, "z", 17},
+                          TemplatePiece{false, "}", 20}));
+}
+
+TEST(ScanTemplate, KeepsAwkAndShellGroupsAsTheyAre) {
+  EXPECT_THAT(scan_template("awk '{print $1}'; f() { :; }"),
+              ElementsAre(TemplatePiece{false, "awk '{print $1}'; f() { :; }", 0}));
+  EXPECT_TRUE(scan_template("").empty());
 }
 
 }  // namespace
