@@ -3,9 +3,11 @@
 #include <fmt/format.h>
 
 #include <iostream>
+#include <map>
 
 #include "aerun/cluster.hpp"
 #include "aerun/launcher.hpp"
+#include "aerun/launcher_args.hpp"
 #include "aerun/shell_quote.hpp"
 #include "aerun/text_format.hpp"
 #include "cli/app.hpp"
@@ -16,22 +18,10 @@ namespace {
 
 struct EnvArgs {
   std::string scheduler = "auto";
-  std::string hostfile;
   std::string hosts;
-  std::optional<int> gpus_per_host;
   std::optional<int> cpus_per_host;
-  std::string launcher;  // "" = by scheduler: slurm -> srun, pbs -> pals, none -> none
-  std::string program;
-  std::optional<int> ranks;
-  std::string ranks_per_node;  // N | gpus
-  std::optional<int> nodes;
-  std::string cpu_bind;
-  std::optional<int> depth;
-  std::string gpu_bind;
-  std::vector<std::string> extra;
-  std::vector<std::string> env;
-  std::string mpi;
-  int master_port = 29500;
+  // The launcher's settings (launcher_args.hpp), by flag name, in the order given.
+  std::map<std::string, std::vector<std::string>, std::less<>> launcher;
   std::string format = "text";
 };
 
@@ -49,35 +39,16 @@ std::vector<std::string> split_hosts(const std::string& s) {
   return out;
 }
 
-LauncherSpec spec_from(const EnvArgs& a, const ClusterInfo& c) {
+// The launcher the flags describe (launcher_args.hpp); without --launcher, the scheduler's own:
+// srun under Slurm, pals under PBS, else none.
+LauncherSpec launcher_from(const EnvArgs& a) {
   LauncherSpec s;
-  s.kind = a.launcher;
-  if (s.kind.empty())
-    s.kind = c.scheduler == Scheduler::Slurm ? "srun"
-             : c.scheduler == Scheduler::Pbs ? "pals"
-                                             : "none";
-  find_dialect(s.kind);
-  if (!a.ranks_per_node.empty() && a.ranks_per_node != "gpus") {
-    try {
-      size_t used = 0;
-      s.ranks_per_node = std::stoi(a.ranks_per_node, &used);
-      if (used != a.ranks_per_node.size()) throw std::invalid_argument("trailing text");
-    } catch (const std::exception&) {
-      throw InputError(SourceLoc{}, "--ranks-per-node",
-                       "expected a number or 'gpus', not '" + a.ranks_per_node + "'");
-    }
+  s.kind.clear();
+  for (const LauncherFlag& f : launcher_flags()) {
+    const auto it = a.launcher.find(f.name);
+    if (it == a.launcher.end()) continue;
+    for (const auto& v : it->second) set_launcher_flag(s, f.name, v);
   }
-  s.program = a.program;
-  s.ranks = a.ranks;
-  s.nodes = a.nodes;
-  s.cpu_bind = a.cpu_bind;
-  s.depth = a.depth;
-  s.gpu_bind = a.gpu_bind;
-  s.extra_args = a.extra;
-  s.env = a.env;
-  s.gpus_per_node = a.gpus_per_host;
-  s.mpi = a.mpi;
-  s.master_port = a.master_port;
   return s;
 }
 
@@ -88,14 +59,18 @@ std::string json_list(const std::vector<std::string>& v) {
 }
 
 int env_command(const EnvArgs& a) {
+  LauncherSpec spec = launcher_from(a);
   DiscoveryOptions o;
   if (a.scheduler != "auto") o.scheduler = parse_scheduler(a.scheduler, "--scheduler");
-  o.hostfile = a.hostfile;
+  o.hostfile = spec.hostfile;
   o.hosts = split_hosts(a.hosts);
-  o.gpus_per_host = a.gpus_per_host;
+  o.gpus_per_host = spec.gpus_per_node;
   o.cpus_per_host = a.cpus_per_host;
   const ClusterInfo c = discover(o);
-  const LauncherSpec spec = spec_from(a, c);
+  if (spec.kind.empty())
+    spec.kind = c.scheduler == Scheduler::Slurm ? "srun"
+                : c.scheduler == Scheduler::Pbs ? "pals"
+                                                : "none";
   const LaunchLayout layout = plan_launch(spec, c);
   if (!layout.note.empty()) std::cerr << "aerun: note: " << layout.note << "\n";
   const std::vector<std::string> argv = launch_argv(spec, c);
@@ -180,29 +155,14 @@ void add_env_command(CLI::App& app, Globals&, Action& action) {
       "env", "show the cluster (scheduler, hosts, GPUs) and the launch line for a launcher");
   c->add_option("--scheduler", a->scheduler, "auto | pbs | slurm | none (default: detect)")
       ->check(CLI::IsMember({"auto", "pbs", "slurm", "none"}));
-  c->add_option("--hostfile", a->hostfile, "hostfile (default: PBS_NODEFILE under PBS)");
   c->add_option("--hosts", a->hosts, "explicit hosts, comma-separated");
-  c->add_option("--gpus-per-host", a->gpus_per_host, "GPUs per host (skips GPU discovery)")
-      ->check(CLI::NonNegativeNumber);
   c->add_option("--cpus-per-host", a->cpus_per_host, "logical CPUs per host")
       ->check(CLI::PositiveNumber);
-  std::string kinds;
-  for (const auto& d : launch_dialects()) kinds += (kinds.empty() ? "" : " | ") + d.name;
-  c->add_option("--launcher", a->launcher,
-                kinds + " (default: srun under Slurm, pals under PBS, else none)");
-  c->add_option("--program", a->program, "launcher executable (e.g. mpiexec.hydra)");
-  c->add_option("--ranks", a->ranks, "total ranks")->check(CLI::PositiveNumber);
-  c->add_option("--ranks-per-node", a->ranks_per_node, "N | gpus (default: gpus)");
-  c->add_option("--nodes", a->nodes, "nodes to use (default: all hosts)")
-      ->check(CLI::PositiveNumber);
-  c->add_option("--cpu-bind", a->cpu_bind, "none | core | socket | depth | aurora | list:...");
-  c->add_option("--depth", a->depth, "CPUs per rank for depth binding")->check(CLI::PositiveNumber);
-  c->add_option("--gpu-bind", a->gpu_bind, "GPU binding (pals, srun)");
-  c->add_option("--extra", a->extra, "extra launcher argument (repeatable; --extra=--verbose)");
-  c->add_option("--env", a->env, "variable to forward (repeatable; 'all' for every one)");
-  c->add_option("--mpi", a->mpi, "srun --mpi: mpich | openmpi | cray | a plugin name");
-  c->add_option("--master-port", a->master_port, "MASTER_PORT / rendezvous port")
-      ->check(CLI::Range(1, 65535));
+  for (const LauncherFlag& f : launcher_flags()) {
+    auto* o = c->add_option(fmt::format("--{}", f.name), a->launcher[std::string(f.name)],
+                            std::string(f.help));
+    if (!f.repeated) o->expected(1);
+  }
   c->add_option("--format", a->format, "text | json | sh | launch")
       ->check(CLI::IsMember({"text", "json", "sh", "launch"}));
   c->callback([&action, a] { action = [a] { return env_command(*a); }; });

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "aerun/job_script.hpp"
+#include "aerun/launcher_args.hpp"
 #include "aerun/provenance.hpp"
 #include "aerun/shell_quote.hpp"
 
@@ -57,28 +58,12 @@ std::string env_block(const CaseSpec& spec, const JobScriptRequest& req) {
 // GPUs, defining `launch` (a function) and DIST_LAUNCH for the command.
 std::string launch_block(const CaseSpec& spec, const JobScriptRequest& req) {
   if (!spec.launcher) return "";
-  const LauncherSpec& l = req.launcher ? *req.launcher : *spec.launcher;
+  LauncherSpec l = req.launcher ? *req.launcher : *spec.launcher;
+  if (!l.gpus_per_node) l.gpus_per_node = job_resources(spec, req).gpus_per_node;
   std::vector<std::string> argv{
-      req.aerun_binary, "env",
-      "--scheduler",    req.scheduler == Scheduler::None ? "none" : to_string(req.scheduler),
-      "--launcher",     l.kind};
-  auto add = [&argv](const std::string& flag, const std::string& v) {
-    if (!v.empty()) argv.push_back(flag + "=" + v);
-  };
-  add("--ranks", opt(l.ranks));
-  add("--ranks-per-node", l.ranks_per_node ? std::to_string(*l.ranks_per_node) : "");
-  add("--nodes", opt(l.nodes));
-  add("--cpu-bind", l.cpu_bind);
-  add("--depth", opt(l.depth));
-  add("--gpu-bind", l.gpu_bind);
-  add("--gpus-per-host",
-      opt(l.gpus_per_node ? l.gpus_per_node : job_resources(spec, req).gpus_per_node));
-  add("--hostfile", l.hostfile);
-  add("--mpi", l.mpi);
-  add("--program", l.program);
-  add("--master-port", std::to_string(l.master_port));
-  for (const auto& x : l.extra_args) add("--extra", x);
-  for (const auto& v : l.env) add("--env", v);
+      req.aerun_binary, "env", "--scheduler",
+      req.scheduler == Scheduler::None ? "none" : to_string(req.scheduler)};
+  for (auto& a : to_args(l)) argv.push_back(std::move(a));
   argv.push_back("--format=sh");
   std::string cmd;
   for (const auto& a : argv) cmd += (cmd.empty() ? "" : " ") + shell_quote(a);
