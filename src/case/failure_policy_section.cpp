@@ -1,6 +1,7 @@
 // `retries:` and `rerun:`: which failures are tried again, within one invocation and by the next.
 #include "aerun/case_loader.hpp"
 #include "aerun/failure_policy.hpp"
+#include "aerun/run_status.hpp"
 #include "case/case_sections.hpp"
 
 namespace aerun::detail {
@@ -21,7 +22,8 @@ std::vector<std::string> statuses(const YamlReader& r, const Item& it, const Cas
   std::vector<std::string> out;
   for (const Item& e : items) {
     const std::string s = r.text(e);
-    if (s == "ok") throw InputError(e.loc, e.key, "'ok' is not a failure: list failure statuses");
+    if (s == run_status::ok)
+      throw InputError(e.loc, e.key, "'ok' is not a failure: list failure statuses");
     if (!contains(known, s)) {
       const std::string near = nearest_key(s, known);
       throw InputError(e.loc, e.key,
@@ -47,7 +49,7 @@ void read_failure_policy(const YamlReader& r, const Item& it, CaseSpec& spec) {
   if (it.name == "rerun") {
     if (it.node.IsScalar() && r.text(it) == "all") {
       for (const auto& s : known_statuses(spec))
-        if (s != "ok") spec.rerun.push_back(s);
+        if (s != run_status::ok) spec.rerun.push_back(s);
       return;
     }
     spec.rerun = statuses(r, it, spec);

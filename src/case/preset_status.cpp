@@ -3,6 +3,8 @@
 // rejects ordinary lines without running a regex.
 #include "case/preset_families.hpp"
 
+#include "aerun/run_status.hpp"
+
 namespace aerun::detail {
 
 std::vector<StatusPattern> shared_status_v1() {
@@ -19,22 +21,26 @@ std::vector<StatusPattern> shared_status_v1() {
   // releases put the node last: "CANCELLED AT <time> DUE TO NODE n1 FAILURE ***"). Slurm 25.05
   // writes "DUE to SIGNAL Terminated" and "DUE TO TASK FAILURE": "DUE TO" is matched in any case.
   // On one line the first listed pattern wins, so the specific ones come before plain cancel.
-  add("timeout", {R"(CANCELLED AT \S+ (?i:due to) TIME LIMIT)",  // Slurm
-                  R"(walltime \d+ exceeded limit \d+)"});        // PBS: "job killed: walltime ..."
-  add("node_failure", {R"(CANCELLED AT \S+ (?i:due to) NODE (?:\S+ )?FAIL)",  // Slurm
-                       R"(srun: error: Node failure on )",
-                       R"( UNCORRECTABLE MEMORY ERROR AT )"});  // Slurm: a hardware memory error
-  add("interrupted",
-      {R"(CANCELLED AT \S+ (?i:due to) PREEMPTION)",              // Slurm preemption
-       R"(CANCELLED AT \S+ (?i:due to) JOB REQUEUE)"});           // scontrol requeue, --requeue
-  add("failed", {R"(CANCELLED AT \S+ (?i:due to) TASK FAILURE)",  // Slurm: --kill-on-bad-exit
-                 R"( FAILED \(non-zero exit code or other failure mode\))"});
-  add("cancelled", {R"(CANCELLED AT \S+ \*\*\*)",  // Slurm scancel
-                    R"(CANCELLED AT \S+ (?i:due to) SIGNAL)"});
-  add("oom", {R"(CUDA out of memory)",  // torch: "CUDA out of memory. Tried to allocate ..."
-              R"(CUDA error: out of memory)", R"(OutOfMemoryError)",  // torch.cuda.OutOfMemoryError
-              R"(HIP out of memory)", R"(XPU out of memory)", R"(CUBLAS_STATUS_ALLOC_FAILED)"});
-  add("host_oom",
+  add(run_status::timeout,
+      {R"(CANCELLED AT \S+ (?i:due to) TIME LIMIT)",  // Slurm
+       R"(walltime \d+ exceeded limit \d+)"});        // PBS: "job killed: walltime ..."
+  add(run_status::node_failure,
+      {R"(CANCELLED AT \S+ (?i:due to) NODE (?:\S+ )?FAIL)",  // Slurm
+       R"(srun: error: Node failure on )",
+       R"( UNCORRECTABLE MEMORY ERROR AT )"});  // Slurm: a hardware memory error
+  add(run_status::interrupted,
+      {R"(CANCELLED AT \S+ (?i:due to) PREEMPTION)",     // Slurm preemption
+       R"(CANCELLED AT \S+ (?i:due to) JOB REQUEUE)"});  // scontrol requeue, --requeue
+  add(run_status::failed,
+      {R"(CANCELLED AT \S+ (?i:due to) TASK FAILURE)",  // Slurm: --kill-on-bad-exit
+       R"( FAILED \(non-zero exit code or other failure mode\))"});
+  add(run_status::cancelled, {R"(CANCELLED AT \S+ \*\*\*)",  // Slurm scancel
+                              R"(CANCELLED AT \S+ (?i:due to) SIGNAL)"});
+  add(run_status::oom,
+      {R"(CUDA out of memory)",  // torch: "CUDA out of memory. Tried to allocate ..."
+       R"(CUDA error: out of memory)", R"(OutOfMemoryError)",  // torch.cuda.OutOfMemoryError
+       R"(HIP out of memory)", R"(XPU out of memory)", R"(CUBLAS_STATUS_ALLOC_FAILED)"});
+  add(run_status::host_oom,
       {R"(oom-kill event)",   // slurmstepd: Detected 1 oom-kill event(s) in StepId=
        R"(oom_kill event)",   // older slurmstepd wording
        R"(: Out Of Memory)",  // srun: error: nid001: task 0: Out Of Memory
@@ -47,14 +53,14 @@ std::vector<StatusPattern> shared_status_v1() {
        R"(job killed: v?mem \d+\w* exceeded limit)",
        R"((?:^|: line \d+: +\d+ +)Killed(?: |$))",  // bash: "... 4242 Killed  python"
        R"(DefaultCPUAllocator: can't allocate memory)"});
-  add("comm_error",
+  add(run_status::comm_error,
       {R"(NCCL error)",
        R"(NCCL Error \d+:)",  // torch 2.4: "RuntimeError: NCCL Error 2: unhandled system error"
        R"(ncclSystemError)", R"(ncclInternalError)", R"(ncclUnhandledCudaError)",
        R"(ncclRemoteError)", R"(Watchdog caught collective operation timeout)",
        R"(ProcessGroupNCCL's watchdog got stuck)",  // torch >= 2.2 heartbeat monitor
        R"(DistBackendError)"});
-  add("launcher_failed",
+  add(run_status::launcher_failed,
       {R"(ChildFailedError)",                               // torch.distributed.elastic
        R"(elastic.multiprocessing.api:failed \(exitcode)",  // torch < 2.2 logging format
        // torch >= 2.2: "E1211 10:00:00.123000 140 torch/distributed/elastic/multiprocessing/
@@ -62,7 +68,7 @@ std::vector<StatusPattern> shared_status_v1() {
        R"(elastic/multiprocessing/api\.py:\d+\] failed \(exitcode)"});
   // Bare crashes: the process died, the line does not say of what (a root cause elsewhere in the
   // log wins, run_judge.cpp). A traceback that training went on after is superseded.
-  add("failed",
+  add(run_status::failed,
       {R"(Traceback \(most recent call last\):)",  // CPython
        R"(Segmentation fault)", R"(Bus error)",    // the shell or the kernel's signal names
        R"(CUDA error: )",                          // after the oom patterns: not OOM

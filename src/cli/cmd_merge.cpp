@@ -8,6 +8,7 @@
 #include <iostream>
 #include <map>
 
+#include "aerun/run_status.hpp"
 #include "cli/app.hpp"
 #include "cli/open_store.hpp"
 
@@ -62,7 +63,8 @@ int merge_command(const MergeArgs& a) {
                                 y.end_time.value_or(y.launch_time.value_or(-1));
                        });
       for (RunRecord& r : attempts) {
-        if (r.status == "running" || r.status == "pending") continue;  // still in flight there
+        if (r.status == run_status::running || r.status == run_status::pending)
+          continue;  // still in flight there
         const auto it = session_of.find(r.session_id);
         r.session_id = it == session_of.end() ? 0 : it->second;
         r.runner_pid = 0;  // not a claim of any process here

@@ -10,6 +10,7 @@
 #include "aerun/history.hpp"
 #include "aerun/html_report.hpp"
 #include "aerun/provenance.hpp"
+#include "aerun/run_status.hpp"
 #include "cli/app.hpp"
 #include "cli/gnuplot_run.hpp"
 #include "cli/open_store.hpp"
@@ -95,7 +96,7 @@ int report_command(const Globals& g, const ReportArgs& a) {
       if (std::find(used.begin(), used.end(), b.label) == used.end()) used.push_back(b.label);
     c.verdicts = compare_case(name, spec ? &*spec : nullptr, bases, cur, opts);
     for (const auto& r : cur.runs)
-      if (r.status != "ok") c.failures.push_back(r);
+      if (r.status != run_status::ok) c.failures.push_back(r);
     if (spec) {
       c.title = spec->title;
       c.paper = spec->paper;

@@ -11,6 +11,7 @@
 #include "aerun/case_versions.hpp"
 #include "aerun/error.hpp"
 #include "aerun/presets.hpp"
+#include "aerun/run_status.hpp"
 #include "aerun/table.hpp"
 #include "aerun/text_format.hpp"
 #include "cli/app.hpp"
@@ -160,7 +161,7 @@ int runs_command(const Globals& g, const RunsArgs& a) {
   all.push_back({"status", [&] {
                    // md: the class and a short reason; the whole reason stays in `aerun show`
                    // and the reason column.
-                   if (md && !run->reason.empty() && run->status != "ok")
+                   if (md && !run->reason.empty() && run->status != run_status::ok)
                      return run->status + " (" + short_reason(run->reason) + ")";
                    return run->status;
                  }});

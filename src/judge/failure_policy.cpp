@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "aerun/case_spec.hpp"
+#include "aerun/run_status.hpp"
 
 namespace aerun {
 
@@ -15,32 +16,18 @@ bool contains(const std::vector<std::string>& v, const std::string& s) {
 }  // namespace
 
 bool transient_status(const std::string& s) {
-  static const std::vector<std::string> transient{
-      "comm_error",    "node_failure", "launcher_failed", "launch_failed",
-      "submit_failed", "cancelled",    "interrupted",     "stale",
-      "lost",          "running",      "stalled",         "startup_timeout"};
-  return contains(transient, s);
+  // A run aerun lost track of while it ran is run again too.
+  if (s == run_status::running) return true;
+  const run_status::Info* i = run_status::find(s);
+  return i && i->transient;
 }
 
 const std::vector<std::string>& judge_statuses() {
-  static const std::vector<std::string> all{"ok",
-                                            "failed",
-                                            "incomplete",
-                                            "no_progress",
-                                            "timeout",
-                                            "oom",
-                                            "host_oom",
-                                            "comm_error",
-                                            "node_failure",
-                                            "launcher_failed",
-                                            "launch_failed",
-                                            "submit_failed",
-                                            "cancelled",
-                                            "interrupted",
-                                            "stale",
-                                            "lost",
-                                            "stalled",
-                                            "startup_timeout"};
+  static const std::vector<std::string> all = [] {
+    std::vector<std::string> v;
+    for (const auto& i : run_status::builtin()) v.emplace_back(i.name);
+    return v;
+  }();
   return all;
 }
 
@@ -49,13 +36,13 @@ FailurePolicy::FailurePolicy(const CaseSpec& spec, bool force, bool rerun_failed
 
 bool FailurePolicy::keeps(const std::string& status) const {
   if (force_) return false;
-  if (status == "ok") return true;
-  if (rerun_failed_ || transient_status(status) || status == "pending") return false;
+  if (status == run_status::ok) return true;
+  if (rerun_failed_ || transient_status(status) || status == run_status::pending) return false;
   return !contains(rerun_, status);
 }
 
 bool FailurePolicy::retries(const std::string& status) const {
-  if (status == "ok" || status == "interrupted") return false;
+  if (status == run_status::ok || status == run_status::interrupted) return false;
   return retry_on_.empty() ? transient_status(status) : contains(retry_on_, status);
 }
 

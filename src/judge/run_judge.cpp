@@ -7,13 +7,16 @@
 #include <algorithm>
 #include <cmath>
 
+#include "aerun/run_status.hpp"
+
 namespace aerun {
 
 namespace {
 
 // A status that stops a run from outside: what the log shows after it is its consequence.
 bool external_stop(const std::string& s) {
-  return s == "timeout" || s == "cancelled" || s == "interrupted" || s == "node_failure";
+  return s == run_status::timeout || s == run_status::cancelled || s == run_status::interrupted ||
+         s == run_status::node_failure;
 }
 
 std::string signal_name(int sig) {
@@ -52,26 +55,27 @@ std::vector<const LogHit*> standing_hits(const RunEvidence& e) {
 }  // namespace
 
 int status_rank(const std::string& s) {
-  if (s == "failed") return 1;
-  if (s == "cancelled" || s == "launcher_failed" || s == "launch_failed" || s == "lost") return 2;
-  return 3;  // root causes, and the case's own status names
+  const run_status::Info* i = run_status::find(s);
+  return static_cast<int>(i ? i->rank : run_status::Rank::RootCause);  // the case's own: causes
 }
 
 Verdict judge_run(const RunEvidence& e) {
   // 1. What aerun itself knows.
-  if (!e.start_error.empty()) return {"failed", e.start_error};
+  if (!e.start_error.empty()) return {run_status::failed, e.start_error};
   if (e.stopped)
-    return {"interrupted", "stopped by " + (e.stop_signal.empty() ? "SIGINT" : e.stop_signal)};
-  if (e.timeout_s > 0) return {"timeout", fmt::format("timeout after {:g} s", e.timeout_s)};
+    return {run_status::interrupted,
+            "stopped by " + (e.stop_signal.empty() ? "SIGINT" : e.stop_signal)};
+  if (e.timeout_s > 0)
+    return {run_status::timeout, fmt::format("timeout after {:g} s", e.timeout_s)};
   if (e.stall_s > 0)
-    return {"stalled", fmt::format("no progress for {:g} s after line {}: {}", e.stall_s,
-                                   e.stall_line_no, e.stall_line)};
+    return {run_status::stalled, fmt::format("no progress for {:g} s after line {}: {}", e.stall_s,
+                                             e.stall_line_no, e.stall_line)};
   if (e.first_step_s > 0)
-    return {"startup_timeout",
+    return {run_status::startup_timeout,
             fmt::format("no first step within {:g} s of the start", e.first_step_s)};
-  if (!e.write_error.empty()) return {"failed", e.write_error};
+  if (!e.write_error.empty()) return {run_status::failed, e.write_error};
 
-  const bool sched_failed = !e.scheduler_status.empty() && e.scheduler_status != "ok";
+  const bool sched_failed = !e.scheduler_status.empty() && e.scheduler_status != run_status::ok;
   const bool exit_failed = (e.exit_code && *e.exit_code != 0) || e.signal.has_value();
   const bool counter_done =
       e.counter_done && e.counter_planned && *e.counter_done >= *e.counter_planned;
@@ -85,12 +89,12 @@ Verdict judge_run(const RunEvidence& e) {
   // Training finished and nothing says the process failed: what the log shows after the end (a
   // traceback at teardown) does not undo the results.
   if (best && finished && !exit_failed && !sched_failed)
-    return {"ok",
+    return {run_status::ok,
             fmt::format("finished (line {}); then line {}: {}",
                         e.end_line > 0 ? e.end_line : e.counter_line, best->line_no, best->line)};
   if (sched_failed) {
     const bool log_stopped_first = best && external_stop(hits.back()->status);
-    const bool generic = e.scheduler_status == "failed" && (e.exit_code || e.signal);
+    const bool generic = e.scheduler_status == run_status::failed && (e.exit_code || e.signal);
     if (!log_stopped_first && !generic &&
         (!best || status_rank(e.scheduler_status) > status_rank(best->status)))
       return {e.scheduler_status, e.scheduler_text.empty() ? e.scheduler_status : e.scheduler_text};
@@ -98,32 +102,34 @@ Verdict judge_run(const RunEvidence& e) {
   if (best) return {best->status, fmt::format("line {}: {}", best->line_no, best->line)};
 
   // 3. How the process ended.
-  if (e.signal) return {"failed", "killed by " + signal_name(*e.signal)};
+  if (e.signal) return {run_status::failed, "killed by " + signal_name(*e.signal)};
   if (exit_failed)
-    return {"failed", with_last_line(fmt::format("exit code {}", *e.exit_code), e.last_line)};
+    return {run_status::failed,
+            with_last_line(fmt::format("exit code {}", *e.exit_code), e.last_line)};
 
   // 4. Ended cleanly, or nobody knows how it ended.
   if (e.progress_expected && e.progress_lines == 0)
-    return {"no_progress", "no iteration or step line in the log"};
-  const bool exit_known = e.exit_code.has_value() || e.scheduler_status == "ok";
-  if (exit_known) return {"ok", ""};
-  if (finished) return {"ok", ""};
+    return {run_status::no_progress, "no iteration or step line in the log"};
+  const bool exit_known = e.exit_code.has_value() || e.scheduler_status == run_status::ok;
+  if (exit_known) return {run_status::ok, ""};
+  if (finished) return {run_status::ok, ""};
   if (e.assume_complete) {
     std::string why = "completion assumed (--assume-complete)";
     if (e.counter_done && e.counter_planned)
       why += fmt::format("; the log stops at {} of {}", count_text(*e.counter_done),
                          count_text(*e.counter_planned));
-    return {"ok", why};
+    return {run_status::ok, why};
   }
   if (e.counter_done && e.counter_planned)
-    return {"incomplete", fmt::format("the log stops at {} of {} (line {}) with no end line",
-                                      count_text(*e.counter_done), count_text(*e.counter_planned),
-                                      e.counter_line)};
+    return {
+        run_status::incomplete,
+        fmt::format("the log stops at {} of {} (line {}) with no end line",
+                    count_text(*e.counter_done), count_text(*e.counter_planned), e.counter_line)};
   if (!e.completion_configured)
-    return {"incomplete",
+    return {run_status::incomplete,
             "exit code unknown and no completion pattern to prove the run finished (add "
             "`completion:` to the case)"};
-  return {"incomplete",
+  return {run_status::incomplete,
           with_last_line("exit code unknown and no end-of-training line", e.last_line)};
 }
 

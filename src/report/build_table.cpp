@@ -12,6 +12,7 @@
 #include "aerun/calendar_time.hpp"
 #include "aerun/error.hpp"
 #include "aerun/log_time.hpp"
+#include "aerun/run_status.hpp"
 #include "aerun/run_times.hpp"
 #include "aerun/table.hpp"
 #include "report/run_formulas.hpp"
@@ -226,8 +227,8 @@ double aggregate(const std::vector<double>& values, const std::string& agg) {
 }
 
 std::string status_label(const std::string& status) {
-  if (status == "oom") return "OOM";
-  if (status == "failed") return "fail";
+  if (status == run_status::oom) return "OOM";
+  if (status == run_status::failed) return "fail";
   return status;
 }
 
@@ -585,7 +586,7 @@ struct TableBuilder::Impl {
       row.key = key;  // shown as its first run wrote it
     }
     ++row.runs;
-    const bool ok = r.status == "ok";
+    const bool ok = r.status == run_status::ok;
     row.any_ok = row.any_ok || ok;
     std::string label = status_label(r.status);
     auto st = std::find_if(row.statuses.begin(), row.statuses.end(),

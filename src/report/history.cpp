@@ -1,4 +1,4 @@
-#include "aerun/history.hpp"
+#include "aerun/calendar_time.hpp"
 
 #include <fmt/format.h>
 
@@ -7,8 +7,9 @@
 #include <ctime>
 #include <map>
 
-#include "aerun/calendar_time.hpp"
+#include "aerun/history.hpp"
 #include "aerun/plot.hpp"
+#include "aerun/run_status.hpp"
 #include "aerun/text_format.hpp"
 
 namespace aerun {
@@ -24,7 +25,7 @@ HistoryCell cell_of(const std::vector<const RunRecord*>& runs, const std::string
   std::vector<double> v;
   std::map<std::string, int> failed;
   for (const RunRecord* r : runs) {
-    if (r->status != "ok") {
+    if (r->status != run_status::ok) {
       ++failed[r->status];
       continue;
     }

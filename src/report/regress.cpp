@@ -1,4 +1,4 @@
-#include "aerun/regress.hpp"
+#include "aerun/mann_whitney.hpp"
 
 #include <fmt/format.h>
 
@@ -6,7 +6,8 @@
 #include <cctype>
 #include <map>
 
-#include "aerun/mann_whitney.hpp"
+#include "aerun/regress.hpp"
+#include "aerun/run_status.hpp"
 
 namespace aerun {
 
@@ -53,7 +54,7 @@ std::map<std::string, Point> points_of(const std::vector<RunRecord>& runs) {
 
 bool any_ok(const Point* p) {
   return p && std::any_of(p->runs.begin(), p->runs.end(),
-                          [](const RunRecord* r) { return r->status == "ok"; });
+                          [](const RunRecord* r) { return r->status == run_status::ok; });
 }
 
 std::string statuses(const Point* p) {
@@ -68,7 +69,7 @@ std::vector<double> values_of(const Point* p, const std::string& metric) {
   std::vector<double> out;
   if (!p) return out;
   for (const RunRecord* r : p->runs)
-    if (r->status == "ok")
+    if (r->status == run_status::ok)
       if (auto v = run_metric(*r, metric)) out.push_back(*v);
   return out;
 }
@@ -230,7 +231,7 @@ std::vector<RegressRow> compare_case(const std::string& case_name, const CaseSpe
     if (metrics.empty()) {
       auto add = [&](const Point* p) {
         for (const RunRecord* r : p->runs) {
-          if (r->status != "ok") continue;
+          if (r->status != run_status::ok) continue;
           for (const auto& m : r->metrics)
             if (std::find(metrics.begin(), metrics.end(), m.name) == metrics.end())
               metrics.push_back(m.name);

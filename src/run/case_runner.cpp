@@ -24,6 +24,7 @@
 #include "aerun/failure_policy.hpp"
 #include "aerun/gpu_lock.hpp"
 #include "aerun/provenance.hpp"
+#include "aerun/run_status.hpp"
 #include "aerun/signal_watch.hpp"
 #include "aerun/store.hpp"
 #include "run/active_run.hpp"
@@ -179,7 +180,7 @@ void RunLoop::note_kept() {
 
 // A stored run this invocation does not run again: reused when ok, kept when a failure.
 void RunLoop::keep(const std::string& status) {
-  if (status == "ok") {
+  if (status == run_status::ok) {
     ++sum_.reused;
     progress_.reused();
   } else {
@@ -274,7 +275,7 @@ void RunLoop::launch_ready() {
 bool RunLoop::start(const Todo& t) {
   const PlannedRun& p = *t.plan;
   RunRecord r = new_run_record(spec_, p, host_, commit_);
-  r.status = "running";
+  r.status = run_status::running;
   r.launch_time = wall_now();
   const bool first = owned_[t.plan].attempts_left == spec_.retries + 1;
   r.session_id = opts_.session_id;
@@ -371,9 +372,9 @@ bool RunLoop::finish(ActiveRun& a) {
   }
   const bool retry = policy_.retries(r.status) && owned_[&a.plan()].attempts_left > 0 &&
                      signals_.stop_signal() == 0;
-  if (r.status == "ok")
+  if (r.status == run_status::ok)
     ++sum_.ok;
-  else if (r.status == "interrupted")
+  else if (r.status == run_status::interrupted)
     ++sum_.interrupted;
   else if (!retry)
     ++sum_.failed;

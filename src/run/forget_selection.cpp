@@ -4,6 +4,7 @@
 #include "aerun/forget.hpp"
 #include "aerun/log_time.hpp"
 #include "aerun/run_plan.hpp"
+#include "aerun/run_status.hpp"
 
 namespace aerun {
 
@@ -36,8 +37,9 @@ std::vector<RunRecord> select_runs_to_forget(const Store& store, const ForgetSel
       const auto when = r.launch_time ? r.launch_time : r.end_time;
       if (!when || *when >= *s.before) continue;
     }
-    const bool live = (r.status == "running" && r.job_id.empty()) ||
-                      (!r.job_id.empty() && (r.status == "pending" || r.status == "running"));
+    const bool live =
+        (r.status == run_status::running && r.job_id.empty()) ||
+        (!r.job_id.empty() && (r.status == run_status::pending || r.status == run_status::running));
     if (live) {
       if (busy) busy->push_back(std::move(r));
       continue;

@@ -5,6 +5,7 @@
 #include <ostream>
 
 #include "aerun/provenance.hpp"
+#include "aerun/run_status.hpp"
 
 namespace aerun {
 
@@ -52,7 +53,7 @@ void Progress::started(const RunRecord& r) {
 void Progress::finished(const RunRecord& r, bool will_retry) {
   --running_;
   if (!will_retry) ++finished_;
-  if (r.status != "ok" && !will_retry) ++failed_;
+  if (r.status != run_status::ok && !will_retry) ++failed_;
   if (r.wall_s) {
     run_seconds_ += *r.wall_s;
     ++runs_timed_;
@@ -60,9 +61,9 @@ void Progress::finished(const RunRecord& r, bool will_retry) {
   clear_line();
   std::string line = fmt::format("[aerun] {:<7} {} repeat={} ({:.2f} s)", r.status,
                                  describe_params(r.params), r.repeat_index, r.wall_s.value_or(0));
-  if (r.status != "ok") line += fmt::format(": {}", r.reason);
+  if (r.status != run_status::ok) line += fmt::format(": {}", r.reason);
   if (will_retry) line += " (retrying)";
-  if (tty_ && r.status == "ok") {
+  if (tty_ && r.status == run_status::ok) {
     redraw();  // on a terminal, successes only move the progress line
     return;
   }

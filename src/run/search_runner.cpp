@@ -1,4 +1,4 @@
-#include "aerun/search_runner.hpp"
+#include "aerun/run_status.hpp"
 
 #include <fmt/format.h>
 
@@ -10,6 +10,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "aerun/search_runner.hpp"
 #include "aerun/shell_quote.hpp"
 #include "aerun/store.hpp"
 
@@ -91,14 +92,15 @@ std::optional<Probe> probe_outcome(
     long long value, const std::vector<PlannedRun>& runs,
     const std::function<std::optional<std::string>(const std::string&)>& status_of,
     std::string* pending) {
-  static const std::set<std::string> unfinished{"running", "interrupted", "pending"};
-  Probe p{value, true, "ok"};
+  static const std::set<std::string> unfinished{run_status::running, run_status::interrupted,
+                                                run_status::pending};
+  Probe p{value, true, run_status::ok};
   std::string waiting;
   for (const auto& r : runs) {
     const auto st = status_of(r.key);
     if (!st || unfinished.count(*st)) {
       if (waiting.empty()) waiting = st ? *st : "not run";
-    } else if (*st != "ok" && p.pass) {
+    } else if (*st != run_status::ok && p.pass) {
       p.pass = false;
       p.status = *st;
     }
@@ -259,7 +261,7 @@ SearchSummary SearchRunner::run(const RunSelector* selector, const LaunchSetup& 
     if (rs.stop_signal) {
       sum.stop_signal = rs.stop_signal;
       for (size_t i = 0; i < points.size(); ++i)
-        if (stopped[i].empty() && !search[i].done()) stopped[i] = "interrupted";
+        if (stopped[i].empty() && !search[i].done()) stopped[i] = run_status::interrupted;
       break;
     }
   }

@@ -1,7 +1,7 @@
 #include "aerun/batch_runner.hpp"
 
 #include "aerun/failure_policy.hpp"
-#include "aerun/run_plan.hpp"
+#include "aerun/job_script.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -16,9 +16,10 @@
 #include <map>
 #include <ostream>
 
-#include "aerun/job_script.hpp"
 #include "aerun/job_stamps.hpp"
 #include "aerun/provenance.hpp"
+#include "aerun/run_plan.hpp"
+#include "aerun/run_status.hpp"
 #include "aerun/sha256.hpp"
 #include "aerun/store.hpp"
 
@@ -181,7 +182,7 @@ bool BatchRunner::submit_job(const BatchJob& job, SchedulerClient& client, JobFo
     out_ << fmt::format("[{}] submitting {} failed: {}\n", spec_.name, job.script_path, e.what());
     sum.last_error = e.what();
     for (auto& r : recs) {
-      r.status = "submit_failed";
+      r.status = run_status::submit_failed;
       r.reason = e.what();
       r.end_time = wall_now();
       store_->finish_run(r);
@@ -194,7 +195,7 @@ bool BatchRunner::submit_job(const BatchJob& job, SchedulerClient& client, JobFo
                       recs.size() == 1 ? "" : "s, an array", job.script_path);
   for (size_t i = 0; i < recs.size(); ++i) {
     RunRecord& r = recs[i];
-    r.status = "pending";
+    r.status = run_status::pending;
     r.reason.clear();
     r.submit_time = submitted;
     r.job_id = job.runs.size() > 1 ? client.task_id(id, static_cast<int>(i)) : id;
@@ -217,17 +218,18 @@ BatchSummary BatchRunner::run(const std::vector<PlannedRun>& planned, SchedulerC
     if (auto prev = store_->find_by_key(p.key)) {
       if (FailurePolicy(spec_, opts_.force, opts_.rerun_failed).keeps(prev->status) &&
           (!opts_.fresh_session || prev->session_id == opts_.session_id)) {
-        ++(prev->status == "ok" ? sum.reused : sum.kept);
+        ++(prev->status == run_status::ok ? sum.reused : sum.kept);
         continue;
       }
-      if ((prev->status == "pending" || prev->status == "running") && !prev->job_id.empty()) {
+      if ((prev->status == run_status::pending || prev->status == run_status::running) &&
+          !prev->job_id.empty()) {
         out_ << fmt::format("[{}] run {} is already job {} ({}): following it\n", spec_.name,
                             p.key.substr(0, 12), prev->job_id, prev->status);
         follower.add(*prev, &spec_);
         ++sum.followed;
         continue;
       }
-      if (prev->status == "running" && prev->runner_pid != getpid()) {
+      if (prev->status == run_status::running && prev->runner_pid != getpid()) {
         ++sum.busy;
         continue;
       }

@@ -1,5 +1,5 @@
 #include "aerun/job_collection.hpp"
-#include "aerun/poll_interval.hpp"
+#include "aerun/case_loader.hpp"
 
 #include <fmt/format.h>
 
@@ -9,8 +9,9 @@
 #include <ostream>
 #include <set>
 
-#include "aerun/case_loader.hpp"
+#include "aerun/poll_interval.hpp"
 #include "aerun/provenance.hpp"
+#include "aerun/run_status.hpp"
 #include "aerun/store.hpp"
 
 namespace aerun {
@@ -52,7 +53,7 @@ std::map<Scheduler, std::vector<RunRecord>> open_jobs(Store& store, const std::s
   RunFilter f;
   f.case_name = case_name;
   for (auto& r : store.list(f))
-    if (!r.job_id.empty() && (r.status == "pending" || r.status == "running"))
+    if (!r.job_id.empty() && (r.status == run_status::pending || r.status == run_status::running))
       by[parse_scheduler(r.scheduler)].push_back(std::move(r));
   return by;
 }
@@ -118,7 +119,7 @@ CancelSummary cancel_jobs(Store& store, const std::string& case_ref, std::ostrea
     for (const auto& r : runs) follower.add(r, cases.get(r.case_file));
     follower.follow();
     for (RunRecord r : follower.outstanding_runs()) {
-      collect_run(r, {"cancelled", true}, nullptr, cases.get(r.case_file));
+      collect_run(r, {run_status::cancelled, true}, nullptr, cases.get(r.case_file));
       r.reason = "cancelled by aerun cancel; the scheduler had not confirmed it yet";
       store.finish_run(r);
     }

@@ -12,6 +12,7 @@
 
 #include "aerun/job_stamps.hpp"
 #include "aerun/provenance.hpp"
+#include "aerun/run_status.hpp"
 #include "aerun/signal_watch.hpp"
 #include "aerun/store.hpp"
 
@@ -29,7 +30,7 @@ void JobFollower::finish(Followed& f, const RunState& state, const JobReport* re
   RunRecord& r = f.rec;
   collect_run(r, state, report, f.spec);
   store_.finish_run(r);
-  if (r.status == "ok")
+  if (r.status == run_status::ok)
     ++sum_.ok;
   else
     ++sum_.failed;
@@ -67,7 +68,7 @@ bool JobFollower::poll_once() {
         f.rec.status = rep->run_state.status;
         f.rec.scheduler_state = rep->state;
         f.rec.scheduler_reason = rep->reason;
-        if (f.rec.status == "running" && !f.rec.job_start_time) {
+        if (f.rec.status == run_status::running && !f.rec.job_start_time) {
           const JobStamps st = read_job_stamps(stamps_path(f.rec.log_path));
           f.rec.job_start_time = st.start ? st.start : rep->start_time;
           if (f.rec.job_start_time && f.rec.submit_time)
@@ -80,11 +81,11 @@ bool JobFollower::poll_once() {
       // Gone from the scheduler: what its script wrote decides, else it is lost.
       const JobStamps st = read_job_stamps(stamps_path(f.rec.log_path));
       if (st.end && st.exit_code) {
-        finish(f, {*st.exit_code == 0 ? "ok" : "failed", true}, nullptr);
+        finish(f, {*st.exit_code == 0 ? run_status::ok : run_status::failed, true}, nullptr);
       } else {
         f.rec.reason = fmt::format("job {} left the scheduler's queue {}", f.rec.job_id,
                                    st.start ? "before its script ended" : "without starting");
-        finish(f, {"lost", true}, nullptr);
+        finish(f, {run_status::lost, true}, nullptr);
       }
       done = true;
     }

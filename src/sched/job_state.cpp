@@ -8,6 +8,8 @@
 #include <set>
 #include <vector>
 
+#include "aerun/run_status.hpp"
+
 namespace aerun {
 
 namespace {
@@ -21,63 +23,63 @@ namespace {
 // then the base states, then words only job_state_string_complete() prints.
 constexpr std::array<SlurmStateWord, 31> kSlurmWords{{
     // --- flags printed by job_state_string() instead of the base state ---
-    {"COMPLETING", "CG", "running", false,
+    {"COMPLETING", "CG", run_status::running, false,
      "Waiting for epilog completion (the job's processes ended; its final state follows)"},
-    {"STAGE_OUT", "SO", "running", false,
+    {"STAGE_OUT", "SO", run_status::running, false,
      "Staging out data (burst buffer) after the job ran; its final state follows (18.08+)"},
-    {"CONFIGURING", "CF", "pending", false,
+    {"CONFIGURING", "CF", run_status::pending, false,
      "Allocated nodes booting: the script has not started yet (2.1+)"},
-    {"EXPEDITING", "", "pending", false,
+    {"EXPEDITING", "", run_status::pending, false,
      "Expediting the requeue: checking for expedited requeue, the job goes back to the queue "
      "(25.11+)"},
-    {"RESIZING", "RS", "running", false,
+    {"RESIZING", "RS", run_status::running, false,
      "Size of job about to change (set around a running job's resize) (2.2+)"},
-    {"REQUEUED_CRON", "", "pending", false,
+    {"REQUEUED_CRON", "", run_status::pending, false,
      "A scrontab job requeued for its next run (Slurm 20.11 only; later folded into REQUEUED)"},
-    {"REQUEUED", "RQ", "pending", false,
+    {"REQUEUED", "RQ", run_status::pending, false,
      "Requeue job in completing state: it goes back to PENDING and runs again under the same "
      "id (14.11+)"},
-    {"REQUEUE_FED", "RF", "pending", false, "Job being requeued by federation (17.02+)"},
-    {"REQUEUE_HOLD", "RH", "pending", false,
+    {"REQUEUE_FED", "RF", run_status::pending, false, "Job being requeued by federation (17.02+)"},
+    {"REQUEUE_HOLD", "RH", run_status::pending, false,
      "Requeue any job in hold: requeued and held until released (15.08+)"},
-    {"SPECIAL_EXIT", "SE", "failed", true,
+    {"SPECIAL_EXIT", "SE", run_status::failed, true,
      "Requeue an exit job in hold: the job ended with an exit code the site's RequeueExitHold "
      "lists and is held; its run is over (14.03+)"},
-    {"STOPPED", "ST", "running", false,
+    {"STOPPED", "ST", run_status::running, false,
      "Job is stopped state (holding resources, but sent SIGSTOP) (15.08+)"},
-    {"REVOKED", "RV", "cancelled", true,
+    {"REVOKED", "RV", run_status::cancelled, true,
      "Sibling job revoked: a federated sibling started elsewhere, this one will never run "
      "(17.02+)"},
-    {"RESV_DEL_HOLD", "RD", "pending", false,
+    {"RESV_DEL_HOLD", "RD", run_status::pending, false,
      "Job is being held: its reservation was deleted (17.11+)"},
-    {"SIGNALING", "SI", "running", false, "Outgoing signal is pending (18.08+)"},
+    {"SIGNALING", "SI", run_status::running, false, "Outgoing signal is pending (18.08+)"},
     // --- base states (enum job_states) ---
-    {"PENDING", "PD", "pending", false, "queued waiting for initiation"},
-    {"RUNNING", "R", "running", false, "allocated resources and executing"},
-    {"SUSPENDED", "S", "running", false,
+    {"PENDING", "PD", run_status::pending, false, "queued waiting for initiation"},
+    {"RUNNING", "R", run_status::running, false, "allocated resources and executing"},
+    {"SUSPENDED", "S", run_status::running, false,
      "allocated resources, execution suspended (resumes later)"},
-    {"COMPLETED", "CD", "ok", true, "completed execution successfully"},
-    {"CANCELLED", "CA", "cancelled", true, "cancelled by user"},
-    {"FAILED", "F", "failed", true, "completed execution unsuccessfully"},
-    {"TIMEOUT", "TO", "timeout", true, "terminated on reaching time limit"},
-    {"NODE_FAIL", "NF", "node_failure", true, "terminated on node failure"},
-    {"PREEMPTED", "PR", "interrupted", true, "terminated due to preemption (2.3+)"},
-    {"BOOT_FAIL", "BF", "launch_failed", true,
+    {"COMPLETED", "CD", run_status::ok, true, "completed execution successfully"},
+    {"CANCELLED", "CA", run_status::cancelled, true, "cancelled by user"},
+    {"FAILED", "F", run_status::failed, true, "completed execution unsuccessfully"},
+    {"TIMEOUT", "TO", run_status::timeout, true, "terminated on reaching time limit"},
+    {"NODE_FAIL", "NF", run_status::node_failure, true, "terminated on node failure"},
+    {"PREEMPTED", "PR", run_status::interrupted, true, "terminated due to preemption (2.3+)"},
+    {"BOOT_FAIL", "BF", run_status::launch_failed, true,
      "terminated due to node boot failure: the job never started (14.03+)"},
-    {"DEADLINE", "DL", "timeout", true,
+    {"DEADLINE", "DL", run_status::timeout, true,
      "terminated on deadline (--deadline passed before it could finish) (16.05+)"},
-    {"OUT_OF_MEMORY", "OOM", "host_oom", true,
+    {"OUT_OF_MEMORY", "OOM", run_status::host_oom, true,
      "experienced out of memory error: the memory limit Slurm enforces (cgroup) (17.02+)"},
     // --- words only job_state_string_complete() prints, after a base state ---
-    {"LAUNCH_FAILED", "", "launch_failed", true,
+    {"LAUNCH_FAILED", "", run_status::launch_failed, true,
      "job launch failed (flag set with a requeue after a failed batch launch) (18.08+)"},
-    {"POWER_UP_NODE", "", "pending", false,
+    {"POWER_UP_NODE", "", run_status::pending, false,
      "Allocated powered down nodes, waiting for reboot (18.08+)"},
-    {"RECONFIG_FAIL", "", "pending", false,
+    {"RECONFIG_FAIL", "", run_status::pending, false,
      "Node configuration for job failed, not job state, just job requeue flag (18.08+)"},
-    {"UPDATE_DB", "", "running", false,
+    {"UPDATE_DB", "", run_status::running, false,
      "Send job start to database again (bookkeeping; 18.08 to 24.05, removed in 24.11)"},
-    {"UNINITIALISED", "", "pending", false, "state is NO_VAL: not set yet (26.05+)"},
+    {"UNINITIALISED", "", run_status::pending, false, "state is NO_VAL: not set yet (26.05+)"},
 }};
 
 // Reports an unknown scheduler word once per word per process.
@@ -100,40 +102,48 @@ const SlurmStateWord* find_word(std::string_view w) {
 // starter (child of MOM)"; what the server does with each: src/server/req_jobobit.c job_obit().
 // A finished job carries one of these as Exit_status when it ended that way.
 constexpr std::array<PbsExitCode, 29> kPbsExit{{
-    {0, "JOB_EXEC_OK", "ok", "job exec successfull"},
-    {-1, "JOB_EXEC_FAIL1", "launch_failed", "Job exec failed, before files, no retry"},
-    {-2, "JOB_EXEC_FAIL2", "launch_failed", "Job exec failed, after files, no retry"},
-    {-3, "JOB_EXEC_RETRY", "launch_failed",
+    {0, "JOB_EXEC_OK", run_status::ok, "job exec successfull"},
+    {-1, "JOB_EXEC_FAIL1", run_status::launch_failed, "Job exec failed, before files, no retry"},
+    {-2, "JOB_EXEC_FAIL2", run_status::launch_failed, "Job exec failed, after files, no retry"},
+    {-3, "JOB_EXEC_RETRY", run_status::launch_failed,
      "Job execution failed, do retry (requeued; held after too many failed attempts)"},
-    {-4, "JOB_EXEC_INITABT", "node_failure", "Job aborted on MOM initialization"},
-    {-5, "JOB_EXEC_INITRST", "node_failure", "Job aborted on MOM init, chkpt, no migrate"},
-    {-6, "JOB_EXEC_INITRMG", "node_failure", "Job aborted on MOM init, chkpt, ok migrate"},
-    {-7, "JOB_EXEC_BADRESRT", "launch_failed", "Job restart failed"},
+    {-4, "JOB_EXEC_INITABT", run_status::node_failure, "Job aborted on MOM initialization"},
+    {-5, "JOB_EXEC_INITRST", run_status::node_failure,
+     "Job aborted on MOM init, chkpt, no migrate"},
+    {-6, "JOB_EXEC_INITRMG", run_status::node_failure,
+     "Job aborted on MOM init, chkpt, ok migrate"},
+    {-7, "JOB_EXEC_BADRESRT", run_status::launch_failed, "Job restart failed"},
     // -8, -9: not defined (any other negative value -> failed).
-    {-10, "JOB_EXEC_FAILUID", "launch_failed", "invalid uid/gid for job"},
-    {-11, "JOB_EXEC_RERUN", "interrupted", "Job rerun (a non-rerunable job is deleted on requeue)"},
-    {-12, "JOB_EXEC_CHKP", "interrupted", "Job was checkpointed and killed"},
-    {-13, "JOB_EXEC_FAIL_PASSWORD", "launch_failed", "Job failed due to a bad password"},
-    {-14, "JOB_EXEC_RERUN_SIS_FAIL", "node_failure", "Job rerun (a sister MOM failed)"},
-    {-15, "JOB_EXEC_QUERST", "interrupted", "requeue job for restart from checkpoint"},
-    {-16, "JOB_EXEC_FAILHOOK_RERUN", "launch_failed",
+    {-10, "JOB_EXEC_FAILUID", run_status::launch_failed, "invalid uid/gid for job"},
+    {-11, "JOB_EXEC_RERUN", run_status::interrupted,
+     "Job rerun (a non-rerunable job is deleted on requeue)"},
+    {-12, "JOB_EXEC_CHKP", run_status::interrupted, "Job was checkpointed and killed"},
+    {-13, "JOB_EXEC_FAIL_PASSWORD", run_status::launch_failed, "Job failed due to a bad password"},
+    {-14, "JOB_EXEC_RERUN_SIS_FAIL", run_status::node_failure, "Job rerun (a sister MOM failed)"},
+    {-15, "JOB_EXEC_QUERST", run_status::interrupted, "requeue job for restart from checkpoint"},
+    {-16, "JOB_EXEC_FAILHOOK_RERUN", run_status::launch_failed,
      "job exec failed due to a hook rejection, requeue job for later retry"},
-    {-17, "JOB_EXEC_FAILHOOK_DELETE", "launch_failed",
+    {-17, "JOB_EXEC_FAILHOOK_DELETE", run_status::launch_failed,
      "job exec failed due to a hook rejection, delete the job at end"},
-    {-18, "JOB_EXEC_HOOK_RERUN", "interrupted", "a hook requested for job to be requeued"},
-    {-19, "JOB_EXEC_HOOK_DELETE", "cancelled", "a hook requested for job to be deleted"},
-    {-20, "JOB_EXEC_RERUN_MS_FAIL", "node_failure", "Mother superior connection failed"},
-    {-21, "JOB_EXEC_FAIL_SECURITY", "launch_failed", "Security breach in PBS directory"},
-    {-22, "JOB_EXEC_HOOKERROR", "launch_failed",
+    {-18, "JOB_EXEC_HOOK_RERUN", run_status::interrupted,
+     "a hook requested for job to be requeued"},
+    {-19, "JOB_EXEC_HOOK_DELETE", run_status::cancelled, "a hook requested for job to be deleted"},
+    {-20, "JOB_EXEC_RERUN_MS_FAIL", run_status::node_failure, "Mother superior connection failed"},
+    {-21, "JOB_EXEC_FAIL_SECURITY", run_status::launch_failed, "Security breach in PBS directory"},
+    {-22, "JOB_EXEC_HOOKERROR", run_status::launch_failed,
      "job exec failed due to unexpected exception or hook execution timed out"},
-    {-23, "JOB_EXEC_FAIL_KRB5", "launch_failed", "Error no kerberos credentials supplied"},
-    {-24, "JOB_EXEC_KILL_NCPUS_BURST", "failed", "job exec failed due to exceeding ncpus (burst)"},
-    {-25, "JOB_EXEC_KILL_NCPUS_SUM", "failed", "job exec failed due to exceeding ncpus (sum)"},
-    {-26, "JOB_EXEC_KILL_VMEM", "host_oom", "job exec failed due to exceeding vmem"},
-    {-27, "JOB_EXEC_KILL_MEM", "host_oom", "job exec failed due to exceeding mem"},
-    {-28, "JOB_EXEC_KILL_CPUT", "timeout", "job exec failed due to exceeding cput"},
-    {-29, "JOB_EXEC_KILL_WALLTIME", "timeout", "job exec failed due to exceeding walltime"},
-    {-30, "JOB_EXEC_JOINJOB", "launch_failed",
+    {-23, "JOB_EXEC_FAIL_KRB5", run_status::launch_failed,
+     "Error no kerberos credentials supplied"},
+    {-24, "JOB_EXEC_KILL_NCPUS_BURST", run_status::failed,
+     "job exec failed due to exceeding ncpus (burst)"},
+    {-25, "JOB_EXEC_KILL_NCPUS_SUM", run_status::failed,
+     "job exec failed due to exceeding ncpus (sum)"},
+    {-26, "JOB_EXEC_KILL_VMEM", run_status::host_oom, "job exec failed due to exceeding vmem"},
+    {-27, "JOB_EXEC_KILL_MEM", run_status::host_oom, "job exec failed due to exceeding mem"},
+    {-28, "JOB_EXEC_KILL_CPUT", run_status::timeout, "job exec failed due to exceeding cput"},
+    {-29, "JOB_EXEC_KILL_WALLTIME", run_status::timeout,
+     "job exec failed due to exceeding walltime"},
+    {-30, "JOB_EXEC_JOINJOB", run_status::launch_failed,
      "Job exec failed due to join job error (the server retries it as JOB_EXEC_RETRY)"},
 }};
 
@@ -159,7 +169,7 @@ RunState slurm_run_state(const std::string& state) {
   if (first.find(',') == std::string::npos) {
     if (const auto* row = find_word(first)) return {std::string(row->status), row->finished};
     warn_unknown_once("Slurm", first);
-    return {"running", false};
+    return {run_status::running, false};
   }
   // job_state_string_complete(): "BASE,FLAG,FLAG". The word job_state_string() would print
   // decides (the table's order); a launch failure names why a finished job ended.
@@ -184,8 +194,11 @@ RunState slurm_run_state(const std::string& state) {
   const SlurmStateWord* best = nullptr;
   for (const auto* r : rows)
     if (!best || r < best) best = r;  // earlier in the table = higher precedence
-  if (!best) return launch_failed ? RunState{"launch_failed", true} : RunState{"running", false};
-  if (best->finished && launch_failed && best->word != "COMPLETED") return {"launch_failed", true};
+  if (!best)
+    return launch_failed ? RunState{run_status::launch_failed, true}
+                         : RunState{run_status::running, false};
+  if (best->finished && launch_failed && best->word != "COMPLETED")
+    return {run_status::launch_failed, true};
   return {std::string(best->status), best->finished};
 }
 
@@ -228,14 +241,15 @@ RunState pbs_run_state(const std::string& job_state, std::optional<int> substate
                        std::optional<int> exit_status, const std::string& comment) {
   // Letters: OpenPBS src/include/job.h JOB_STATE_LTR_*; PBS Pro Reference Guide "Job States".
   if (job_state == "Q" || job_state == "H" || job_state == "W" || job_state == "T")
-    return {"pending", false};  // queued, held, waiting for its start time, in transit
-  if (job_state == "M") return {"pending", false};  // moved to another server (history)
+    return {run_status::pending, false};  // queued, held, waiting for its start time, in transit
+  if (job_state == "M") return {run_status::pending, false};  // moved to another server (history)
   if (job_state == "R" || job_state == "E" || job_state == "B" || job_state == "S" ||
       job_state == "U")
-    return {"running", false};  // running, exiting, array begun, suspended, user-suspended
+    return {run_status::running,
+            false};  // running, exiting, array begun, suspended, user-suspended
   if (job_state != "F" && job_state != "X") {
     warn_unknown_once("PBS", job_state);
-    return {"running", false};
+    return {run_status::running, false};
   }
   // Finished (F) or a finished subjob (X).
   const PbsExitCode* code = exit_status ? find_exit(*exit_status) : nullptr;
@@ -247,16 +261,17 @@ RunState pbs_run_state(const std::string& job_state, std::optional<int> substate
   // svr_setjob_histinfo: ji_terminated, set by req_delete.c). A qdel of a job that never could
   // be launched is a launch failure; any other deletion is a cancellation.
   if (substate && *substate == 91) {
-    if (held_after_retries || (code && code->status == "launch_failed"))
-      return {"launch_failed", true};
-    return {"cancelled", true};
+    if (held_after_retries || (code && code->status == run_status::launch_failed))
+      return {run_status::launch_failed, true};
+    return {run_status::cancelled, true};
   }
-  if (!exit_status) return {held_after_retries ? "launch_failed" : "cancelled", true};
+  if (!exit_status)
+    return {held_after_retries ? run_status::launch_failed : run_status::cancelled, true};
   const int e = *exit_status;
-  if (e == 0) return {"ok", true};
-  if (e > 0) return {"failed", true};  // 1..255 the script's exit; > 256 signal e - 256
+  if (e == 0) return {run_status::ok, true};
+  if (e > 0) return {run_status::failed, true};  // 1..255 the script's exit; > 256 signal e - 256
   if (code) return {std::string(code->status), true};
-  return {"failed", true};
+  return {run_status::failed, true};
 }
 
 }  // namespace aerun

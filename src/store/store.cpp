@@ -1,4 +1,4 @@
-#include "aerun/store.hpp"
+#include "aerun/error.hpp"
 
 #include <fmt/format.h>
 #include <signal.h>
@@ -10,8 +10,9 @@
 #include <map>
 #include <unordered_set>
 
-#include "aerun/error.hpp"
 #include "aerun/process_identity.hpp"
+#include "aerun/run_status.hpp"
+#include "aerun/store.hpp"
 #include "store/migrations.hpp"
 #include "store/sqlite.hpp"
 
@@ -40,7 +41,7 @@ constexpr const char* kRunColumns =
 // A run left "running" by an aerun process that is provably gone, or silent for longer than
 // kStaleAfterS, is shown (and may be taken over) as "stale". Batch jobs are their scheduler's.
 bool claim_is_stale(const RunRecord& r, double now) {
-  if (r.status != "running" || !r.job_id.empty()) return false;
+  if (r.status != run_status::running || !r.job_id.empty()) return false;
   if (provably_dead({r.host, r.runner_pid, r.runner_start, r.runner_boot})) return true;
   return r.heartbeat && now - *r.heartbeat > Store::kStaleAfterS;
 }
@@ -51,7 +52,7 @@ void mark_if_stale(RunRecord& r, double now) {
                  ? fmt::format("aerun process {} on {} silent for {:.0f} s", r.runner_pid, r.host,
                                now - *r.heartbeat)
                  : fmt::format("aerun process {} on {} disappeared", r.runner_pid, r.host);
-  r.status = "stale";
+  r.status = run_status::stale;
 }
 
 RunRecord read_run(const Statement& s) {
@@ -197,7 +198,7 @@ struct Store::Impl {
         .bind(16, now)
         .bind(17, r.runner_start)
         .bind(18, r.runner_boot)
-        .bind(19, status == "running" ? std::optional<double>(now) : std::nullopt)
+        .bind(19, status == run_status::running ? std::optional<double>(now) : std::nullopt)
         .bind(20, r.case_version)
         .bind(21, r.case_digest)
         .bind(22, session_or_null(r))
@@ -393,7 +394,7 @@ struct Store::Impl {
       clear_results(id);
       write_job(id, r);
     } else {
-      id = insert_run(r, "running", 1);
+      id = insert_run(r, run_status::running, 1);
     }
     write_params_and_env(id, r);
     return id;
@@ -452,10 +453,11 @@ Store::Claim Store::claim_run(const RunRecord& r,
   if (auto prev = impl_->load_where("key=?", r.key)) {
     const bool mine = prev->runner_pid == r.runner_pid && prev->host == r.host &&
                       prev->runner_start == r.runner_start;
-    const bool batch_in_flight =
-        !prev->job_id.empty() && (prev->status == "pending" || prev->status == "running");
+    const bool batch_in_flight = !prev->job_id.empty() && (prev->status == run_status::pending ||
+                                                           prev->status == run_status::running);
     if (keep(*prev)) c.outcome = Claim::Outcome::Done;
-    if ((prev->status == "running" && !mine) || batch_in_flight) c.outcome = Claim::Outcome::Busy;
+    if ((prev->status == run_status::running && !mine) || batch_in_flight)
+      c.outcome = Claim::Outcome::Busy;
     if (c.outcome != Claim::Outcome::Claimed) {
       c.found = std::move(*prev);
       return c;
@@ -1100,7 +1102,9 @@ void Store::prefer_latest_ok(std::vector<RunRecord>& runs) const {
 }
 
 void Store::prefer_latest_ok(RunRecord& r) const {
-  if (r.status == "ok" || r.status == "running" || r.status == "pending") return;
+  if (r.status == run_status::ok || r.status == run_status::running ||
+      r.status == run_status::pending)
+    return;
   auto& db = impl_->db;
   Transaction tx(db, Transaction::Mode::Deferred);
   auto q = db.prepare(std::string("SELECT ") + kHistoryColumns +
