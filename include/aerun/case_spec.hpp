@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "aerun/aggregation.hpp"
 #include "aerun/error.hpp"
 #include "aerun/launcher_spec.hpp"
 #include "aerun/poll_interval.hpp"
@@ -80,11 +81,10 @@ struct Reference {
 
 // What a column of a table shows.
 struct ColumnSpec {
-  std::string source;          // a metric, a parameter or a run time (run_times.hpp)
-  std::string label;           // header text (default: source)
-  std::string agg = "median";  // median | mean | min | max | first | last | n
-  std::string format;          // fmt spec for numbers, e.g. ".3f" (default: 4 significant digits)
-  // Issue 6. agg may also be "largest_ok" (the largest value among the row's ok runs) or "sum".
+  std::string source;                     // a metric, a parameter or a run time (run_times.hpp)
+  std::string label;                      // header text (default: source)
+  Aggregation agg = Aggregation::Median;  // largest_ok: the largest value among the ok runs
+  std::string format;    // fmt spec for numbers, e.g. ".3f" (default: 4 significant digits)
   std::string unit;      // shown in the header, e.g. "samples/s" (derived: the derive's unit)
   ParamList speedup_of;  // non-empty: a speedup column, source(other row) / source(this row),
                          // the other row being this one with these row parameters replaced

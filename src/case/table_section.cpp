@@ -58,7 +58,7 @@ void check_column(const ColumnSpec& col, const Item& c, const std::vector<Item>&
       if (e.name == name) return e;
     return c;
   };
-  static const std::vector<std::string> instant_aggs{"first", "last", "min", "max", "n"};
+  static const std::vector<std::string> instant_aggs = aggregation_names(true);
   if (!is_instant(col.source, names)) {
     if (!col.format.empty()) {
       try {
@@ -80,10 +80,10 @@ void check_column(const ColumnSpec& col, const Item& c, const std::vector<Item>&
                      "'" + col.source +
                          "' is a calendar time; a speedup compares durations or "
                          "rates (e.g. startup_s)");
-  if (has_agg && !contains(instant_aggs, col.agg))
+  if (has_agg && !applies_to_instants(col.agg))
     throw InputError(at("agg").loc, at("agg").key,
                      "'" + col.source + "' is a calendar time: aggregate it with " +
-                         joined(instant_aggs) + " (a " + col.agg +
+                         joined(instant_aggs) + " (a " + std::string(to_string(col.agg)) +
                          " of instants is no instant of any run)");
   if (const auto problem = calendar_format_problem(col.format))
     throw InputError(at("format").loc, at("format").key,
@@ -113,14 +113,13 @@ ParamList read_speedup_of(const YamlReader& r, const Item& e, const Names& names
 }
 
 ColumnSpec read_column(const YamlReader& r, const Item& c, const Names& names) {
-  static const std::vector<std::string> aggs{"median", "mean", "min",   "max", "first",
-                                             "last",   "n",    "stdev", "sum", "largest_ok"};
+  static const std::vector<std::string> aggs = aggregation_names();
   ColumnSpec col;
   if (c.node.IsScalar()) {
     col.source = r.text(c);
     check_source(col.source, c, names);
     col.label = col.source;
-    if (is_instant(col.source, names)) col.agg = "first";
+    if (is_instant(col.source, names)) col.agg = Aggregation::First;
     return col;
   }
   if (!c.node.IsMap())
@@ -149,11 +148,13 @@ ColumnSpec read_column(const YamlReader& r, const Item& c, const Names& names) {
       col.tz = r.text(e);
     } else if (e.name == "agg") {
       has_agg = true;
-      col.agg = r.text(e);
-      if (!contains(aggs, col.agg))
+      const std::string name = r.text(e);
+      const auto agg = parse_aggregation(name);
+      if (!agg)
         throw InputError(e.loc, e.key,
-                         "unknown aggregate '" + col.agg + "'" + did_you_mean(col.agg, aggs) +
-                             "; use " + joined(aggs));
+                         "unknown aggregate '" + name + "'" + did_you_mean(name, aggs) + "; use " +
+                             joined(aggs));
+      col.agg = *agg;
     } else if (e.name == "format") {
       col.format = r.text(e);
     }
@@ -166,7 +167,7 @@ ColumnSpec read_column(const YamlReader& r, const Item& c, const Names& names) {
                                  : "'of' belongs to a speedup column (write 'speedup: METRIC')");
   if (col.label.empty()) col.label = has_speedup ? "speedup" : col.source;
   check_column(col, c, entries, names, has_agg);
-  if (!has_agg && is_instant(col.source, names)) col.agg = "first";
+  if (!has_agg && is_instant(col.source, names)) col.agg = Aggregation::First;
   return col;
 }
 

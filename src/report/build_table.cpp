@@ -37,11 +37,7 @@ struct Source {
   bool instant() const { return time && time->instant; }
 };
 
-const char* const kInstantAggregations[] = {"first", "last", "min", "max", "n"};
 constexpr const char* kDefaultTimeFormat = "%Y-%m-%d %H:%M:%S";
-
-const char* const kAggregations[] = {"median", "mean", "min",   "max", "first",
-                                     "last",   "n",    "stdev", "sum", "largest_ok"};
 
 // Numbers compare by value ("64" equals "64.0"), everything else by text.
 bool values_equal(const Value& a, const Value& b) {
@@ -207,17 +203,30 @@ double median_of(std::vector<double> v) {
 }
 
 // `values` are in run order (repeat index, then attempt); never empty.
-double aggregate(const std::vector<double>& values, const std::string& agg) {
+double aggregate(const std::vector<double>& values, Aggregation agg) {
   const double n = static_cast<double>(values.size());
   const double sum = std::accumulate(values.begin(), values.end(), 0.0);
-  if (agg == "median") return median_of(values);
-  if (agg == "mean") return sum / n;
-  if (agg == "min") return *std::min_element(values.begin(), values.end());
-  if (agg == "max" || agg == "largest_ok") return *std::max_element(values.begin(), values.end());
-  if (agg == "first") return values.front();
-  if (agg == "last") return values.back();
-  if (agg == "n") return n;
-  if (agg == "sum") return sum;
+  switch (agg) {
+    case Aggregation::Median:
+      return median_of(values);
+    case Aggregation::Mean:
+      return sum / n;
+    case Aggregation::Min:
+      return *std::min_element(values.begin(), values.end());
+    case Aggregation::Max:
+    case Aggregation::LargestOk:
+      return *std::max_element(values.begin(), values.end());
+    case Aggregation::First:
+      return values.front();
+    case Aggregation::Last:
+      return values.back();
+    case Aggregation::N:
+      return n;
+    case Aggregation::Sum:
+      return sum;
+    case Aggregation::Stdev:
+      break;
+  }
   // stdev: the sample standard deviation (0 for a single value).
   if (values.size() < 2) return 0;
   const double mean = sum / n;
@@ -264,12 +273,12 @@ TableCell measured_cell(const RowAcc& row, size_t j, const Source& src, const Co
   values.reserve(entries.size());
   for (const auto& e : entries) values.push_back(e.second);
   if (!values.empty()) {
-    const std::string agg = col.agg.empty() ? "median" : col.agg;
+    const Aggregation agg = col.agg;
     cell.value = aggregate(values, agg);
     cell.min = *std::min_element(values.begin(), values.end());
     cell.max = *std::max_element(values.begin(), values.end());
     cell.n = static_cast<int>(values.size());
-    if (agg == "n") {
+    if (agg == Aggregation::N) {
       cell.text = fmt::format("{}", cell.n);
       cell.count = true;
       cell.min = cell.max = *cell.value;
@@ -308,7 +317,7 @@ TableCell largest_ok_param_cell(const RowAcc& row, size_t j, const ColumnSpec& c
 // The cell of a parameter column: its value, or its distinct values joined with "/".
 TableCell param_cell(const RowAcc& row, size_t j, const std::vector<std::string>& row_params,
                      const ColumnSpec& col) {
-  if (col.agg == "largest_ok") return largest_ok_param_cell(row, j, col);
+  if (col.agg == Aggregation::LargestOk) return largest_ok_param_cell(row, j, col);
   TableCell cell;
   std::vector<Value> values;
   const auto pos = std::find(row_params.begin(), row_params.end(), col.source);
@@ -371,12 +380,12 @@ void validate_column_source(const TableSpec& t, const ColumnSpec& col, const Sou
     }
     return;
   }
-  if (std::find(std::begin(kInstantAggregations), std::end(kInstantAggregations), col.agg) ==
-      std::end(kInstantAggregations))
-    throw InputError(t.loc, column_key(t, col, "agg"),
-                     fmt::format("'{}' is a calendar time: aggregate it with {} (a {} of "
-                                 "instants is no instant of any run)",
-                                 col.source, fmt::join(kInstantAggregations, ", "), col.agg));
+  if (!applies_to_instants(col.agg))
+    throw InputError(
+        t.loc, column_key(t, col, "agg"),
+        fmt::format("'{}' is a calendar time: aggregate it with {} (a {} of "
+                    "instants is no instant of any run)",
+                    col.source, fmt::join(aggregation_names(true), ", "), to_string(col.agg)));
   if (auto problem = calendar_format_problem(col.format))
     throw InputError(t.loc, column_key(t, col, "format"),
                      fmt::format("invalid time format '{}': {}", col.format, *problem));
@@ -384,16 +393,6 @@ void validate_column_source(const TableSpec& t, const ColumnSpec& col, const Sou
     throw InputError(
         t.loc, column_key(t, col, "speedup"),
         fmt::format("'{}' is a calendar time; a speedup compares durations or rates", col.source));
-}
-
-void validate_columns(const TableSpec& t) {
-  for (const auto& col : t.columns) {
-    if (!col.agg.empty() && std::find(std::begin(kAggregations), std::end(kAggregations),
-                                      col.agg) == std::end(kAggregations))
-      throw InputError(t.loc, column_key(t, col, "agg"),
-                       fmt::format("unknown aggregation '{}' (use one of: {})", col.agg,
-                                   fmt::join(kAggregations, ", ")));
-  }
 }
 
 // What a column shows, resolved against the case and its runs.
@@ -529,7 +528,6 @@ struct TableBuilder::Impl {
   std::vector<Value> key;  // scratch
 
   Impl(const CaseSpec& c_, const TableSpec& t_, RunNames n) : c(c_), t(t_), names(std::move(n)) {
-    validate_columns(t);
     std::vector<std::string> params_only;  // derived metrics of parameters alone
     if (!t.derive.empty()) {
       formulas = std::make_unique<report_detail::RunFormulas>(t, formula_names(c, names));
@@ -601,7 +599,7 @@ struct TableBuilder::Impl {
       if (kinds[j].kind == SourceKind::Param) {
         const Value* v = find_param(r.params, col.source);
         if (!v) continue;
-        if (col.agg == "largest_ok") {
+        if (col.agg == Aggregation::LargestOk) {
           if (ok && (!acc.best || *acc.best < *v)) acc.best = *v;
         } else if (std::find(keys.begin(), keys.end(), col.source) == keys.end() &&
                    std::none_of(acc.distinct.begin(), acc.distinct.end(),
@@ -655,7 +653,7 @@ struct TableBuilder::Impl {
       std::string unit = col.unit;
       for (const auto& d : t.derive)
         if (unit.empty() && col.speedup_of.empty() && d.name == col.source) unit = d.unit;
-      if (unit.empty() && kinds[j].instant() && col.agg != "n") unit = kinds[j].zone;
+      if (unit.empty() && kinds[j].instant() && col.agg != Aggregation::N) unit = kinds[j].zone;
       table.units.push_back(unit);
     }
 
@@ -666,7 +664,7 @@ struct TableBuilder::Impl {
         row.cells.push_back(kinds[j].kind == SourceKind::Param
                                 ? param_cell(acc, j, keys, t.columns[j])
                                 : measured_cell(acc, j, kinds[j], t.columns[j]));
-        if (kinds[j].kind != SourceKind::Param || t.columns[j].agg == "largest_ok")
+        if (kinds[j].kind != SourceKind::Param || t.columns[j].agg == Aggregation::LargestOk)
           row.cells.back().planned = acc.planned;
       }
       table.rows.push_back(std::move(row));

@@ -183,10 +183,10 @@ TEST_F(FullCase, ReadsTableRowsColumnsAndFilters) {
   ASSERT_EQ(t.columns.size(), 3u);
   EXPECT_EQ(t.columns[0].source, "iter_ms");
   EXPECT_EQ(t.columns[0].label, "iter_ms");
-  EXPECT_EQ(t.columns[0].agg, "median");
+  EXPECT_EQ(t.columns[0].agg, Aggregation::Median);
   EXPECT_EQ(t.columns[1].source, "samples_per_s");
   EXPECT_EQ(t.columns[1].label, "Samples/s");
-  EXPECT_EQ(t.columns[1].agg, "mean");
+  EXPECT_EQ(t.columns[1].agg, Aggregation::Mean);
   EXPECT_EQ(t.columns[1].format, ".2f");
   EXPECT_EQ(t.columns[2].source, "tflops_per_gpu");  // a metric of preset megatron
   EXPECT_DOUBLE_EQ(t.tolerance, 0.15);

@@ -47,7 +47,7 @@ TEST(TableKeys, ReadDerivePivotRunsFromSpeedupLargestOkAndUnit) {
   EXPECT_EQ(t.derive[0].unit, "samples/s");
   EXPECT_EQ(t.derive[1].formula, "sps2 * 2");
   EXPECT_EQ(t.columns[0].unit, "1/s");
-  EXPECT_EQ(t.columns[1].agg, "largest_ok");
+  EXPECT_EQ(t.columns[1].agg, Aggregation::LargestOk);
   EXPECT_EQ(t.columns[2].source, "sps");
   EXPECT_EQ(t.columns[2].label, "b speedup");
   ASSERT_EQ(t.columns[2].speedup_of.size(), 1u);

@@ -31,11 +31,11 @@ TEST(TableTimeKeys, InstantsReadWithAStrftimeFormatAZoneAndFirstByDefault) {
   const auto& cols = c.tables.at(0).columns;
   ASSERT_EQ(cols.size(), 3u);
   EXPECT_EQ(cols[0].source, "start");
-  EXPECT_EQ(cols[0].agg, "first");  // an instant's default: the first repeat's
+  EXPECT_EQ(cols[0].agg, Aggregation::First);  // an instant's default: the first repeat's
   EXPECT_EQ(cols[1].format, "%H:%M:%S,%f");
   EXPECT_EQ(cols[1].tz, "+02:00");
-  EXPECT_EQ(cols[1].agg, "max");
-  EXPECT_EQ(cols[2].agg, "median");  // a duration is a number like any other
+  EXPECT_EQ(cols[1].agg, Aggregation::Max);
+  EXPECT_EQ(cols[2].agg, Aggregation::Median);  // a duration is a number like any other
 }
 
 TEST(TableTimeKeys, MedianOfAnInstantIsRefusedAtItsLine) {

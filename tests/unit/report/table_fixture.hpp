@@ -59,7 +59,7 @@ inline CaseSpec make_case() {
 inline ColumnSpec column(std::string source, std::string agg = "median", std::string format = {}) {
   ColumnSpec col;
   col.source = std::move(source);
-  col.agg = std::move(agg);
+  col.agg = parse_aggregation(agg).value();
   col.format = std::move(format);
   return col;
 }
