@@ -12,6 +12,7 @@
 #include "aerun/launcher_spec.hpp"
 #include "aerun/poll_interval.hpp"
 #include "aerun/resources_spec.hpp"
+#include "aerun/scheduler_kind.hpp"
 #include "aerun/value.hpp"
 
 namespace aerun {
@@ -48,7 +49,7 @@ struct StatusPattern {
   SourceLoc loc;
 };
 
-// Positive evidence that a run finished (issue 10). When the exit code is unknown (an ingested
+// Positive evidence that a run finished. When the exit code is unknown (an ingested
 // log, a batch job whose stamps lack it) a run is `ok` only if an `end` line was seen or the last
 // `counter` line says the planned count was reached; otherwise `incomplete`.
 struct CompletionSpec {
@@ -113,7 +114,6 @@ struct TableSpec {
   std::vector<Reference> references;
   double tolerance = 0.10;  // relative: |measured/paper - 1| <= tolerance passes
   SourceLoc loc;
-  // Issue 6.
   std::vector<TableDerive> derive;     // per-run formulas, usable as column sources, in order
   std::string pivot;                   // a parameter whose values become column groups
   std::vector<std::string> runs_from;  // other cases whose runs the table also uses
@@ -169,7 +169,7 @@ struct DeriveSpec {
   SourceLoc loc;
 };
 
-// Issue 6: a parameter searched rather than enumerated (`search:`), e.g. the largest `layers`
+// A parameter searched rather than enumerated (`search:`), e.g. the largest `layers`
 // between 16 and 128 whose run does not fail, found by bisection for every point of the rest of
 // the sweep (run/search_runner.cpp).
 struct SearchSpec {
@@ -203,7 +203,7 @@ struct CaseSpec {
   double timeout_s = 0;  // 0 = none
   SourceLoc timeout_loc;
   std::optional<PollInterval> poll_interval;  // `poll_interval:` for batch jobs
-  // Issue 18, watchdogs (0 = off): stop a run with no progress line for stall_s after its last
+  // Watchdogs (0 = off): stop a run with no progress line for stall_s after its last
   // one (`stalled`), or with no first step first_step_s after its start (`startup_timeout`).
   // Either may vary per sweep point (`stall: "{stall}"`): the *_template text is then kept and
   // filled for each point by plan_runs (PlannedRun::stall_s / first_step_s).
@@ -216,7 +216,7 @@ struct CaseSpec {
   bool stall_on() const { return stall_s > 0 || !stall_template.empty(); }
   bool first_step_on() const { return first_step_s > 0 || !first_step_template.empty(); }
   std::vector<std::string> warnings;  // found at load, printed when they matter (batch runs)
-  // Issue 11: which version of the case a run was made from. file_digest: SHA-256 of the case
+  // Which version of the case a run was made from. file_digest: SHA-256 of the case
   // file's text (shown); version: a digest of what decides how each point runs (command, shell,
   // env, launcher counts) — a run of another version is not the current case's result.
   std::string file_digest;
@@ -227,17 +227,17 @@ struct CaseSpec {
   bool exclusive_gpu = false;
   std::optional<LauncherSpec> launcher;  // `launcher:`; the command may then use {launch}
 
-  std::vector<std::string> presets;  // named metric/status sets (issue 5)
+  std::vector<std::string> presets;  // named metric/status sets
   std::vector<MetricSpec> metrics;
   std::vector<StatusPattern> status;
   StartupSpec startup;
-  CompletionSpec completion;  // the case's first, then its presets' (issue 10)
+  CompletionSpec completion;  // the case's first, then its presets'
   std::vector<TableSpec> tables;
-  std::vector<PlotSpec> plots;  // issue 6: `plots:`
-  // Issue 4: batch schedulers.
-  std::string scheduler;    // `scheduler:` default for --scheduler: "", "slurm", "pbs" or "local"
-  ResourcesSpec resources;  // `resources:` of each job
-  // Issue 6: search sweeps. The loader also appends the searched parameter to `params` as the
+  std::vector<PlotSpec> plots;  // `plots:`
+  // Batch schedulers.
+  std::optional<Scheduler> scheduler;  // `scheduler:`, the default of --scheduler (None: local)
+  ResourcesSpec resources;             // `resources:` of each job
+  // Search sweeps. The loader also appends the searched parameter to `params` as the
   // list of every candidate value, so that placeholders, derive, exclude and tables see it as a
   // parameter; `aerun case` then bisects over it instead of enumerating it.
   std::optional<SearchSpec> search;

@@ -1,4 +1,4 @@
-// Which stored runs belong to a case as it is now (issue 11): tables use those by default, so
+// Which stored runs belong to a case as it is now: tables use those by default, so
 // a changed fixed parameter or command never mixes its runs with the old ones in a row.
 #pragma once
 

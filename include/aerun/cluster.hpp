@@ -8,16 +8,10 @@
 
 #include "aerun/gpu_discovery.hpp"
 #include "aerun/hostfile.hpp"
+#include "aerun/scheduler_kind.hpp"
 #include "aerun/system_probe.hpp"
 
 namespace aerun {
-
-enum class Scheduler { None, Pbs, Slurm };
-
-// "none" | "pbs" | "slurm".
-std::string to_string(Scheduler s);
-// The inverse of to_string; throws InputError naming `key` for anything else.
-Scheduler parse_scheduler(const std::string& name, const std::string& key = "scheduler");
 
 // What discovery may use, and what the user fixed explicitly (explicit values win).
 struct DiscoveryOptions {

@@ -1,4 +1,4 @@
-// Which outcomes are results and which are accidents (issue 11). A result (ok, or a deterministic
+// Which outcomes are results and which are accidents. A result (ok, or a deterministic
 // failure: oom, host_oom, timeout, failed, no_progress, incomplete, the case's own statuses) is
 // kept by a later `aerun case`; a transient failure (comm_error, node_failure, launcher_failed,
 // launch_failed, submit_failed, cancelled, interrupted, stale, lost) is run again. `retries:`

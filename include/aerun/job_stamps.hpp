@@ -28,7 +28,7 @@ struct JobStamps {
   double first_step_s = 0;  // > 0: the job's first-step deadline stopped the run
 };
 
-// What `aerun stamp-output` watches for (issue 18): the first step, the progress lines, and the
+// What `aerun stamp-output` watches for: the first step, the progress lines, and the
 // watchdogs' limits (0 = off).
 struct StampOptions {
   std::string first_step;             // RE2

@@ -1,4 +1,4 @@
-// The one judge of a run's final status (issue 10): a pure function from everything known about
+// The one judge of a run's final status: a pure function from everything known about
 // a finished run (how its process ended, the scheduler's verdict, what its log said) to a status
 // and a reason. The local runner, batch collection and ingest all call it; docs/presets.md gives
 // the precedence in words and tests/unit/run/run_judge_test.cpp as a table.
@@ -35,7 +35,7 @@ struct RunEvidence {
   bool stopped = false;     // stopped by the user (Ctrl-C / SIGTERM to aerun)
   std::string stop_signal;  // "SIGINT"
   double timeout_s = 0;     // > 0: aerun's own timeout fired after this many seconds
-  // Issue 18, the watchdogs: no progress line for stall_s after the last one (its text and line
+  // The watchdogs: no progress line for stall_s after the last one (its text and line
   // number kept), or no first step within first_step_s of the start.
   double stall_s = 0;
   std::string stall_line;

@@ -81,7 +81,7 @@ struct RunRecord {
   std::vector<MetricValue> metrics;
   std::vector<MetricSeries> series;
 
-  // Issue 4: runs made as batch jobs ("" / nullopt for runs aerun ran itself).
+  // Runs made as batch jobs ("" / nullopt for runs aerun ran itself).
   std::string scheduler;                 // "slurm" | "pbs"
   std::string job_id;                    // the run's job: "123", array task "123_4", "123[4].srv"
   std::optional<int> array_index;        // its index in the job array

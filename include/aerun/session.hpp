@@ -1,4 +1,4 @@
-// A session: one aerun invocation that runs, ingests or collects (issue 14). Runs carry the
+// A session: one aerun invocation that runs, ingests or collects. Runs carry the
 // session of their attempt; a nightly regression compares the runs of two sessions.
 #pragma once
 

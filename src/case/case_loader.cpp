@@ -174,7 +174,7 @@ CaseSpec parse_case(const std::string& yaml_text, const std::string& file,
   bool has_case = false, has_command = false;
   std::vector<Item> tables;  // read last: they refer to parameters and metrics
   std::vector<Item> plots;   // after the tables they draw
-  std::vector<Item> search;  // issue 6: after the sweep sections, before the checks
+  std::vector<Item> search;  // after the sweep sections, before the checks
   std::vector<Item> policy;  // retries, rerun: they name statuses, known once presets are applied
   SourceLoc presets_loc;     // presets resolve once metrics, status and startup are read
   for (const Item& e : r.entries(r.root(), top_level_keys())) {

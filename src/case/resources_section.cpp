@@ -63,7 +63,7 @@ void read_scheduler(const YamlReader& r, const Item& it, CaseSpec& spec) {
     throw InputError(
         it.loc, it.key,
         "unknown scheduler '" + v + "'" + did_you_mean(v, valid) + "; use slurm, pbs or local");
-  spec.scheduler = v;
+  spec.scheduler = parse_scheduler(v, it.key);
 }
 
 void read_resources(const YamlReader& r, const Item& it, CaseSpec& spec, const std::string& base) {

@@ -1,4 +1,4 @@
-// The aerun command line: subcommands case, runs, show, table.
+// The aerun command line: one add_*_command per subcommand (cli/cmd_*.cpp).
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -27,7 +27,7 @@ void add_show_command(CLI::App& app, Globals& g, Action& action);
 void add_table_command(CLI::App& app, Globals& g, Action& action);
 void add_plot_command(CLI::App& app, Globals& g, Action& action);
 void add_env_command(CLI::App& app, Globals& g, Action& action);
-// Issue 4: batch jobs submitted with --no-wait, and the job scripts' output stamper.
+// Batch jobs submitted with --no-wait, and the job scripts' output stamper.
 void add_collect_command(CLI::App& app, Globals& g, Action& action);
 void add_cancel_command(CLI::App& app, Globals& g, Action& action);
 void add_stamp_output_command(CLI::App& app, Globals& g, Action& action);

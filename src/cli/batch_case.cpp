@@ -81,7 +81,7 @@ LaunchSetup batch_launch_setup(const CaseSpec& spec) {
 
 int run_batch_case(const Globals& g, const CaseSpec& spec, const RunSelector& selector,
                    const BatchCaseArgs& a) {
-  const Scheduler sched = parse_scheduler(a.scheduler, "--scheduler");
+  const Scheduler sched = a.scheduler;
   for (const auto& w : spec.warnings) std::cerr << "aerun: warning: " << w << "\n";
   const bool in_allocation = !a.dry_run && sched != Scheduler::None &&
                              !allocation_id(sched).empty() && !a.submit_in_allocation;

@@ -14,7 +14,7 @@
 namespace aerun::cli {
 
 struct BatchCaseArgs {
-  std::string scheduler;  // slurm | pbs | local
+  Scheduler scheduler = Scheduler::None;  // None: local (only writes scripts)
   bool dry_run = false;
   bool wait = true;
   bool force = false;

@@ -35,14 +35,14 @@ struct CaseArgs {
   std::string where;
   int jobs = 1;
   bool quiet_progress = false;
-  // Issue 4: batch schedulers (cli/batch_case.cpp).
+  // Batch schedulers (cli/batch_case.cpp).
   std::string scheduler;  // slurm | pbs | local ("" = the case's `scheduler:`, else run here)
   bool no_wait = false;
   int max_queued = 0;
   std::string poll_interval;
   bool submit = false;
-  SessionArgs session;            // --label / --session new (issue 14)
-  std::string stall, first_step;  // watchdogs (issue 18), as written
+  SessionArgs session;            // --label / --session new
+  std::string stall, first_step;  // watchdogs, as written
 };
 
 // The demo workload ships next to the aerun binary; runs find it as $AERUN_DEMO_TRAIN.
@@ -55,7 +55,7 @@ std::vector<std::string> helper_env() {
   return env;
 }
 
-// Issue 6: a case with `search:` bisects its searched parameter instead of enumerating it
+// A case with `search:` bisects its searched parameter instead of enumerating it
 // (run/search_runner.cpp); local runs only.
 int run_search_case(const Globals& g, const CaseArgs& a, const CaseSpec& spec,
                     const RunSelector& selector) {
@@ -108,11 +108,13 @@ int run_case_command(const Globals& g, const CaseArgs& a) {
   Extractor check(spec.metrics, spec.status, spec.startup);
   if (spec.search) return run_search_case(g, a, spec, selector);
 
-  // Issue 4: with a scheduler the runs become batch jobs (or steps of the current allocation).
-  if (const std::string sched = a.scheduler.empty() ? spec.scheduler : a.scheduler;
-      !sched.empty() && !(sched == "local" && !a.dry_run && a.scheduler.empty())) {
+  // With a scheduler the runs become batch jobs (or steps of the current allocation).
+  // A case's `scheduler: local` runs here; only --scheduler local writes scripts (--dry-run).
+  const std::optional<Scheduler> sched =
+      a.scheduler.empty() ? spec.scheduler : parse_scheduler(a.scheduler, "--scheduler");
+  if (sched && !(*sched == Scheduler::None && !a.dry_run && a.scheduler.empty())) {
     BatchCaseArgs b;
-    b.scheduler = sched;
+    b.scheduler = *sched;
     b.dry_run = a.dry_run;
     b.wait = !a.no_wait;
     b.force = a.force;

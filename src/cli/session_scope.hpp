@@ -1,4 +1,4 @@
-// The session of one `aerun case` / `ingest` / `collect` (issue 14): opened in the store before
+// The session of one `aerun case` / `ingest` / `collect`: opened in the store before
 // the first run is stored, closed when the invocation ends, whichever way it ends.
 #pragma once
 

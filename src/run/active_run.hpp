@@ -49,7 +49,7 @@ class ActiveRun {
   bool done() const;
   // Once done: the record with times, exit, metrics, log digest and the judge's verdict.
   RunRecord finish();
-  // Issue 18, live progress: "iteration 120/1000 (12%), 2.1/s, ETA 7:08" when the log states a
+  // Live progress: "iteration 120/1000 (12%), 2.1/s, ETA 7:08" when the log states a
   // total (a completion counter), else "".
   std::string live_progress() const;
   // The tenth of the total the run has reached since last asked (for a plain line at each 10 %),
@@ -74,7 +74,7 @@ class ActiveRun {
   bool eof_ = false;
   bool timed_out_ = false;
   int tenth_reported_ = 0;
-  // The watchdogs (issue 18): the progress lines seen and when the last came; which one fired.
+  // The watchdogs: the progress lines seen and when the last came; which one fired.
   long long progress_seen_ = 0;
   double last_progress_mono_ = 0;
   bool stalled_ = false, startup_timed_out_ = false;

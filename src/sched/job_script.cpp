@@ -81,7 +81,7 @@ std::string run_block(const CaseSpec& spec, const JobScriptRequest& req) {
     return shell + " -c \"$AERUN_COMMAND\" 2>&1\naerun_rc=$?";
   std::string wrapper = shell_quote(req.aerun_binary) + " stamp-output \"$AERUN_STAMPS\" " +
                         shell_quote(spec.startup.first_step);
-  // The watchdogs run inside the job (issue 18): no login node needs to see its processes.
+  // The watchdogs run inside the job: no login node needs to see its processes.
   if (spec.stall_on()) {
     for (const auto& m : spec.metrics) {
       if (!m.progress) continue;

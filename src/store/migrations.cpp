@@ -77,7 +77,7 @@ CREATE TABLE series (
 );
 )sql";
 
-// Issue 4: runs made as batch jobs (docs/schedulers.md).
+// Runs made as batch jobs (docs/schedulers.md).
 constexpr std::string_view kBatchJobs = R"sql(
 ALTER TABLE runs ADD COLUMN scheduler TEXT NOT NULL DEFAULT '';
 ALTER TABLE runs ADD COLUMN job_id TEXT NOT NULL DEFAULT '';
@@ -90,7 +90,7 @@ ALTER TABLE runs ADD COLUMN scheduler_reason TEXT NOT NULL DEFAULT '';
 CREATE INDEX runs_job_id ON runs(job_id);
 )sql";
 
-// Issue 11: a run's claim names its owner beyond the pid (start time, boot) and carries a
+// A run's claim names its owner beyond the pid (start time, boot) and carries a
 // heartbeat, so a dead owner's claim is told from a live one.
 constexpr std::string_view kClaims = R"sql(
 ALTER TABLE runs ADD COLUMN runner_start INTEGER NOT NULL DEFAULT 0;
@@ -98,13 +98,13 @@ ALTER TABLE runs ADD COLUMN runner_boot TEXT NOT NULL DEFAULT '';
 ALTER TABLE runs ADD COLUMN heartbeat REAL;
 )sql";
 
-// Issue 11: the version of the case each run was made from.
+// The version of the case each run was made from.
 constexpr std::string_view kCaseVersions = R"sql(
 ALTER TABLE runs ADD COLUMN case_version TEXT NOT NULL DEFAULT '';
 ALTER TABLE runs ADD COLUMN case_digest TEXT NOT NULL DEFAULT '';
 )sql";
 
-// Issue 14: every invocation is a session, and every attempt of a run is kept (the history a
+// Every invocation is a session, and every attempt of a run is kept (the history a
 // nightly regression compares). The runs row holds a run's latest attempt, as before; an earlier
 // attempt is copied into run_history (with its metrics) when a new one begins. Runs stored before
 // this version belong to one session, "before-sessions".
@@ -161,13 +161,13 @@ INSERT INTO sessions(label, kind, started_at, ended_at)
 UPDATE runs SET session_id = (SELECT id FROM sessions WHERE label = 'before-sessions');
 )sql";
 
-// Issue 14: old logs compressed or removed by `aerun prune`; what the run's row says stays.
+// Old logs compressed or removed by `aerun prune`; what the run's row says stays.
 constexpr std::string_view kLogState = R"sql(
 ALTER TABLE runs ADD COLUMN log_state TEXT NOT NULL DEFAULT '';
 ALTER TABLE run_history ADD COLUMN log_state TEXT NOT NULL DEFAULT '';
 )sql";
 
-// Issue 12: a case's runs in id order straight from an index (tables and listings stream them
+// A case's runs in id order straight from an index (tables and listings stream them
 // with their children, merged by run id, without sorting the whole case).
 constexpr std::string_view kCaseIndex = R"sql(
 CREATE INDEX runs_case ON runs(case_name);

@@ -208,7 +208,7 @@ struct Store::Impl {
     return id;
   }
 
-  // The batch-job columns (issue 4), from r.
+  // The batch-job columns, from r.
   void write_job(long long id, const RunRecord& r) {
     db.prepare(
           "UPDATE runs SET scheduler=?, job_id=?, array_index=?, submit_time=?, "

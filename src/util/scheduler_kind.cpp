@@ -1,5 +1,6 @@
 // Scheduler names.
-#include "aerun/cluster.hpp"
+#include "aerun/scheduler_kind.hpp"
+
 #include "aerun/error.hpp"
 
 namespace aerun {
