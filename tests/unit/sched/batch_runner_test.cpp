@@ -1,0 +1,180 @@
+// BatchRunner and JobFollower against a scheduler in memory (fake_scheduler.hpp): what is
+// submitted, what is stored while jobs wait and run, and how each way a job can end is judged.
+// The same paths against a real Slurm: tests/integration/slurm_*_test.cpp.
+#include "aerun/batch_runner.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <sstream>
+
+#include "aerun/case_loader.hpp"
+#include "aerun/run_status.hpp"
+#include "aerun/store.hpp"
+#include "fake_scheduler.hpp"
+
+namespace aerun {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::FakeScheduler;
+using ::testing::HasSubstr;
+
+class BatchRunnerFake : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("aerun-batch-fake-" + std::to_string(getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    store_ = std::make_unique<Store>((dir_ / "store.db").string());
+  }
+  void TearDown() override {
+    store_.reset();
+    fs::remove_all(dir_);
+  }
+
+  // A sweep of `l` (the loss a run prints) over three values; each run prints its loss and exits
+  // with `exit`.
+  CaseSpec make_case(const std::string& extra = "") {
+    return parse_case(
+        "case: fake\n"
+        "command: 'echo \"lm loss: {l}\"; exit {code}'\n"
+        "params:\n  l: [1.5, 2.5, 3.5]\n  code: 0\n"
+        "metrics:\n  loss: 'lm loss: ([0-9.]+)'\n" +
+            extra,
+        (dir_ / "fake.yaml").string(), dir_.string());
+  }
+
+  BatchSummary run(const CaseSpec& spec, FakeScheduler& sched, bool wait = true) {
+    planned_.clear();
+    plan_runs(spec, nullptr, [&](const PlannedRun& p) {
+      planned_.push_back(p);
+      return true;
+    });
+    BatchOptions o;
+    o.wait = wait;
+    o.logs_dir = (dir_ / "logs").string();
+    o.follow.poll_s = o.follow.max_poll_s = 0.01;
+    BatchRunner runner(spec, store_.get(), Scheduler::Slurm, o, out_);
+    return runner.run(planned_, sched);
+  }
+
+  std::vector<RunRecord> stored() {
+    std::vector<RunRecord> out;
+    for (const auto& p : planned_) out.push_back(store_->find_by_key(p.key).value());
+    return out;
+  }
+
+  fs::path dir_;
+  std::unique_ptr<Store> store_;
+  std::vector<PlannedRun> planned_;
+  std::ostringstream out_;
+};
+
+TEST_F(BatchRunnerFake, ASweepIsOneArrayJobWhoseTasksEndOkWithTheirMetrics) {
+  FakeScheduler sched;
+  const BatchSummary s = run(make_case(), sched);
+  EXPECT_EQ(s.jobs, 1);
+  EXPECT_EQ(s.submitted, 3);
+  EXPECT_EQ(s.ok, 3);
+  EXPECT_EQ(s.outstanding, 0);
+  ASSERT_EQ(sched.submitted_scripts.size(), 1u);
+  const auto runs = stored();
+  for (size_t i = 0; i < runs.size(); ++i) {
+    EXPECT_EQ(runs[i].status, run_status::ok) << runs[i].reason;
+    EXPECT_EQ(runs[i].job_id, "100_" + std::to_string(i));
+    EXPECT_EQ(runs[i].scheduler_state, "COMPLETED");
+    ASSERT_NE(runs[i].metric("loss"), nullptr);
+    EXPECT_DOUBLE_EQ(runs[i].metric("loss")->value, 1.5 + static_cast<double>(i));
+  }
+}
+
+TEST_F(BatchRunnerFake, WithoutWaitingTheRunsAreStoredPendingWithTheirJobIds) {
+  FakeScheduler sched;
+  const BatchSummary s = run(make_case(), sched, /*wait=*/false);
+  EXPECT_EQ(s.outstanding, 3);
+  EXPECT_EQ(sched.queries, 1);  // one look, for jobs that failed at once
+  for (const auto& r : stored()) {
+    EXPECT_EQ(r.status, run_status::pending);
+    EXPECT_THAT(r.job_id, HasSubstr("100_"));
+    EXPECT_TRUE(r.submit_time.has_value());
+  }
+}
+
+TEST_F(BatchRunnerFake, ARefusedSubmissionIsStoredAsSubmitFailedWithTheSchedulersWords) {
+  FakeScheduler sched;
+  sched.refuse_with = "sbatch: error: invalid partition specified: gpu_p5";
+  const BatchSummary s = run(make_case(), sched);
+  EXPECT_EQ(s.submit_failed, 3);
+  EXPECT_EQ(s.jobs, 0);
+  EXPECT_THAT(s.last_error, HasSubstr("invalid partition"));
+  for (const auto& r : stored()) {
+    EXPECT_EQ(r.status, run_status::submit_failed);
+    EXPECT_THAT(r.reason, HasSubstr("invalid partition"));
+  }
+}
+
+TEST_F(BatchRunnerFake, AQueryThatCannotReachTheSchedulerConcludesNothing) {
+  FakeScheduler sched;
+  sched.failing_queries = 3;
+  const BatchSummary s = run(make_case(), sched);
+  EXPECT_EQ(s.ok, 3);  // the follower asked again until it could
+  EXPECT_GE(sched.queries, 3 + 3);
+  EXPECT_THAT(out_.str(), HasSubstr("scheduler query failed (slurm_load_jobs error"));
+}
+
+TEST_F(BatchRunnerFake, AJobThatLeavesTheQueueWithoutRunningIsLost) {
+  FakeScheduler sched;
+  sched.vanish = {"100_1"};
+  const BatchSummary s = run(make_case(), sched);
+  EXPECT_EQ(s.ok, 2);
+  EXPECT_EQ(s.failed, 1);
+  const auto runs = stored();
+  EXPECT_EQ(runs[1].status, run_status::lost);
+  EXPECT_THAT(runs[1].reason, HasSubstr("job 100_1 left the scheduler's queue without starting"));
+}
+
+TEST_F(BatchRunnerFake, AScriptThatExitsNonZeroIsFailedWithItsExitCode) {
+  FakeScheduler sched;
+  const CaseSpec spec = parse_case(
+      "case: fake\ncommand: 'echo \"lm loss: 1.0\"; exit 3'\nparams:\n  x: [1, 2]\n"
+      "metrics:\n  loss: 'lm loss: ([0-9.]+)'\n",
+      (dir_ / "fake.yaml").string(), dir_.string());
+  const BatchSummary s = run(spec, sched);
+  EXPECT_EQ(s.failed, 2);
+  for (const auto& r : stored()) {
+    EXPECT_EQ(r.status, run_status::failed);
+    EXPECT_EQ(r.exit_code, 3);
+    EXPECT_EQ(r.scheduler_state, "FAILED");
+  }
+}
+
+TEST_F(BatchRunnerFake, ATransientFailureIsSubmittedAgainAsAJobOfItsOwn) {
+  FakeScheduler sched;
+  sched.end_state = {{"100_2", "NODE_FAIL"}};
+  const BatchSummary s = run(make_case("retries: 1\n"), sched);
+  EXPECT_EQ(s.retried, 1);
+  EXPECT_EQ(s.ok, 3);
+  EXPECT_EQ(s.failed, 0);
+  ASSERT_EQ(sched.submitted_scripts.size(), 2u);  // the array, then the retry alone
+  const auto runs = stored();
+  EXPECT_EQ(runs[2].status, run_status::ok);
+  EXPECT_EQ(runs[2].attempt, 2);
+  EXPECT_EQ(runs[2].job_id, "101");
+}
+
+TEST_F(BatchRunnerFake, ARunAlreadyOkIsNotSubmittedAgain) {
+  FakeScheduler first;
+  run(make_case(), first);
+  FakeScheduler second;
+  const BatchSummary s = run(make_case(), second);
+  EXPECT_EQ(s.reused, 3);
+  EXPECT_TRUE(second.submitted_scripts.empty());
+  EXPECT_EQ(second.queries, 0);
+}
+
+}  // namespace
+}  // namespace aerun
