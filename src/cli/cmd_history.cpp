@@ -12,7 +12,7 @@
 #include "cli/app.hpp"
 #include "cli/gnuplot_run.hpp"
 #include "cli/open_store.hpp"
-#include "cli/regress_sessions.hpp"
+#include "aerun/session_pick.hpp"
 #include "cli/run_selection.hpp"
 
 namespace aerun::cli {

@@ -24,7 +24,7 @@
 #include "aerun/text_format.hpp"
 #include "cli/app.hpp"
 #include "cli/open_store.hpp"
-#include "cli/regress_sessions.hpp"
+#include "aerun/session_pick.hpp"
 
 namespace aerun::cli {
 

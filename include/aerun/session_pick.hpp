@@ -11,7 +11,7 @@
 #include "aerun/session.hpp"
 #include "aerun/store.hpp"
 
-namespace aerun::cli {
+namespace aerun {
 
 // --tolerance: "10%" or "0.1". Throws InputError naming the option.
 double parse_tolerance(const std::string& text, const std::string& option = "--tolerance");
@@ -52,4 +52,4 @@ class SessionPick {
   std::optional<size_t> named_;   // a named baseline
 };
 
-}  // namespace aerun::cli
+}  // namespace aerun

@@ -1,4 +1,4 @@
-#include "cli/regress_sessions.hpp"
+#include "aerun/session_pick.hpp"
 
 #include <fmt/format.h>
 
@@ -10,7 +10,7 @@
 #include "aerun/case_loader.hpp"
 #include "aerun/error.hpp"
 
-namespace aerun::cli {
+namespace aerun {
 
 namespace {
 
@@ -143,4 +143,4 @@ std::string SessionPick::baseline_heading(const std::vector<std::string>& used) 
   return baseline_ref_;
 }
 
-}  // namespace aerun::cli
+}  // namespace aerun
