@@ -1,10 +1,6 @@
 // `aerun case --scheduler ...`: submission, following, dry-run scripts, allocation mode.
 #include "cli/batch_case.hpp"
 
-#include "aerun/poll_interval.hpp"
-
-#include "aerun/provenance.hpp"
-
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -13,20 +9,17 @@
 #include <filesystem>
 #include <iostream>
 
+#include "aerun/allocation_steps.hpp"
 #include "aerun/batch_runner.hpp"
 #include "aerun/case_runner.hpp"
+#include "aerun/poll_interval.hpp"
+#include "aerun/provenance.hpp"
 #include "aerun/shell_quote.hpp"
 #include "aerun/store.hpp"
 
 namespace aerun::cli {
 
 namespace {
-
-// The allocation this aerun runs in, if any: SLURM_JOB_ID under Slurm, PBS_JOBID under PBS.
-std::string allocation_id(Scheduler s) {
-  const char* v = std::getenv(s == Scheduler::Slurm ? "SLURM_JOB_ID" : "PBS_JOBID");
-  return v && *v ? v : "";
-}
 
 // Inside an allocation: the runs become job steps of it. Under Slurm a command with no launcher
 // of its own is started as a one-task step (`srun --exact`); a launcher (srun, mpiexec) already
@@ -37,16 +30,7 @@ int run_in_allocation(const Globals& g, const CaseSpec& spec, std::vector<Planne
       "[{}] inside {} job {}: runs start as its job steps, nothing is "
       "submitted\n",
       spec.name, to_string(sched), alloc);
-  if (sched == Scheduler::Slurm && !spec.launcher) {
-    for (auto& p : planned) {
-      const ResourcesSpec& r = resources_of(spec, p);  // the point's own size
-      std::string step = "srun --exact --nodes=" + std::to_string(r.nodes.value_or(1)) +
-                         " --ntasks-per-node=" + std::to_string(r.tasks_per_node.value_or(1));
-      if (r.cpus_per_task) step += " --cpus-per-task=" + std::to_string(*r.cpus_per_task);
-      if (r.gpus_per_node) step += " --gpus-per-node=" + std::to_string(*r.gpus_per_node);
-      p.command = step + " " + shell_quote(spec.shell) + " -c " + shell_quote(p.command);
-    }
-  }
+  as_job_steps(spec, sched, planned);
   Store store(g.resolved_db());
   SessionScope session(
       store, describe_session(a.session, "case", {&spec}, to_string(sched), spec.workdir));
@@ -73,12 +57,6 @@ int run_in_allocation(const Globals& g, const CaseSpec& spec, std::vector<Planne
 
 }  // namespace
 
-LaunchSetup batch_launch_setup(const CaseSpec& spec) {
-  LaunchSetup l;
-  if (spec.launcher) l.prefix = "$DIST_LAUNCH";
-  return l;
-}
-
 int run_batch_case(const Globals& g, const CaseSpec& spec, const RunSelector& selector,
                    const BatchCaseArgs& a) {
   const Scheduler sched = a.scheduler;
@@ -88,7 +66,7 @@ int run_batch_case(const Globals& g, const CaseSpec& spec, const RunSelector& se
 
   // Inside an allocation the local runner discovers the launch line itself; a job's is found
   // inside the job.
-  const LaunchSetup batch_launch = batch_launch_setup(spec);
+  const LaunchSetup batch_launch = job_launch_setup(spec);
   std::vector<PlannedRun> planned;
   plan_runs(
       spec, &selector,

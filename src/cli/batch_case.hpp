@@ -33,9 +33,4 @@ struct BatchCaseArgs {
 int run_batch_case(const Globals& g, const CaseSpec& spec, const RunSelector& selector,
                    const BatchCaseArgs& a);
 
-// The launch setup of a batch job's command: `{launch}` (or, without it, a prefix) becomes
-// `$DIST_LAUNCH`, which the job script sets inside the allocation from `aerun env` (the login
-// node's own hosts and GPUs are not the job's).
-LaunchSetup batch_launch_setup(const CaseSpec& spec);
-
 }  // namespace aerun::cli

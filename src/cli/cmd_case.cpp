@@ -12,6 +12,7 @@
 #include "aerun/case_loader.hpp"
 #include "aerun/case_runner.hpp"
 #include "aerun/extractor.hpp"
+#include "aerun/plan_printer.hpp"
 #include "aerun/provenance.hpp"
 #include "aerun/run_plan.hpp"
 #include "aerun/search_runner.hpp"
@@ -45,16 +46,6 @@ struct CaseArgs {
   std::string stall, first_step;  // watchdogs, as written
 };
 
-// The demo workload ships next to the aerun binary; runs find it as $AERUN_DEMO_TRAIN.
-std::vector<std::string> helper_env() {
-  std::vector<std::string> env;
-  if (std::getenv("AERUN_DEMO_TRAIN")) return env;
-  std::error_code ec;
-  const auto demo = std::filesystem::path(self_binary()).parent_path() / "aerun-demo-train";
-  if (std::filesystem::exists(demo, ec)) env.push_back("AERUN_DEMO_TRAIN=" + demo.string());
-  return env;
-}
-
 // A case with `search:` bisects its searched parameter instead of enumerating it
 // (run/search_runner.cpp); local runs only.
 int run_search_case(const Globals& g, const CaseArgs& a, const CaseSpec& spec,
@@ -78,7 +69,7 @@ int run_search_case(const Globals& g, const CaseArgs& a, const CaseSpec& spec,
   opts.rerun_failed = a.rerun_failed;
   opts.logs_dir = g.logs_dir();
   opts.tty = !a.quiet_progress && isatty(STDERR_FILENO);
-  opts.env = helper_env();
+  opts.env = demo_workload_env();
   opts.env.insert(opts.env.end(), launch.env.begin(), launch.env.end());
   SearchRunner runner(spec, store, opts, std::cerr);
   return runner.run(&selector, launch).exit_code();
@@ -124,32 +115,12 @@ int run_case_command(const Globals& g, const CaseArgs& a) {
     b.session = a.session;
     b.jobs = a.jobs;
     b.submit_in_allocation = a.submit;
-    b.env = helper_env();
+    b.env = demo_workload_env();
     return run_batch_case(g, spec, selector, b);
   }
 
   if (a.dry_run) {
-    std::string out;
-    out.reserve(1 << 20);
-    out += fmt::format("# case {} ({}): workdir {}\n", spec.name, printable(spec.file),
-                       printable(spec.workdir));
-    size_t n = 0;
-    plan_runs(
-        spec, &selector,
-        [&](const PlannedRun& r) {
-          out += r.command;
-          out += '\n';
-          ++n;
-          if (out.size() > (1 << 20)) {
-            std::fwrite(out.data(), 1, out.size(), stdout);
-            out.clear();
-          }
-          return true;
-        },
-        /*with_keys=*/false);
-    out += fmt::format("# {} run{}\n", n, n == 1 ? "" : "s");
-    std::fwrite(out.data(), 1, out.size(), stdout);
-    std::fflush(stdout);
+    print_plan(spec, &selector, stdout);
     return 0;
   }
 
@@ -193,7 +164,7 @@ int run_case_command(const Globals& g, const CaseArgs& a) {
   opts.rerun_failed = a.rerun_failed;
   opts.logs_dir = g.logs_dir();
   opts.tty = !a.quiet_progress && isatty(STDERR_FILENO);
-  opts.env = helper_env();
+  opts.env = demo_workload_env();
   opts.env.insert(opts.env.end(), launch.env.begin(), launch.env.end());
   CaseRunner runner(spec, store, opts, std::cerr);
   const RunSummary s = runner.run(

@@ -1,0 +1,48 @@
+// print_plan and demo_workload_env (plan_printer.hpp).
+#include "aerun/plan_printer.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "aerun/provenance.hpp"
+#include "aerun/shell_quote.hpp"
+
+namespace aerun {
+
+long long print_plan(const CaseSpec& spec, const RunSelector* selector, std::FILE* file) {
+  std::string out;
+  out.reserve(1 << 20);
+  out += fmt::format("# case {} ({}): workdir {}\n", spec.name, printable(spec.file),
+                     printable(spec.workdir));
+  long long n = 0;
+  plan_runs(
+      spec, selector,
+      [&](const PlannedRun& r) {
+        out += r.command;
+        out += '\n';
+        ++n;
+        if (out.size() > (1 << 20)) {
+          std::fwrite(out.data(), 1, out.size(), file);
+          out.clear();
+        }
+        return true;
+      },
+      /*with_keys=*/false);
+  out += fmt::format("# {} run{}\n", n, n == 1 ? "" : "s");
+  std::fwrite(out.data(), 1, out.size(), file);
+  std::fflush(file);
+  return n;
+}
+
+std::vector<std::string> demo_workload_env() {
+  std::vector<std::string> env;
+  if (std::getenv("AERUN_DEMO_TRAIN")) return env;
+  std::error_code ec;
+  const auto demo = std::filesystem::path(self_binary()).parent_path() / "aerun-demo-train";
+  if (std::filesystem::exists(demo, ec)) env.push_back("AERUN_DEMO_TRAIN=" + demo.string());
+  return env;
+}
+
+}  // namespace aerun
