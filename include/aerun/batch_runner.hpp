@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "aerun/case_spec.hpp"
+#include "aerun/env_vars.hpp"
 #include "aerun/job_follower.hpp"
 #include "aerun/run_plan.hpp"
 #include "aerun/scheduler_client.hpp"
@@ -19,15 +20,15 @@ namespace aerun {
 class Store;
 
 struct BatchOptions {
-  bool wait = true;              // follow the jobs until they end (false: submit and return)
-  int max_queued = 0;            // jobs in the queue at once (0 = no cap); caps array tasks too
-  bool force = false;            // re-run runs that already succeeded
-  bool rerun_failed = false;     // resubmit every stored failure (default: transient ones only)
-  std::string logs_dir;          // logs, stamps and scripts under <logs_dir>/<case>/
-  std::vector<std::string> env;  // "NAME=value" exported in every job
-  std::string aerun_binary;      // written into the scripts (launch line, stamp-output)
-  long long session_id = 0;      // the session runs are made in (session.hpp)
-  bool fresh_session = false;    // reuse only what this session already did
+  bool wait = true;            // follow the jobs until they end (false: submit and return)
+  int max_queued = 0;          // jobs in the queue at once (0 = no cap); caps array tasks too
+  bool force = false;          // re-run runs that already succeeded
+  bool rerun_failed = false;   // resubmit every stored failure (default: transient ones only)
+  std::string logs_dir;        // logs, stamps and scripts under <logs_dir>/<case>/
+  EnvVars env;                 // exported in every job
+  std::string aerun_binary;    // written into the scripts (launch line, stamp-output)
+  long long session_id = 0;    // the session runs are made in (session.hpp)
+  bool fresh_session = false;  // reuse only what this session already did
   FollowOptions follow;
 };
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "aerun/case_spec.hpp"
+#include "aerun/env_vars.hpp"
 #include "aerun/run_plan.hpp"
 
 namespace aerun {
@@ -16,13 +17,13 @@ class Store;
 
 struct RunnerOptions {
   int jobs = 1;
-  bool force = false;            // re-run even runs that already succeeded
-  bool rerun_failed = false;     // re-run every stored failure (default: only transient ones)
-  std::string logs_dir;          // logs go to <logs_dir>/<case>/<key16>-a<attempt>.log
-  bool tty = false;              // a live progress line instead of one line per event
-  std::vector<std::string> env;  // "NAME=value" exported to every run, after the host's own
-  double kill_grace_s = 5;       // SIGTERM -> SIGKILL delay for timeouts and interruptions
-  long long session_id = 0;      // the session runs are made in (session.hpp)
+  bool force = false;          // re-run even runs that already succeeded
+  bool rerun_failed = false;   // re-run every stored failure (default: only transient ones)
+  std::string logs_dir;        // logs go to <logs_dir>/<case>/<key16>-a<attempt>.log
+  bool tty = false;            // a live progress line instead of one line per event
+  EnvVars env;                 // exported to every run, after the host's own
+  double kill_grace_s = 5;     // SIGTERM -> SIGKILL delay for timeouts and interruptions
+  long long session_id = 0;    // the session runs are made in (session.hpp)
   bool fresh_session = false;  // reuse only what this session already did (--label, --session new)
 };
 

@@ -10,6 +10,7 @@
 
 #include "aerun/case_spec.hpp"
 #include "aerun/cluster.hpp"
+#include "aerun/env_vars.hpp"
 
 namespace aerun {
 
@@ -30,11 +31,11 @@ struct ScriptRun {
 struct JobScriptRequest {
   Scheduler scheduler = Scheduler::None;  // None renders templates/local.sh
   std::string job_name;
-  std::string output;            // the scheduler's output path (%a / ^array_index^ for arrays)
-  std::vector<ScriptRun> runs;   // more than one: a job array over them
-  int array_cap = 0;             // array tasks at once (0 = no cap)
-  std::vector<std::string> env;  // "NAME=value" exported before the run (after the case's env)
-  std::string aerun_binary;      // for `aerun env` (launch line) and `aerun stamp-output`
+  std::string output;           // the scheduler's output path (%a / ^array_index^ for arrays)
+  std::vector<ScriptRun> runs;  // more than one: a job array over them
+  int array_cap = 0;            // array tasks at once (0 = no cap)
+  EnvVars env;                  // exported before the run (after the case's env)
+  std::string aerun_binary;     // for `aerun env` (launch line) and `aerun stamp-output`
   const ResourcesSpec* resources = nullptr;  // the job's (its point's); null: the case's
   const LauncherSpec* launcher = nullptr;    // the job's (its point's counts); null: the case's
 };

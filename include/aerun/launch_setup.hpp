@@ -6,14 +6,15 @@
 #include <vector>
 
 #include "aerun/case_spec.hpp"
+#include "aerun/env_vars.hpp"
 
 namespace aerun {
 
 // The command's `{launch}` (CommandTemplate): with a launcher, the line replaces every `{launch}`,
 // or prefixes a command that has none.
 struct LaunchSetup {
-  std::string prefix;            // shell-ready launcher words ("" without a launcher)
-  std::vector<std::string> env;  // "NAME=value": MASTER_ADDR, MASTER_PORT, WORLD_SIZE, ...
+  std::string prefix;  // shell-ready launcher words ("" without a launcher)
+  EnvVars env;         // MASTER_ADDR, MASTER_PORT, WORLD_SIZE, ...
 };
 
 // Discovers the cluster and renders the launcher; throws InputError (bad hostfile, more ranks

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "aerun/cluster.hpp"
+#include "aerun/env_vars.hpp"
 #include "aerun/launcher_spec.hpp"
 
 namespace aerun {
@@ -59,7 +60,7 @@ std::string render_launch(const LauncherSpec& spec, const ClusterInfo& cluster);
 // "NAME=value" entries for the launched program: MASTER_ADDR (first host), MASTER_PORT,
 // WORLD_SIZE, NNODES, and the names of the launcher's per-rank variables as AERUN_RANK_VAR,
 // AERUN_LOCAL_RANK_VAR, AERUN_SIZE_VAR (for `none`, RANK=0 LOCAL_RANK=0 too).
-std::vector<std::string> rendezvous_env(const LauncherSpec& spec, const ClusterInfo& cluster);
+EnvVars rendezvous_env(const LauncherSpec& spec, const ClusterInfo& cluster);
 
 // The cores of each rank for Aurora (2 sockets x 52 cores; cores 0 and 52 kept for the OS):
 // "list:1-8:9-16:...:93-100" for 12 ranks per node.

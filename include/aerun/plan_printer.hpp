@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "aerun/case_spec.hpp"
+#include "aerun/env_vars.hpp"
 #include "aerun/run_plan.hpp"
 
 namespace aerun {
@@ -14,6 +15,6 @@ long long print_plan(const CaseSpec& spec, const RunSelector* selector, std::FIL
 
 // AERUN_DEMO_TRAIN=<the demo workload beside the aerun binary>, unless the environment already
 // names one: the shipped demo cases run it as "$AERUN_DEMO_TRAIN".
-std::vector<std::string> demo_workload_env();
+EnvVars demo_workload_env();
 
 }  // namespace aerun

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "aerun/case_spec.hpp"
+#include "aerun/env_vars.hpp"
 #include "aerun/launch_setup.hpp"
 #include "aerun/launcher_spec.hpp"
 #include "aerun/run_record.hpp"
@@ -23,7 +24,7 @@ struct PlannedRun {
   // This point's resources when the case's vary per point (`nodes: "{nodes}"`); null: the case's.
   std::shared_ptr<const ResourcesSpec> resources;
   // "NAME=value" rendezvous variables of this point's own launch line (per-point nodes, local).
-  std::vector<std::string> env;
+  EnvVars env;
   // This point's launcher when its counts vary per point (`ranks: "{np}"`); null: the case's.
   std::shared_ptr<const LauncherSpec> launcher;
   // The watchdogs for this point (the case's, or filled from `stall: "{stall}"`); 0 = off.

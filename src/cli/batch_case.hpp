@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "aerun/case_spec.hpp"
+#include "aerun/env_vars.hpp"
 #include "aerun/launch_setup.hpp"
 #include "aerun/run_plan.hpp"
 #include "cli/app.hpp"
@@ -23,7 +24,7 @@ struct BatchCaseArgs {
   std::string poll_interval;          // --poll-interval as written ("" = not given)
   int jobs = 1;                       // runs at once in allocation mode
   bool submit_in_allocation = false;  // --submit: new jobs even inside an allocation
-  std::vector<std::string> env;       // "NAME=value" for every run
+  EnvVars env;                        // for every run
   SessionArgs session;                // --label / --session new
 };
 

@@ -70,7 +70,7 @@ int run_search_case(const Globals& g, const CaseArgs& a, const CaseSpec& spec,
   opts.logs_dir = g.logs_dir();
   opts.tty = !a.quiet_progress && isatty(STDERR_FILENO);
   opts.env = demo_workload_env();
-  opts.env.insert(opts.env.end(), launch.env.begin(), launch.env.end());
+  set_vars(opts.env, launch.env);
   SearchRunner runner(spec, store, opts, std::cerr);
   return runner.run(&selector, launch).exit_code();
 }
@@ -165,7 +165,7 @@ int run_case_command(const Globals& g, const CaseArgs& a) {
   opts.logs_dir = g.logs_dir();
   opts.tty = !a.quiet_progress && isatty(STDERR_FILENO);
   opts.env = demo_workload_env();
-  opts.env.insert(opts.env.end(), launch.env.begin(), launch.env.end());
+  set_vars(opts.env, launch.env);
   CaseRunner runner(spec, store, opts, std::cerr);
   const RunSummary s = runner.run(
       [&](const std::function<bool(const PlannedRun&)>& sink) {

@@ -75,7 +75,7 @@ int env_command(const EnvArgs& a) {
   if (!layout.note.empty()) std::cerr << "aerun: note: " << layout.note << "\n";
   const std::vector<std::string> argv = launch_argv(spec, c);
   const std::string line = render_launch(spec, c);
-  const std::vector<std::string> rdv = rendezvous_env(spec, c);
+  const EnvVars rdv = rendezvous_env(spec, c);
   const std::string gpu_note = c.gpus_per_host == 0 ? "no GPU found" : "from " + c.gpu_source;
   std::string out;
   if (a.format == "launch") {
@@ -94,19 +94,13 @@ int env_command(const EnvArgs& a) {
     exp("NGPUS", std::to_string(c.ngpus()));
     exp("GPU_SOURCE", c.gpu_source);
     exp("LAUNCHER", spec.kind);
-    for (const auto& kv : rdv) {
-      const size_t eq = kv.find('=');
-      exp(kv.substr(0, eq), kv.substr(eq + 1));
-    }
+    for (const auto& [name, value] : rdv) exp(name, value);
     exp("DIST_LAUNCH", line);
     out += "launch() { " + (line.empty() ? std::string() : line + " ") + "\"$@\"; }\n";
   } else if (a.format == "json") {
     std::string env_obj;
-    for (const auto& kv : rdv) {
-      const size_t eq = kv.find('=');
-      env_obj += (env_obj.empty() ? "" : ", ") + json_string(kv.substr(0, eq)) + ": " +
-                 json_string(kv.substr(eq + 1));
-    }
+    for (const auto& [name, value] : rdv)
+      env_obj += (env_obj.empty() ? "" : ", ") + json_string(name) + ": " + json_string(value);
     std::string slots;
     for (size_t i = 0; i < c.slots.size(); ++i)
       slots += (i ? ", " : "") + std::to_string(c.slots[i]);
@@ -139,7 +133,7 @@ int env_command(const EnvArgs& a) {
     out += fmt::format("    • LAUNCHER={} ({} rank{}, {} per node, {} node{})\n", spec.kind,
                        layout.ranks, layout.ranks == 1 ? "" : "s", layout.ranks_per_node,
                        layout.nodes, layout.nodes == 1 ? "" : "s");
-    for (const auto& kv : rdv) out += "    • " + kv + "\n";
+    for (const auto& [name, value] : rdv) out += "    • " + name + "=" + value + "\n";
     out += fmt::format("    • DIST_LAUNCH={}\n", line.empty() ? "(none: a single process)" : line);
     out += "\n[LAUNCH]\n    • eval \"$(aerun env ... --format sh)\" defines: launch <program>\n";
   }

@@ -18,17 +18,17 @@ std::string render_launch(const LauncherSpec& spec, const ClusterInfo& cluster) 
   return out;
 }
 
-std::vector<std::string> rendezvous_env(const LauncherSpec& spec, const ClusterInfo& cluster) {
+EnvVars rendezvous_env(const LauncherSpec& spec, const ClusterInfo& cluster) {
   const LaunchLayout l = plan_launch(spec, cluster);
   const RankVariables& v = find_dialect(spec.kind).vars;
-  std::vector<std::string> env{"MASTER_ADDR=" + l.hosts.front(),
-                               "MASTER_PORT=" + std::to_string(spec.master_port),
-                               "WORLD_SIZE=" + std::to_string(l.ranks),
-                               "NNODES=" + std::to_string(l.nodes),
-                               "AERUN_RANK_VAR=" + v.rank,
-                               "AERUN_LOCAL_RANK_VAR=" + v.local_rank,
-                               "AERUN_SIZE_VAR=" + v.size};
-  if (spec.kind == "none") env.insert(env.end(), {"RANK=0", "LOCAL_RANK=0"});
+  EnvVars env{{"MASTER_ADDR", l.hosts.front()},
+              {"MASTER_PORT", std::to_string(spec.master_port)},
+              {"WORLD_SIZE", std::to_string(l.ranks)},
+              {"NNODES", std::to_string(l.nodes)},
+              {"AERUN_RANK_VAR", v.rank},
+              {"AERUN_LOCAL_RANK_VAR", v.local_rank},
+              {"AERUN_SIZE_VAR", v.size}};
+  if (spec.kind == "none") env.insert(env.end(), {{"RANK", "0"}, {"LOCAL_RANK", "0"}});
   return env;
 }
 

@@ -20,6 +20,7 @@
 #include <ostream>
 #include <unordered_map>
 
+#include "aerun/env_vars.hpp"
 #include "aerun/error.hpp"
 #include "aerun/failure_policy.hpp"
 #include "aerun/gpu_lock.hpp"
@@ -29,8 +30,6 @@
 #include "aerun/store.hpp"
 #include "run/active_run.hpp"
 #include "run/progress.hpp"
-
-extern char** environ;
 
 namespace aerun {
 
@@ -43,33 +42,19 @@ std::string signal_name(int sig) {
   return abbrev ? fmt::format("SIG{}", abbrev) : fmt::format("signal {}", sig);
 }
 
+// The host's environment, then aerun's additions, the point's rendezvous variables, the run's
+// identity and the case's `env:`: later ones win.
 std::vector<std::string> child_environment(const CaseSpec& spec, const PlannedRun& plan,
                                            const RunnerOptions& opts, int attempt) {
-  std::vector<std::string> env;
-  auto set = [&env](const std::string& name, const std::string& value) {
-    const std::string prefix = name + "=";
-    for (auto& e : env)
-      if (e.compare(0, prefix.size(), prefix) == 0) {
-        e = prefix + value;
-        return;
-      }
-    env.push_back(prefix + value);
-  };
-  for (char** e = environ; e && *e; ++e) env.emplace_back(*e);
-  for (const auto& e : opts.env) {
-    const auto eq = e.find('=');
-    if (eq != std::string::npos) set(e.substr(0, eq), e.substr(eq + 1));
-  }
-  for (const auto& e : plan.env) {  // the point's own rendezvous variables
-    const auto eq = e.find('=');
-    if (eq != std::string::npos) set(e.substr(0, eq), e.substr(eq + 1));
-  }
-  set("AERUN_CASE", spec.name);
-  set("AERUN_RUN_KEY", plan.key);
-  set("AERUN_REPEAT", std::to_string(plan.repeat_index));
-  set("AERUN_ATTEMPT", std::to_string(attempt));
-  for (const auto& [name, value] : spec.env) set(name, value.text());
-  return env;
+  EnvVars env = process_environment();
+  set_vars(env, opts.env);
+  set_vars(env, plan.env);
+  set_var(env, "AERUN_CASE", spec.name);
+  set_var(env, "AERUN_RUN_KEY", plan.key);
+  set_var(env, "AERUN_REPEAT", std::to_string(plan.repeat_index));
+  set_var(env, "AERUN_ATTEMPT", std::to_string(attempt));
+  for (const auto& [name, value] : spec.env) set_var(env, name, value.text());
+  return to_entries(env);
 }
 
 // A planned run still to do, with the attempts it has left.

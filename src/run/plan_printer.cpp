@@ -36,12 +36,12 @@ long long print_plan(const CaseSpec& spec, const RunSelector* selector, std::FIL
   return n;
 }
 
-std::vector<std::string> demo_workload_env() {
-  std::vector<std::string> env;
+EnvVars demo_workload_env() {
+  EnvVars env;
   if (std::getenv("AERUN_DEMO_TRAIN")) return env;
   std::error_code ec;
   const auto demo = std::filesystem::path(self_binary()).parent_path() / "aerun-demo-train";
-  if (std::filesystem::exists(demo, ec)) env.push_back("AERUN_DEMO_TRAIN=" + demo.string());
+  if (std::filesystem::exists(demo, ec)) env.push_back({"AERUN_DEMO_TRAIN", demo.string()});
   return env;
 }
 

@@ -44,11 +44,7 @@ std::string runs_block(const CaseSpec& spec, const JobScriptRequest& req) {
 
 std::string env_block(const CaseSpec& spec, const JobScriptRequest& req) {
   std::string out = "export AERUN_CASE=" + shell_quote(spec.name);
-  for (const auto& e : req.env) {
-    const size_t eq = e.find('=');
-    if (eq == std::string::npos) continue;
-    out += "\nexport " + e.substr(0, eq) + "=" + shell_quote(e.substr(eq + 1));
-  }
+  for (const auto& [name, value] : req.env) out += "\nexport " + name + "=" + shell_quote(value);
   for (const auto& [name, value] : spec.env)
     out += "\nexport " + name + "=" + shell_quote(value.text());
   return out;

@@ -92,20 +92,21 @@ TEST(PlanLaunch, TheNoneLauncherIsOneProcess) {
 }
 
 TEST(RendezvousEnv, FirstHostPortWorldSizeAndTheRankVariablesToRead) {
-  EXPECT_THAT(
-      rendezvous_env(mpich(), testing::polaris()),
-      ElementsAre("MASTER_ADDR=x3205c0s25b0n0.hsn.cm.polaris.alcf.anl.gov", "MASTER_PORT=29500",
-                  "WORLD_SIZE=8", "NNODES=2", "AERUN_RANK_VAR=PMI_RANK",
-                  "AERUN_LOCAL_RANK_VAR=MPI_LOCALRANKID", "AERUN_SIZE_VAR=PMI_SIZE"));
+  EXPECT_THAT(rendezvous_env(mpich(), testing::polaris()),
+              ElementsAre(EnvVar{"MASTER_ADDR", "x3205c0s25b0n0.hsn.cm.polaris.alcf.anl.gov"},
+                          EnvVar{"MASTER_PORT", "29500"}, EnvVar{"WORLD_SIZE", "8"},
+                          EnvVar{"NNODES", "2"}, EnvVar{"AERUN_RANK_VAR", "PMI_RANK"},
+                          EnvVar{"AERUN_LOCAL_RANK_VAR", "MPI_LOCALRANKID"},
+                          EnvVar{"AERUN_SIZE_VAR", "PMI_SIZE"}));
   LauncherSpec s;
   s.kind = "srun";
   s.master_port = 6000;
   const auto env = rendezvous_env(s, testing::perlmutter());
-  EXPECT_THAT(env, ::testing::Contains("MASTER_PORT=6000"));
-  EXPECT_THAT(env, ::testing::Contains("AERUN_LOCAL_RANK_VAR=SLURM_LOCALID"));
+  EXPECT_THAT(env, ::testing::Contains(EnvVar{"MASTER_PORT", "6000"}));
+  EXPECT_THAT(env, ::testing::Contains(EnvVar{"AERUN_LOCAL_RANK_VAR", "SLURM_LOCALID"}));
   s.kind = "openmpi";
   EXPECT_THAT(rendezvous_env(s, testing::perlmutter()),
-              ::testing::Contains("AERUN_RANK_VAR=OMPI_COMM_WORLD_RANK"));
+              ::testing::Contains(EnvVar{"AERUN_RANK_VAR", "OMPI_COMM_WORLD_RANK"}));
 }
 
 }  // namespace
