@@ -60,15 +60,28 @@ class RunSelector {
   std::unique_ptr<Condition> condition_;  // compiled per kinds of parameters seen
 };
 
+// How plan_runs plans.
+struct PlanOptions {
+  const RunSelector* selector = nullptr;  // only the runs it keeps
+  // Without keys (a dry run, counting), PlannedRun::key stays empty and params are set only
+  // when a selector needs them.
+  bool with_keys = true;
+  // The case's launch setup; when null it is worked out here: once, or once per distinct point
+  // size when resources.nodes or gpus_per_node vary per point, each run then carrying its
+  // rendezvous env.
+  const LaunchSetup* launch = nullptr;
+};
+
 // Streams the planned runs of a case in sweep order (repeats innermost). fn returns false to stop.
-// Without keys (a dry run), PlannedRun::key stays empty. `launch` is the case's launch setup
-// (worked out here when null: once, or once per distinct point size when resources.nodes or
-// gpus_per_node vary per point, each run then carrying its rendezvous env). Per-point resources
-// are resolved and checked for every point. Throws InputError on a bad sweep, command template,
-// resource value or launcher.
-void plan_runs(const CaseSpec& spec, const RunSelector* selector,
-               const std::function<bool(const PlannedRun&)>& fn, bool with_keys = true,
-               const LaunchSetup* launch = nullptr);
+// Per-point resources are resolved and checked for every point. Throws InputError on a bad sweep,
+// command template, resource value or launcher.
+void plan_runs(const CaseSpec& spec, const PlanOptions& opts,
+               const std::function<bool(const PlannedRun&)>& fn);
+// Every run (of those the selector keeps), with keys, the launch worked out here.
+inline void plan_runs(const CaseSpec& spec, const RunSelector* selector,
+                      const std::function<bool(const PlannedRun&)>& fn) {
+  plan_runs(spec, PlanOptions{selector}, fn);
+}
 
 // The store record of a planned run before it starts: what runs, where, by which aerun.
 RunRecord new_run_record(const CaseSpec& spec, const PlannedRun& run, const std::string& host,

@@ -68,13 +68,11 @@ int run_batch_case(const Globals& g, const CaseSpec& spec, const RunSelector& se
   // inside the job.
   const LaunchSetup batch_launch = job_launch_setup(spec);
   std::vector<PlannedRun> planned;
-  plan_runs(
-      spec, &selector,
-      [&](const PlannedRun& r) {
-        planned.push_back(r);
-        return true;
-      },
-      true, in_allocation ? nullptr : &batch_launch);
+  const PlanOptions how{&selector, /*with_keys=*/true, in_allocation ? nullptr : &batch_launch};
+  plan_runs(spec, how, [&](const PlannedRun& r) {
+    planned.push_back(r);
+    return true;
+  });
   BatchOptions o;
   o.wait = a.wait;
   o.max_queued = a.max_queued;

@@ -132,13 +132,11 @@ int run_case_command(const Globals& g, const CaseArgs& a) {
   // The runs are counted first (cheaply, without keys), then streamed into the runner: a sweep of
   // any size runs in bounded memory.
   long long total = 0;
-  plan_runs(
-      spec, &selector,
-      [&](const PlannedRun&) {
-        ++total;
-        return true;
-      },
-      /*with_keys=*/false, launch_per_point ? nullptr : &launch);
+  const LaunchSetup* given = launch_per_point ? nullptr : &launch;
+  plan_runs(spec, PlanOptions{&selector, /*with_keys=*/false, given}, [&](const PlannedRun&) {
+    ++total;
+    return true;
+  });
   if (total == 0 && selector.empty() && !spec.excludes.empty()) {
     std::string which;
     for (const auto& e : spec.excludes)
@@ -169,7 +167,7 @@ int run_case_command(const Globals& g, const CaseArgs& a) {
   CaseRunner runner(spec, store, opts, std::cerr);
   const RunSummary s = runner.run(
       [&](const std::function<bool(const PlannedRun&)>& sink) {
-        plan_runs(spec, &selector, sink, /*with_keys=*/true, launch_per_point ? nullptr : &launch);
+        plan_runs(spec, PlanOptions{&selector, /*with_keys=*/true, given}, sink);
       },
       total);
   if (s.stop_signal) return 128 + s.stop_signal;

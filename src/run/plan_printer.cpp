@@ -17,19 +17,16 @@ long long print_plan(const CaseSpec& spec, const RunSelector* selector, std::FIL
   out += fmt::format("# case {} ({}): workdir {}\n", spec.name, printable(spec.file),
                      printable(spec.workdir));
   long long n = 0;
-  plan_runs(
-      spec, selector,
-      [&](const PlannedRun& r) {
-        out += r.command;
-        out += '\n';
-        ++n;
-        if (out.size() > (1 << 20)) {
-          std::fwrite(out.data(), 1, out.size(), file);
-          out.clear();
-        }
-        return true;
-      },
-      /*with_keys=*/false);
+  plan_runs(spec, PlanOptions{selector, /*with_keys=*/false}, [&](const PlannedRun& r) {
+    out += r.command;
+    out += '\n';
+    ++n;
+    if (out.size() > (1 << 20)) {
+      std::fwrite(out.data(), 1, out.size(), file);
+      out.clear();
+    }
+    return true;
+  });
   out += fmt::format("# {} run{}\n", n, n == 1 ? "" : "s");
   std::fwrite(out.data(), 1, out.size(), file);
   std::fflush(file);

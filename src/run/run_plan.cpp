@@ -180,9 +180,11 @@ std::optional<std::string> launch_line(const CaseSpec& spec, const LaunchSetup& 
 }
 }  // namespace
 
-void plan_runs(const CaseSpec& spec, const RunSelector* selector,
-               const std::function<bool(const PlannedRun&)>& fn, bool with_keys,
-               const LaunchSetup* launch) {
+void plan_runs(const CaseSpec& spec, const PlanOptions& opts,
+               const std::function<bool(const PlannedRun&)>& fn) {
+  const RunSelector* selector = opts.selector;
+  const bool with_keys = opts.with_keys;
+  const LaunchSetup* launch = opts.launch;
   Sweep sweep(spec);
   const bool per_point = !spec.resources.per_point.empty();
   // Per-point sizes make one launch line per distinct (nodes, gpus_per_node), unless the caller

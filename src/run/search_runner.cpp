@@ -40,29 +40,26 @@ std::vector<SearchPoint> plan_search(const CaseSpec& spec, const RunSelector* se
   for (const auto& d : spec.derive) derived.insert(d.name);
   std::vector<SearchPoint> points;
   std::unordered_map<std::string, size_t> index;
-  plan_runs(
-      spec, selector,
-      [&](const PlannedRun& r) {
-        ParamList rest;
-        long long value = 0;
-        std::string id;  // length-prefixed name=value pairs of rest
-        for (const auto& [name, v] : r.params) {
-          if (name == s.param) {
-            value = std::llround(v.number().value_or(0));
-          } else if (!derived.count(name)) {
-            rest.emplace_back(name, v);
-            id += fmt::format("{}:{}{}:{}", name.size(), name, v.text().size(), v.text());
-          }
-        }
-        const auto [it, fresh] = index.emplace(id, points.size());
-        if (fresh) points.push_back({std::move(rest), "", {}, {}});
-        SearchPoint& p = points[it->second];
-        auto& runs = p.runs[value];
-        if (runs.empty()) p.candidates.push_back(value);
-        runs.push_back(r);
-        return true;
-      },
-      /*with_keys=*/true, &launch);
+  plan_runs(spec, PlanOptions{selector, /*with_keys=*/true, &launch}, [&](const PlannedRun& r) {
+    ParamList rest;
+    long long value = 0;
+    std::string id;  // length-prefixed name=value pairs of rest
+    for (const auto& [name, v] : r.params) {
+      if (name == s.param) {
+        value = std::llround(v.number().value_or(0));
+      } else if (!derived.count(name)) {
+        rest.emplace_back(name, v);
+        id += fmt::format("{}:{}{}:{}", name.size(), name, v.text().size(), v.text());
+      }
+    }
+    const auto [it, fresh] = index.emplace(id, points.size());
+    if (fresh) points.push_back({std::move(rest), "", {}, {}});
+    SearchPoint& p = points[it->second];
+    auto& runs = p.runs[value];
+    if (runs.empty()) p.candidates.push_back(value);
+    runs.push_back(r);
+    return true;
+  });
   for (auto& p : points) {
     std::sort(p.candidates.begin(), p.candidates.end());
     if (!largest(s)) std::reverse(p.candidates.begin(), p.candidates.end());

@@ -20,13 +20,10 @@ CaseSpec case_text(const std::string& body) {
 
 std::vector<PlannedRun> plan(const CaseSpec& spec) {
   std::vector<PlannedRun> runs;
-  plan_runs(
-      spec, nullptr,
-      [&](const PlannedRun& r) {
-        runs.push_back(r);
-        return true;
-      },
-      true);
+  plan_runs(spec, nullptr, [&](const PlannedRun& r) {
+    runs.push_back(r);
+    return true;
+  });
   return runs;
 }
 
