@@ -17,9 +17,9 @@
 #include <fstream>
 #include <string>
 
-#include "aerun/extractor.hpp"
-#include "aerun/file_chunks.hpp"
-#include "aerun/presets.hpp"
+#include "aerun/case/presets.hpp"
+#include "aerun/extract/extractor.hpp"
+#include "aerun/util/file_chunks.hpp"
 #include "extract/count_newlines.hpp"
 #include "extract/multi_literal.hpp"
 #include "extract/required_literal.hpp"

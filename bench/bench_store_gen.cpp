@@ -9,7 +9,7 @@
 #include <iostream>
 #include <random>
 
-#include "aerun/store.hpp"
+#include "aerun/store/store.hpp"
 
 int main(int argc, char** argv) {
   if (argc < 2) {

@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "aerun/case_spec.hpp"
-#include "aerun/command_template.hpp"
-#include "aerun/run_key.hpp"
-#include "aerun/sweep.hpp"
+#include "aerun/case/case_spec.hpp"
+#include "aerun/sweep/command_template.hpp"
+#include "aerun/sweep/run_key.hpp"
+#include "aerun/sweep/sweep.hpp"
 
 namespace {
 

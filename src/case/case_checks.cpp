@@ -5,9 +5,9 @@
 #include <map>
 #include <tuple>
 
-#include "aerun/case_loader.hpp"
-#include "aerun/run_times.hpp"
-#include "aerun/template_text.hpp"
+#include "aerun/case/case_loader.hpp"
+#include "aerun/record/run_times.hpp"
+#include "aerun/util/template_text.hpp"
 #include "case/case_sections.hpp"
 
 namespace aerun::detail {

@@ -1,7 +1,7 @@
 // load_case / parse_case: the top level of a case file and the order its sections are read in.
-#include "aerun/case_loader.hpp"
-#include "aerun/poll_interval.hpp"
-#include "aerun/presets.hpp"
+#include "aerun/case/case_loader.hpp"
+#include "aerun/case/poll_interval.hpp"
+#include "aerun/case/presets.hpp"
 
 #include <fmt/format.h>
 
@@ -12,8 +12,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "aerun/sha256.hpp"
-#include "aerun/template_text.hpp"
+#include "aerun/util/sha256.hpp"
+#include "aerun/util/template_text.hpp"
 #include "case/case_sections.hpp"
 #include "case/yaml_reader.hpp"
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "aerun/case_spec.hpp"
+#include "aerun/case/case_spec.hpp"
 #include "case/yaml_reader.hpp"
 
 namespace aerun::detail {

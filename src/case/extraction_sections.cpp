@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "aerun/log_time.hpp"
+#include "aerun/util/log_time.hpp"
 #include "case/case_sections.hpp"
 
 namespace aerun::detail {

@@ -1,7 +1,7 @@
 // `retries:` and `rerun:`: which failures are tried again, within one invocation and by the next.
-#include "aerun/case_loader.hpp"
-#include "aerun/failure_policy.hpp"
-#include "aerun/run_status.hpp"
+#include "aerun/case/case_loader.hpp"
+#include "aerun/judge/failure_policy.hpp"
+#include "aerun/judge/run_status.hpp"
 #include "case/case_sections.hpp"
 
 namespace aerun::detail {

@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <cctype>
 
-#include "aerun/case_loader.hpp"
+#include "aerun/case/case_loader.hpp"
 
 namespace aerun {
 

@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-#include "aerun/case_loader.hpp"
+#include "aerun/case/case_loader.hpp"
 
 namespace aerun {
 

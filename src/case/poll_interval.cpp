@@ -1,11 +1,11 @@
-#include "aerun/poll_interval.hpp"
+#include "aerun/case/poll_interval.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cstdlib>
 
-#include "aerun/case_loader.hpp"
+#include "aerun/case/case_loader.hpp"
 
 namespace aerun {
 

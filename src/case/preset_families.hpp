@@ -5,7 +5,7 @@
 #include <initializer_list>
 #include <string>
 
-#include "aerun/presets.hpp"
+#include "aerun/case/presets.hpp"
 
 namespace aerun::detail {
 

@@ -3,7 +3,7 @@
 // rejects ordinary lines without running a regex.
 #include "case/preset_families.hpp"
 
-#include "aerun/run_status.hpp"
+#include "aerun/judge/run_status.hpp"
 
 namespace aerun::detail {
 

@@ -1,9 +1,9 @@
 // The preset registry and how a case's `presets:` list becomes metrics, status and startup.
-#include "aerun/presets.hpp"
+#include "aerun/case/presets.hpp"
 
 #include <algorithm>
 
-#include "aerun/case_loader.hpp"
+#include "aerun/case/case_loader.hpp"
 #include "case/preset_families.hpp"
 
 namespace aerun {

@@ -2,10 +2,10 @@
 // `launcher:` ranks / ranks_per_node / nodes / depth, filled for each sweep point.
 #include <fmt/format.h>
 
-#include "aerun/case_loader.hpp"
-#include "aerun/launcher_spec.hpp"
-#include "aerun/resources_spec.hpp"
-#include "aerun/template_text.hpp"
+#include "aerun/case/case_loader.hpp"
+#include "aerun/case/launcher_spec.hpp"
+#include "aerun/case/resources_spec.hpp"
+#include "aerun/util/template_text.hpp"
 #include "case/case_sections.hpp"
 
 namespace aerun {

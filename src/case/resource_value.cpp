@@ -4,7 +4,7 @@
 
 #include <cctype>
 
-#include "aerun/case_loader.hpp"
+#include "aerun/case/case_loader.hpp"
 #include "case/case_sections.hpp"
 
 namespace aerun::detail {

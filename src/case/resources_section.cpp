@@ -3,8 +3,8 @@
 #include <cctype>
 #include <filesystem>
 
-#include "aerun/case_loader.hpp"
-#include "aerun/template_text.hpp"
+#include "aerun/case/case_loader.hpp"
+#include "aerun/util/template_text.hpp"
 #include "case/case_sections.hpp"
 
 namespace aerun::detail {

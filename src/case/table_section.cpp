@@ -3,9 +3,9 @@
 
 #include <algorithm>
 
-#include "aerun/calendar_time.hpp"
-#include "aerun/log_time.hpp"
-#include "aerun/run_times.hpp"
+#include "aerun/record/run_times.hpp"
+#include "aerun/util/calendar_time.hpp"
+#include "aerun/util/log_time.hpp"
 #include "case/case_sections.hpp"
 
 namespace aerun::detail {

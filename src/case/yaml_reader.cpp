@@ -10,7 +10,7 @@
 #include <limits>
 #include <string>
 
-#include "aerun/case_loader.hpp"
+#include "aerun/case/case_loader.hpp"
 
 namespace aerun::detail {
 

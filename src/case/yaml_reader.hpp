@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "aerun/error.hpp"
-#include "aerun/value.hpp"
+#include "aerun/util/error.hpp"
+#include "aerun/util/value.hpp"
 
 namespace aerun::detail {
 

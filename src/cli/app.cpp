@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <iostream>
 
-#include "aerun/error.hpp"
+#include "aerun/util/error.hpp"
 
 namespace aerun::cli {
 

@@ -9,13 +9,13 @@
 #include <filesystem>
 #include <iostream>
 
-#include "aerun/allocation_steps.hpp"
-#include "aerun/batch_runner.hpp"
-#include "aerun/case_runner.hpp"
-#include "aerun/poll_interval.hpp"
-#include "aerun/provenance.hpp"
-#include "aerun/shell_quote.hpp"
-#include "aerun/store.hpp"
+#include "aerun/case/poll_interval.hpp"
+#include "aerun/run/case_runner.hpp"
+#include "aerun/run/provenance.hpp"
+#include "aerun/sched/allocation_steps.hpp"
+#include "aerun/sched/batch_runner.hpp"
+#include "aerun/store/store.hpp"
+#include "aerun/util/shell_quote.hpp"
 
 namespace aerun::cli {
 

@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "aerun/case_spec.hpp"
-#include "aerun/env_vars.hpp"
-#include "aerun/launch_setup.hpp"
-#include "aerun/run_plan.hpp"
+#include "aerun/case/case_spec.hpp"
+#include "aerun/run/launch_setup.hpp"
+#include "aerun/run/run_plan.hpp"
+#include "aerun/util/env_vars.hpp"
 #include "cli/app.hpp"
 #include "cli/session_scope.hpp"
 

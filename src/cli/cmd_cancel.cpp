@@ -2,8 +2,8 @@
 // cancelled.
 #include <iostream>
 
-#include "aerun/job_collection.hpp"
-#include "aerun/store.hpp"
+#include "aerun/sched/job_collection.hpp"
+#include "aerun/store/store.hpp"
 #include "cli/app.hpp"
 
 namespace aerun::cli {

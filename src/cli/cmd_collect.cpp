@@ -4,9 +4,9 @@
 
 #include <iostream>
 
-#include "aerun/job_collection.hpp"
-#include "aerun/poll_interval.hpp"
-#include "aerun/store.hpp"
+#include "aerun/case/poll_interval.hpp"
+#include "aerun/sched/job_collection.hpp"
+#include "aerun/store/store.hpp"
 #include "cli/app.hpp"
 #include "cli/progress_line.hpp"
 #include "cli/session_scope.hpp"

@@ -5,11 +5,11 @@
 #include <iostream>
 #include <map>
 
-#include "aerun/cluster.hpp"
-#include "aerun/launcher.hpp"
-#include "aerun/launcher_args.hpp"
-#include "aerun/shell_quote.hpp"
-#include "aerun/text_format.hpp"
+#include "aerun/cluster/cluster.hpp"
+#include "aerun/launch/launcher.hpp"
+#include "aerun/launch/launcher_args.hpp"
+#include "aerun/util/shell_quote.hpp"
+#include "aerun/util/text_format.hpp"
 #include "cli/app.hpp"
 
 namespace aerun::cli {

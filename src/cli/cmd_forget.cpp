@@ -4,13 +4,12 @@
 #include <filesystem>
 #include <iostream>
 
-#include "aerun/case_loader.hpp"
-#include "aerun/error.hpp"
-#include "aerun/forget.hpp"
-#include "aerun/job_stamps.hpp"
+#include "aerun/case/case_loader.hpp"
+#include "aerun/run/forget.hpp"
+#include "aerun/sched/job_stamps.hpp"
+#include "aerun/util/error.hpp"
 #include "cli/app.hpp"
 #include "cli/open_store.hpp"
-#include "run/progress.hpp"
 
 namespace aerun::cli {
 

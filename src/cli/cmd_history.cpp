@@ -6,13 +6,13 @@
 #include <fstream>
 #include <iostream>
 
-#include "aerun/case_loader.hpp"
-#include "aerun/history.hpp"
-#include "aerun/run_plan.hpp"
+#include "aerun/case/case_loader.hpp"
+#include "aerun/report/history.hpp"
+#include "aerun/report/session_pick.hpp"
+#include "aerun/run/run_plan.hpp"
 #include "cli/app.hpp"
 #include "cli/gnuplot_run.hpp"
 #include "cli/open_store.hpp"
-#include "aerun/session_pick.hpp"
 #include "cli/run_selection.hpp"
 
 namespace aerun::cli {

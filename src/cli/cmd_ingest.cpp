@@ -6,9 +6,9 @@
 #include <filesystem>
 #include <iostream>
 
-#include "aerun/case_loader.hpp"
-#include "aerun/ingest.hpp"
-#include "aerun/presets.hpp"
+#include "aerun/case/case_loader.hpp"
+#include "aerun/case/presets.hpp"
+#include "aerun/ingest/ingest.hpp"
 #include "cli/app.hpp"
 #include "cli/progress_line.hpp"
 #include "cli/session_scope.hpp"

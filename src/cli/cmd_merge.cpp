@@ -8,7 +8,7 @@
 #include <iostream>
 #include <map>
 
-#include "aerun/run_status.hpp"
+#include "aerun/judge/run_status.hpp"
 #include "cli/app.hpp"
 #include "cli/open_store.hpp"
 

@@ -9,9 +9,9 @@
 #include <fstream>
 #include <iostream>
 
-#include "aerun/child_process.hpp"
-#include "aerun/plot.hpp"
-#include "aerun/table_finder.hpp"
+#include "aerun/report/plot.hpp"
+#include "aerun/report/table_finder.hpp"
+#include "aerun/run/child_process.hpp"
 #include "cli/app.hpp"
 #include "cli/gnuplot_run.hpp"
 #include "cli/open_store.hpp"

@@ -5,9 +5,9 @@
 #include <filesystem>
 #include <iostream>
 
-#include "aerun/case_loader.hpp"
-#include "aerun/gzip_file.hpp"
-#include "aerun/provenance.hpp"
+#include "aerun/case/case_loader.hpp"
+#include "aerun/run/provenance.hpp"
+#include "aerun/util/gzip_file.hpp"
 #include "cli/app.hpp"
 #include "cli/open_store.hpp"
 

@@ -9,11 +9,11 @@
 #include <fstream>
 #include <iostream>
 
-#include "aerun/case_loader.hpp"
-#include "aerun/regress.hpp"
+#include "aerun/case/case_loader.hpp"
+#include "aerun/report/regress.hpp"
+#include "aerun/report/session_pick.hpp"
 #include "cli/app.hpp"
 #include "cli/open_store.hpp"
-#include "aerun/session_pick.hpp"
 
 namespace aerun::cli {
 

@@ -6,15 +6,15 @@
 #include <fstream>
 #include <iostream>
 
-#include "aerun/case_versions.hpp"
-#include "aerun/history.hpp"
-#include "aerun/html_report.hpp"
-#include "aerun/provenance.hpp"
-#include "aerun/run_status.hpp"
+#include "aerun/judge/run_status.hpp"
+#include "aerun/report/history.hpp"
+#include "aerun/report/html_report.hpp"
+#include "aerun/report/session_pick.hpp"
+#include "aerun/run/case_versions.hpp"
+#include "aerun/run/provenance.hpp"
 #include "cli/app.hpp"
 #include "cli/gnuplot_run.hpp"
 #include "cli/open_store.hpp"
-#include "aerun/session_pick.hpp"
 #include "cli/table_runs.hpp"
 
 namespace aerun::cli {

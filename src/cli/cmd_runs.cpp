@@ -4,9 +4,9 @@
 #include <iostream>
 #include <optional>
 
-#include "aerun/case_versions.hpp"
-#include "aerun/error.hpp"
-#include "aerun/run_listing.hpp"
+#include "aerun/report/run_listing.hpp"
+#include "aerun/run/case_versions.hpp"
+#include "aerun/util/error.hpp"
 #include "cli/app.hpp"
 #include "cli/open_store.hpp"
 #include "cli/run_selection.hpp"

@@ -4,7 +4,7 @@
 #include <ctime>
 #include <iostream>
 
-#include "aerun/text_format.hpp"
+#include "aerun/util/text_format.hpp"
 #include "cli/app.hpp"
 #include "cli/open_store.hpp"
 

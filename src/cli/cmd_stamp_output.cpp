@@ -5,7 +5,7 @@
 
 #include <iostream>
 
-#include "aerun/job_stamps.hpp"
+#include "aerun/sched/job_stamps.hpp"
 #include "cli/app.hpp"
 
 namespace aerun::cli {

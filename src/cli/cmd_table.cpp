@@ -5,10 +5,10 @@
 #include <filesystem>
 #include <iostream>
 
-#include "aerun/case_versions.hpp"
-#include "aerun/run_times.hpp"
-#include "aerun/table.hpp"
-#include "aerun/table_finder.hpp"
+#include "aerun/record/run_times.hpp"
+#include "aerun/report/table.hpp"
+#include "aerun/report/table_finder.hpp"
+#include "aerun/run/case_versions.hpp"
 #include "cli/app.hpp"
 #include "cli/open_store.hpp"
 #include "cli/progress_line.hpp"

@@ -16,15 +16,15 @@
 #include <map>
 #include <thread>
 
-#include "aerun/calendar_time.hpp"
-#include "aerun/extractor.hpp"
-#include "aerun/poll_interval.hpp"
-#include "aerun/provenance.hpp"
-#include "aerun/scheduler_client.hpp"
-#include "aerun/text_format.hpp"
+#include "aerun/case/poll_interval.hpp"
+#include "aerun/extract/extractor.hpp"
+#include "aerun/report/session_pick.hpp"
+#include "aerun/run/provenance.hpp"
+#include "aerun/sched/scheduler_client.hpp"
+#include "aerun/util/calendar_time.hpp"
+#include "aerun/util/text_format.hpp"
 #include "cli/app.hpp"
 #include "cli/open_store.hpp"
-#include "aerun/session_pick.hpp"
 
 namespace aerun::cli {
 

@@ -7,9 +7,9 @@
 #include <filesystem>
 #include <string>
 
-#include "aerun/case_loader.hpp"
-#include "aerun/error.hpp"
-#include "aerun/store.hpp"
+#include "aerun/case/case_loader.hpp"
+#include "aerun/store/store.hpp"
+#include "aerun/util/error.hpp"
 
 namespace aerun::cli {
 

@@ -6,8 +6,8 @@
 #include <cstdlib>
 #include <iostream>
 
-#include "aerun/provenance.hpp"
-#include "aerun/shell_quote.hpp"
+#include "aerun/run/provenance.hpp"
+#include "aerun/util/shell_quote.hpp"
 
 namespace aerun::cli {
 

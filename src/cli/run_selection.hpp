@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "aerun/run_plan.hpp"
-#include "aerun/run_record.hpp"
-#include "aerun/table.hpp"
+#include "aerun/record/run_record.hpp"
+#include "aerun/report/table.hpp"
+#include "aerun/run/run_plan.hpp"
 
 namespace aerun::cli {
 

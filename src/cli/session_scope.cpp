@@ -8,9 +8,9 @@
 #include <cstdlib>
 #include <ctime>
 
-#include "aerun/calendar_time.hpp"
-#include "aerun/error.hpp"
-#include "aerun/provenance.hpp"
+#include "aerun/run/provenance.hpp"
+#include "aerun/util/calendar_time.hpp"
+#include "aerun/util/error.hpp"
 
 namespace aerun::cli {
 

@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "aerun/case_spec.hpp"
-#include "aerun/session.hpp"
-#include "aerun/store.hpp"
+#include "aerun/case/case_spec.hpp"
+#include "aerun/store/session.hpp"
+#include "aerun/store/store.hpp"
 
 namespace aerun::cli {
 

@@ -6,8 +6,8 @@
 #include <iterator>
 #include <vector>
 
-#include "aerun/case_spec.hpp"
-#include "aerun/store.hpp"
+#include "aerun/case/case_spec.hpp"
+#include "aerun/store/store.hpp"
 
 namespace aerun::cli {
 

@@ -6,9 +6,9 @@
 #include <string_view>
 #include <unordered_set>
 
-#include "aerun/cluster.hpp"
-#include "aerun/error.hpp"
-#include "aerun/hostlist.hpp"
+#include "aerun/cluster/cluster.hpp"
+#include "aerun/util/error.hpp"
+#include "cluster/hostlist.hpp"
 
 namespace aerun {
 

@@ -1,5 +1,5 @@
 // Counting a host's GPUs from vendor tools, the scheduler and visible-device variables.
-#include "aerun/gpu_discovery.hpp"
+#include "aerun/cluster/gpu_discovery.hpp"
 
 #include <re2/re2.h>
 

@@ -1,5 +1,5 @@
 // Reading hostfiles: PBS nodefiles, plain lists, Open MPI `slots=` and MPICH `host:N` files.
-#include "aerun/hostfile.hpp"
+#include "aerun/cluster/hostfile.hpp"
 
 #include <fmt/format.h>
 
@@ -9,7 +9,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "aerun/error.hpp"
+#include "aerun/util/error.hpp"
 
 namespace aerun {
 

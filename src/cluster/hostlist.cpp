@@ -1,11 +1,11 @@
 // Slurm host list expansion, matching `scontrol show hostnames` (Slurm 22.05).
-#include "aerun/hostlist.hpp"
+#include "cluster/hostlist.hpp"
 
 #include <fmt/format.h>
 
 #include <cctype>
 
-#include "aerun/error.hpp"
+#include "aerun/util/error.hpp"
 
 namespace aerun {
 

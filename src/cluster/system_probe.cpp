@@ -1,6 +1,6 @@
 // Environment lookups and bounded runs of probing tools (nvidia-smi, rocm-smi, xpu-smi, ...).
-#include "aerun/system_probe.hpp"
-#include "aerun/spawn_setup.hpp"
+#include "aerun/cluster/system_probe.hpp"
+#include "aerun/util/spawn_setup.hpp"
 
 #include <fcntl.h>
 #include <poll.h>

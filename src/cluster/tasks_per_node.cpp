@@ -3,8 +3,8 @@
 
 #include <cctype>
 
-#include "aerun/error.hpp"
-#include "aerun/hostlist.hpp"
+#include "aerun/util/error.hpp"
+#include "cluster/hostlist.hpp"
 
 namespace aerun {
 

@@ -1,4 +1,4 @@
-#include "aerun/extractor.hpp"
+#include "aerun/extract/extractor.hpp"
 
 #include <re2/re2.h>
 #include <string.h>
@@ -12,9 +12,9 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "aerun/error.hpp"
-#include "aerun/file_chunks.hpp"
-#include "aerun/log_time.hpp"
+#include "aerun/util/error.hpp"
+#include "aerun/util/file_chunks.hpp"
+#include "aerun/util/log_time.hpp"
 #include "extract/count_newlines.hpp"
 #include "extract/linear_pattern.hpp"
 #include "extract/multi_literal.hpp"

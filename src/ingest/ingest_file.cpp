@@ -6,11 +6,11 @@
 #include <filesystem>
 #include <vector>
 
-#include "aerun/error.hpp"
-#include "aerun/extractor.hpp"
-#include "aerun/file_chunks.hpp"
-#include "aerun/ingest.hpp"
-#include "aerun/sha256.hpp"
+#include "aerun/extract/extractor.hpp"
+#include "aerun/ingest/ingest.hpp"
+#include "aerun/util/error.hpp"
+#include "aerun/util/file_chunks.hpp"
+#include "aerun/util/sha256.hpp"
 
 namespace aerun {
 

@@ -7,9 +7,9 @@
 #include <set>
 #include <thread>
 
-#include "aerun/error.hpp"
-#include "aerun/ingest.hpp"
-#include "aerun/sha256.hpp"
+#include "aerun/ingest/ingest.hpp"
+#include "aerun/util/error.hpp"
+#include "aerun/util/sha256.hpp"
 
 namespace aerun {
 

@@ -6,9 +6,9 @@
 
 #include <string>
 
-#include "aerun/ingest.hpp"
-#include "aerun/log_time.hpp"
-#include "aerun/unique_fd.hpp"
+#include "aerun/ingest/ingest.hpp"
+#include "aerun/util/log_time.hpp"
+#include "aerun/util/unique_fd.hpp"
 
 namespace aerun {
 

@@ -4,9 +4,9 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "aerun/error.hpp"
-#include "aerun/ingest.hpp"
-#include "aerun/template_text.hpp"
+#include "aerun/ingest/ingest.hpp"
+#include "aerun/util/error.hpp"
+#include "aerun/util/template_text.hpp"
 
 namespace aerun {
 

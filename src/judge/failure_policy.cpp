@@ -1,9 +1,8 @@
-#include "aerun/failure_policy.hpp"
+#include "aerun/judge/failure_policy.hpp"
 
 #include <algorithm>
 
-#include "aerun/case_spec.hpp"
-#include "aerun/run_status.hpp"
+#include "aerun/judge/run_status.hpp"
 
 namespace aerun {
 
@@ -31,8 +30,12 @@ const std::vector<std::string>& judge_statuses() {
   return all;
 }
 
-FailurePolicy::FailurePolicy(const CaseSpec& spec, bool force, bool rerun_failed)
-    : force_(force), rerun_failed_(rerun_failed), rerun_(spec.rerun), retry_on_(spec.retry_on) {}
+FailurePolicy::FailurePolicy(std::vector<std::string> rerun, std::vector<std::string> retry_on,
+                             bool force, bool rerun_failed)
+    : force_(force),
+      rerun_failed_(rerun_failed),
+      rerun_(std::move(rerun)),
+      retry_on_(std::move(retry_on)) {}
 
 bool FailurePolicy::keeps(const std::string& status) const {
   if (force_) return false;

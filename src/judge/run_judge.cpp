@@ -1,5 +1,5 @@
 // The one judge of a run's final status: see run_judge.hpp and docs/presets.md.
-#include "aerun/run_judge.hpp"
+#include "aerun/judge/run_judge.hpp"
 
 #include <fmt/format.h>
 #include <string.h>
@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "aerun/run_status.hpp"
+#include "aerun/judge/run_status.hpp"
 
 namespace aerun {
 

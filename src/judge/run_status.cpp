@@ -1,5 +1,5 @@
 // The table of the statuses aerun gives (run_status.hpp).
-#include "aerun/run_status.hpp"
+#include "aerun/judge/run_status.hpp"
 
 namespace aerun::run_status {
 

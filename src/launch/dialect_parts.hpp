@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "aerun/launcher.hpp"
+#include "aerun/launch/launcher.hpp"
 
 namespace aerun::detail {
 

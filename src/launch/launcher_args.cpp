@@ -1,11 +1,11 @@
 // to_args / from_args: a LauncherSpec as `aerun env` flags (launcher_args.hpp).
-#include "aerun/launcher_args.hpp"
+#include "aerun/launch/launcher_args.hpp"
 
 #include <fmt/format.h>
 
 #include <charconv>
 
-#include "aerun/launcher.hpp"
+#include "aerun/launch/launcher.hpp"
 
 namespace aerun {
 

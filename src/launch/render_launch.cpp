@@ -1,5 +1,5 @@
 // launch_argv / render_launch / rendezvous_env: what the runner puts around a program.
-#include "aerun/shell_quote.hpp"
+#include "aerun/util/shell_quote.hpp"
 #include "launch/dialect_parts.hpp"
 
 namespace aerun {

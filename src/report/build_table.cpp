@@ -9,12 +9,12 @@
 #include <tuple>
 #include <unordered_map>
 
-#include "aerun/calendar_time.hpp"
-#include "aerun/error.hpp"
-#include "aerun/log_time.hpp"
-#include "aerun/run_status.hpp"
-#include "aerun/run_times.hpp"
-#include "aerun/table.hpp"
+#include "aerun/judge/run_status.hpp"
+#include "aerun/record/run_times.hpp"
+#include "aerun/report/table.hpp"
+#include "aerun/util/calendar_time.hpp"
+#include "aerun/util/error.hpp"
+#include "aerun/util/log_time.hpp"
 #include "report/run_formulas.hpp"
 
 namespace aerun {

@@ -2,9 +2,9 @@
 
 #include <cmath>
 
-#include "aerun/error.hpp"
-#include "aerun/table.hpp"
-#include "aerun/text_format.hpp"
+#include "aerun/report/table.hpp"
+#include "aerun/util/error.hpp"
+#include "aerun/util/text_format.hpp"
 
 namespace aerun {
 

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <numeric>
 
-#include "aerun/plot.hpp"
+#include "aerun/report/plot.hpp"
 
 namespace aerun {
 

@@ -1,4 +1,4 @@
-#include "aerun/table.hpp"
+#include "aerun/report/table.hpp"
 
 namespace aerun {
 

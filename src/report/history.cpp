@@ -1,4 +1,4 @@
-#include "aerun/calendar_time.hpp"
+#include "aerun/util/calendar_time.hpp"
 
 #include <fmt/format.h>
 
@@ -7,10 +7,10 @@
 #include <ctime>
 #include <map>
 
-#include "aerun/history.hpp"
-#include "aerun/plot.hpp"
-#include "aerun/run_status.hpp"
-#include "aerun/text_format.hpp"
+#include "aerun/judge/run_status.hpp"
+#include "aerun/report/history.hpp"
+#include "aerun/report/plot.hpp"
+#include "aerun/util/text_format.hpp"
 
 namespace aerun {
 

@@ -1,12 +1,12 @@
-#include "aerun/html_report.hpp"
+#include "aerun/report/html_report.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <ctime>
 
-#include "aerun/calendar_time.hpp"
-#include "aerun/text_format.hpp"
+#include "aerun/util/calendar_time.hpp"
+#include "aerun/util/text_format.hpp"
 
 namespace aerun {
 

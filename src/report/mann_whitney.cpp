@@ -1,4 +1,4 @@
-#include "aerun/mann_whitney.hpp"
+#include "report/mann_whitney.hpp"
 
 #include <algorithm>
 #include <cmath>

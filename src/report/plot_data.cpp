@@ -4,8 +4,8 @@
 #include <cmath>
 #include <limits>
 
-#include "aerun/error.hpp"
-#include "aerun/plot.hpp"
+#include "aerun/report/plot.hpp"
+#include "aerun/util/error.hpp"
 
 namespace aerun {
 

@@ -1,4 +1,4 @@
-#include "aerun/mann_whitney.hpp"
+#include "report/mann_whitney.hpp"
 
 #include <fmt/format.h>
 
@@ -6,8 +6,8 @@
 #include <cctype>
 #include <map>
 
-#include "aerun/regress.hpp"
-#include "aerun/run_status.hpp"
+#include "aerun/judge/run_status.hpp"
+#include "aerun/report/regress.hpp"
 
 namespace aerun {
 

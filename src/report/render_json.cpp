@@ -1,7 +1,7 @@
 #include <fmt/format.h>
 
-#include "aerun/table.hpp"
-#include "aerun/text_format.hpp"
+#include "aerun/report/table.hpp"
+#include "aerun/util/text_format.hpp"
 
 namespace aerun {
 

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "aerun/table.hpp"
+#include "aerun/report/table.hpp"
 
 namespace aerun {
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "aerun/table.hpp"
-#include "aerun/text_format.hpp"
+#include "aerun/report/table.hpp"
+#include "aerun/util/text_format.hpp"
 
 namespace aerun {
 

@@ -3,8 +3,8 @@
 
 #include <map>
 
-#include "aerun/regress.hpp"
-#include "aerun/text_format.hpp"
+#include "aerun/report/regress.hpp"
+#include "aerun/util/text_format.hpp"
 
 namespace aerun {
 

@@ -4,9 +4,9 @@
 
 #include <algorithm>
 
-#include "aerun/error.hpp"
-#include "aerun/formula_names.hpp"
-#include "aerun/run_times.hpp"
+#include "aerun/record/run_times.hpp"
+#include "aerun/util/error.hpp"
+#include "aerun/util/formula_names.hpp"
 
 namespace aerun::report_detail {
 

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "aerun/case_spec.hpp"
-#include "aerun/run_record.hpp"
+#include "aerun/case/case_spec.hpp"
+#include "aerun/record/run_record.hpp"
 
 namespace aerun::report_detail {
 

@@ -1,5 +1,5 @@
 // RunListing: the lines of `aerun runs` (run_listing.hpp).
-#include "aerun/run_listing.hpp"
+#include "aerun/report/run_listing.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -7,13 +7,13 @@
 #include <algorithm>
 #include <optional>
 
-#include "aerun/case_loader.hpp"
-#include "aerun/error.hpp"
-#include "aerun/presets.hpp"
-#include "aerun/run_status.hpp"
-#include "aerun/session_pick.hpp"
-#include "aerun/table.hpp"
-#include "aerun/text_format.hpp"
+#include "aerun/case/case_loader.hpp"
+#include "aerun/case/presets.hpp"
+#include "aerun/judge/run_status.hpp"
+#include "aerun/report/session_pick.hpp"
+#include "aerun/report/table.hpp"
+#include "aerun/util/error.hpp"
+#include "aerun/util/text_format.hpp"
 
 namespace aerun {
 

@@ -1,6 +1,6 @@
 #include <fmt/format.h>
 
-#include "aerun/table.hpp"
+#include "aerun/report/table.hpp"
 
 namespace aerun {
 

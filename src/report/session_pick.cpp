@@ -1,4 +1,4 @@
-#include "aerun/session_pick.hpp"
+#include "aerun/report/session_pick.hpp"
 
 #include <fmt/format.h>
 
@@ -7,8 +7,8 @@
 #include <ctime>
 #include <filesystem>
 
-#include "aerun/case_loader.hpp"
-#include "aerun/error.hpp"
+#include "aerun/case/case_loader.hpp"
+#include "aerun/util/error.hpp"
 
 namespace aerun {
 

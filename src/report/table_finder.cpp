@@ -1,4 +1,4 @@
-#include "aerun/table_finder.hpp"
+#include "aerun/report/table_finder.hpp"
 
 #include <fmt/format.h>
 
@@ -8,8 +8,8 @@
 #include <optional>
 #include <vector>
 
-#include "aerun/case_loader.hpp"
-#include "aerun/error.hpp"
+#include "aerun/case/case_loader.hpp"
+#include "aerun/util/error.hpp"
 
 namespace aerun {
 

@@ -11,8 +11,8 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "aerun/error.hpp"
-#include "aerun/provenance.hpp"
+#include "aerun/run/provenance.hpp"
+#include "aerun/util/error.hpp"
 
 namespace aerun {
 

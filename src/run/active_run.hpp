@@ -8,14 +8,14 @@
 #include <string_view>
 #include <vector>
 
-#include "aerun/case_spec.hpp"
-#include "aerun/child_process.hpp"
-#include "aerun/extractor.hpp"
-#include "aerun/run_judge.hpp"
-#include "aerun/run_plan.hpp"
-#include "aerun/run_record.hpp"
-#include "aerun/sha256.hpp"
-#include "aerun/unique_fd.hpp"
+#include "aerun/case/case_spec.hpp"
+#include "aerun/extract/extractor.hpp"
+#include "aerun/judge/run_judge.hpp"
+#include "aerun/record/run_record.hpp"
+#include "aerun/run/child_process.hpp"
+#include "aerun/run/run_plan.hpp"
+#include "aerun/util/sha256.hpp"
+#include "aerun/util/unique_fd.hpp"
 
 namespace aerun {
 

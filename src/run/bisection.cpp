@@ -1,4 +1,4 @@
-#include "aerun/bisection.hpp"
+#include "aerun/run/bisection.hpp"
 
 #include <fmt/format.h>
 

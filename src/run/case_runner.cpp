@@ -1,7 +1,7 @@
 // The local run loop, in the shape of ninja's Builder: a queue of planned runs, the runs in
 // flight (ActiveRun: output, exit and deadline handling), progress as an observer, and the status
 // of each finished run from the one judge (run_judge.hpp).
-#include "aerun/case_runner.hpp"
+#include "aerun/run/case_runner.hpp"
 
 #include <errno.h>
 #include <poll.h>
@@ -20,15 +20,15 @@
 #include <ostream>
 #include <unordered_map>
 
-#include "aerun/env_vars.hpp"
-#include "aerun/error.hpp"
-#include "aerun/failure_policy.hpp"
-#include "aerun/gpu_lock.hpp"
-#include "aerun/provenance.hpp"
-#include "aerun/run_status.hpp"
-#include "aerun/signal_watch.hpp"
-#include "aerun/store.hpp"
+#include "aerun/judge/failure_policy.hpp"
+#include "aerun/judge/run_status.hpp"
+#include "aerun/run/provenance.hpp"
+#include "aerun/run/signal_watch.hpp"
+#include "aerun/store/store.hpp"
+#include "aerun/util/env_vars.hpp"
+#include "aerun/util/error.hpp"
 #include "run/active_run.hpp"
+#include "run/gpu_lock.hpp"
 #include "run/progress.hpp"
 
 namespace aerun {
@@ -119,7 +119,7 @@ class RunLoop {
   const std::string host_ = host_name();
   const std::string commit_ = git_commit(spec_.workdir);
   const int jobs_ = spec_.exclusive_gpu ? 1 : std::max(1, opts_.jobs);
-  const FailurePolicy policy_{spec_, opts_.force, opts_.rerun_failed};
+  const FailurePolicy policy_{spec_.rerun, spec_.retry_on, opts_.force, opts_.rerun_failed};
   fs::path case_logs_;
   std::map<std::string, int> kept_;  // status -> runs kept as results
   std::deque<Todo> queue_;

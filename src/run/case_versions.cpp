@@ -1,4 +1,4 @@
-#include "aerun/case_versions.hpp"
+#include "aerun/run/case_versions.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -6,8 +6,8 @@
 #include <memory>
 #include <optional>
 
-#include "aerun/case_loader.hpp"
-#include "aerun/sweep.hpp"
+#include "aerun/case/case_loader.hpp"
+#include "aerun/sweep/sweep.hpp"
 
 namespace aerun {
 

@@ -1,4 +1,4 @@
-#include "aerun/child_process.hpp"
+#include "aerun/run/child_process.hpp"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -10,8 +10,8 @@
 
 #include <fmt/format.h>
 
-#include "aerun/error.hpp"
-#include "aerun/spawn_setup.hpp"
+#include "aerun/util/error.hpp"
+#include "aerun/util/spawn_setup.hpp"
 
 namespace aerun {
 

@@ -1,10 +1,10 @@
 #include <algorithm>
 
-#include "aerun/error.hpp"
-#include "aerun/forget.hpp"
-#include "aerun/log_time.hpp"
-#include "aerun/run_plan.hpp"
-#include "aerun/run_status.hpp"
+#include "aerun/judge/run_status.hpp"
+#include "aerun/run/forget.hpp"
+#include "aerun/run/run_plan.hpp"
+#include "aerun/util/error.hpp"
+#include "aerun/util/log_time.hpp"
 
 namespace aerun {
 

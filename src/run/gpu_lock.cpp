@@ -1,4 +1,4 @@
-#include "aerun/gpu_lock.hpp"
+#include "run/gpu_lock.hpp"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -10,7 +10,7 @@
 #include <fmt/format.h>
 #include <cstdlib>
 
-#include "aerun/error.hpp"
+#include "aerun/util/error.hpp"
 
 namespace aerun {
 

@@ -1,7 +1,7 @@
-#include "aerun/launch_setup.hpp"
+#include "aerun/run/launch_setup.hpp"
 
-#include "aerun/cluster.hpp"
-#include "aerun/launcher.hpp"
+#include "aerun/cluster/cluster.hpp"
+#include "aerun/launch/launcher.hpp"
 
 namespace aerun {
 

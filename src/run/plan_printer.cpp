@@ -1,13 +1,13 @@
 // print_plan and demo_workload_env (plan_printer.hpp).
-#include "aerun/plan_printer.hpp"
+#include "aerun/run/plan_printer.hpp"
 
 #include <fmt/format.h>
 
 #include <cstdlib>
 #include <filesystem>
 
-#include "aerun/provenance.hpp"
-#include "aerun/shell_quote.hpp"
+#include "aerun/run/provenance.hpp"
+#include "aerun/util/shell_quote.hpp"
 
 namespace aerun {
 

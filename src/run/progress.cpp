@@ -4,19 +4,10 @@
 
 #include <ostream>
 
-#include "aerun/provenance.hpp"
-#include "aerun/run_status.hpp"
+#include "aerun/judge/run_status.hpp"
+#include "aerun/run/provenance.hpp"
 
 namespace aerun {
-
-std::string describe_params(const ParamList& params) {
-  std::string s;
-  for (const auto& [n, v] : params) {
-    if (!s.empty()) s += ' ';
-    s += n + "=" + v.text();
-  }
-  return s;
-}
 
 Progress::Progress(std::ostream& out, bool tty, std::string case_name, long long planned)
     : out_(out),

@@ -4,8 +4,8 @@
 #include <iosfwd>
 #include <string>
 
-#include "aerun/case_runner.hpp"
-#include "aerun/run_record.hpp"
+#include "aerun/record/run_record.hpp"
+#include "aerun/run/case_runner.hpp"
 
 namespace aerun {
 
@@ -37,8 +37,5 @@ class Progress {
   bool line_shown_ = false;
   std::string live_;
 };
-
-// "hidden=64 layers=2" for a run's parameters.
-std::string describe_params(const ParamList& params);
 
 }  // namespace aerun

@@ -1,4 +1,4 @@
-#include "aerun/provenance.hpp"
+#include "aerun/run/provenance.hpp"
 
 #include <time.h>
 #include <unistd.h>
@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <memory>
 
-#include "aerun/shell_quote.hpp"
+#include "aerun/util/shell_quote.hpp"
 
 namespace aerun {
 

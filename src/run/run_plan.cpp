@@ -1,6 +1,6 @@
-#include "aerun/run_plan.hpp"
+#include "aerun/run/run_plan.hpp"
 
-#include "aerun/process_identity.hpp"
+#include "aerun/util/process_identity.hpp"
 
 #include <unistd.h>
 
@@ -9,13 +9,13 @@
 #include <map>
 #include <memory>
 
-#include "aerun/case_loader.hpp"
-#include "aerun/command_template.hpp"
-#include "aerun/error.hpp"
-#include "aerun/launch_setup.hpp"
-#include "aerun/run_key.hpp"
-#include "aerun/sweep.hpp"
-#include "sweep/evaluator.hpp"
+#include "aerun/case/case_loader.hpp"
+#include "aerun/run/launch_setup.hpp"
+#include "aerun/sweep/command_template.hpp"
+#include "aerun/sweep/evaluator.hpp"
+#include "aerun/sweep/run_key.hpp"
+#include "aerun/sweep/sweep.hpp"
+#include "aerun/util/error.hpp"
 
 namespace aerun {
 

@@ -1,4 +1,4 @@
-#include "aerun/run_status.hpp"
+#include "aerun/judge/run_status.hpp"
 
 #include <fmt/format.h>
 
@@ -10,9 +10,9 @@
 #include <set>
 #include <unordered_map>
 
-#include "aerun/search_runner.hpp"
-#include "aerun/shell_quote.hpp"
-#include "aerun/store.hpp"
+#include "aerun/run/search_runner.hpp"
+#include "aerun/store/store.hpp"
+#include "aerun/util/shell_quote.hpp"
 
 namespace aerun {
 

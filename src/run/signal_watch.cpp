@@ -1,10 +1,10 @@
-#include "aerun/signal_watch.hpp"
+#include "aerun/run/signal_watch.hpp"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <unistd.h>
 
-#include "aerun/error.hpp"
+#include "aerun/util/error.hpp"
 
 namespace aerun {
 

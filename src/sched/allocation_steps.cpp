@@ -1,9 +1,9 @@
 // allocation_id, as_job_steps, job_launch_setup (allocation_steps.hpp).
-#include "aerun/allocation_steps.hpp"
+#include "aerun/sched/allocation_steps.hpp"
 
 #include <cstdlib>
 
-#include "aerun/shell_quote.hpp"
+#include "aerun/util/shell_quote.hpp"
 
 namespace aerun {
 

@@ -1,7 +1,7 @@
-#include "aerun/batch_runner.hpp"
+#include "aerun/sched/batch_runner.hpp"
 
-#include "aerun/failure_policy.hpp"
-#include "aerun/job_script.hpp"
+#include "aerun/judge/failure_policy.hpp"
+#include "sched/job_script.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -16,12 +16,12 @@
 #include <map>
 #include <ostream>
 
-#include "aerun/job_stamps.hpp"
-#include "aerun/provenance.hpp"
-#include "aerun/run_plan.hpp"
-#include "aerun/run_status.hpp"
-#include "aerun/sha256.hpp"
-#include "aerun/store.hpp"
+#include "aerun/judge/run_status.hpp"
+#include "aerun/run/provenance.hpp"
+#include "aerun/run/run_plan.hpp"
+#include "aerun/sched/job_stamps.hpp"
+#include "aerun/store/store.hpp"
+#include "aerun/util/sha256.hpp"
 
 namespace aerun {
 
@@ -216,7 +216,8 @@ BatchSummary BatchRunner::run(const std::vector<PlannedRun>& planned, SchedulerC
   std::vector<const PlannedRun*> todo;
   for (const auto& p : planned) {
     if (auto prev = store_->find_by_key(p.key)) {
-      if (FailurePolicy(spec_, opts_.force, opts_.rerun_failed).keeps(prev->status) &&
+      if (FailurePolicy(spec_.rerun, spec_.retry_on, opts_.force, opts_.rerun_failed)
+              .keeps(prev->status) &&
           (!opts_.fresh_session || prev->session_id == opts_.session_id)) {
         ++(prev->status == run_status::ok ? sum.reused : sum.kept);
         continue;
@@ -239,7 +240,7 @@ BatchSummary BatchRunner::run(const std::vector<PlannedRun>& planned, SchedulerC
   std::vector<BatchJob> jobs = plan_jobs(todo);
   // A transient failure (failure_policy.hpp) gets another attempt, as a job of its own, while it
   // has retries left: the same policy as local runs.
-  const FailurePolicy policy(spec_, opts_.force, opts_.rerun_failed);
+  const FailurePolicy policy(spec_.rerun, spec_.retry_on, opts_.force, opts_.rerun_failed);
   std::map<std::string, const PlannedRun*> by_key;
   for (const PlannedRun* p : todo) by_key[p->key] = p;
   std::map<std::string, int> retries_used;

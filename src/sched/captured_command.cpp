@@ -1,5 +1,5 @@
-#include "aerun/captured_command.hpp"
-#include "aerun/spawn_setup.hpp"
+#include "sched/captured_command.hpp"
+#include "aerun/util/spawn_setup.hpp"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -15,8 +15,8 @@
 #include <cmath>
 #include <utility>
 
-#include "aerun/provenance.hpp"
-#include "aerun/unique_fd.hpp"
+#include "aerun/run/provenance.hpp"
+#include "aerun/util/unique_fd.hpp"
 
 extern char** environ;
 

@@ -4,12 +4,12 @@
 #include <filesystem>
 #include <fstream>
 
-#include "aerun/extractor.hpp"
-#include "aerun/job_follower.hpp"
-#include "aerun/job_stamps.hpp"
-#include "aerun/provenance.hpp"
-#include "aerun/run_judge.hpp"
-#include "aerun/sha256.hpp"
+#include "aerun/extract/extractor.hpp"
+#include "aerun/judge/run_judge.hpp"
+#include "aerun/run/provenance.hpp"
+#include "aerun/sched/job_follower.hpp"
+#include "aerun/sched/job_stamps.hpp"
+#include "aerun/util/sha256.hpp"
 
 namespace aerun {
 

@@ -1,8 +1,8 @@
 // fill_template: the `{{name}}` / `{{name|q}}` substitution of job-script templates.
 #include <fmt/format.h>
 
-#include "aerun/job_script.hpp"
-#include "aerun/shell_quote.hpp"
+#include "aerun/util/shell_quote.hpp"
+#include "sched/job_script.hpp"
 
 namespace aerun {
 

@@ -1,5 +1,5 @@
-#include "aerun/job_collection.hpp"
-#include "aerun/case_loader.hpp"
+#include "aerun/sched/job_collection.hpp"
+#include "aerun/case/case_loader.hpp"
 
 #include <fmt/format.h>
 
@@ -9,10 +9,10 @@
 #include <ostream>
 #include <set>
 
-#include "aerun/poll_interval.hpp"
-#include "aerun/provenance.hpp"
-#include "aerun/run_status.hpp"
-#include "aerun/store.hpp"
+#include "aerun/case/poll_interval.hpp"
+#include "aerun/judge/run_status.hpp"
+#include "aerun/run/provenance.hpp"
+#include "aerun/store/store.hpp"
 
 namespace aerun {
 

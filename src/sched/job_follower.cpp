@@ -1,4 +1,4 @@
-#include "aerun/job_follower.hpp"
+#include "aerun/sched/job_follower.hpp"
 
 #include <poll.h>
 #include <signal.h>
@@ -10,11 +10,11 @@
 #include <ostream>
 #include <set>
 
-#include "aerun/job_stamps.hpp"
-#include "aerun/provenance.hpp"
-#include "aerun/run_status.hpp"
-#include "aerun/signal_watch.hpp"
-#include "aerun/store.hpp"
+#include "aerun/judge/run_status.hpp"
+#include "aerun/run/provenance.hpp"
+#include "aerun/run/signal_watch.hpp"
+#include "aerun/sched/job_stamps.hpp"
+#include "aerun/store/store.hpp"
 
 namespace aerun {
 

@@ -6,10 +6,10 @@
 #include <fstream>
 #include <sstream>
 
-#include "aerun/job_script.hpp"
-#include "aerun/launcher_args.hpp"
-#include "aerun/provenance.hpp"
-#include "aerun/shell_quote.hpp"
+#include "aerun/launch/launcher_args.hpp"
+#include "aerun/run/provenance.hpp"
+#include "aerun/util/shell_quote.hpp"
+#include "sched/job_script.hpp"
 
 namespace aerun {
 

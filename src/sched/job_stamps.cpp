@@ -1,4 +1,4 @@
-#include "aerun/job_stamps.hpp"
+#include "aerun/sched/job_stamps.hpp"
 
 #include <errno.h>
 #include <poll.h>
@@ -14,7 +14,7 @@
 #include <memory>
 #include <sstream>
 
-#include "aerun/provenance.hpp"
+#include "aerun/run/provenance.hpp"
 
 namespace aerun {
 

@@ -1,4 +1,4 @@
-#include "aerun/job_state.hpp"
+#include "aerun/sched/job_state.hpp"
 
 #include <sys/wait.h>
 
@@ -8,7 +8,7 @@
 #include <set>
 #include <vector>
 
-#include "aerun/run_status.hpp"
+#include "aerun/judge/run_status.hpp"
 
 namespace aerun {
 

@@ -1,4 +1,4 @@
-#include "aerun/pbs_client.hpp"
+#include "sched/pbs_client.hpp"
 
 #include <time.h>
 
@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "aerun/captured_command.hpp"
+#include "sched/captured_command.hpp"
 
 namespace aerun {
 

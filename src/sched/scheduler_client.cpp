@@ -1,7 +1,7 @@
-#include "aerun/scheduler_client.hpp"
+#include "aerun/sched/scheduler_client.hpp"
 
-#include "aerun/pbs_client.hpp"
-#include "aerun/slurm_client.hpp"
+#include "sched/pbs_client.hpp"
+#include "sched/slurm_client.hpp"
 
 namespace aerun {
 

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "aerun/job_script.hpp"
+#include "sched/job_script.hpp"
 
 namespace aerun {
 

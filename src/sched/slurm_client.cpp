@@ -1,10 +1,10 @@
-#include "aerun/slurm_client.hpp"
+#include "sched/slurm_client.hpp"
 
 #include <time.h>
 
 #include <sstream>
 
-#include "aerun/captured_command.hpp"
+#include "sched/captured_command.hpp"
 
 namespace aerun {
 

@@ -1,4 +1,4 @@
-#include "aerun/error.hpp"
+#include "aerun/util/error.hpp"
 
 #include <fmt/format.h>
 #include <signal.h>
@@ -10,9 +10,9 @@
 #include <map>
 #include <unordered_set>
 
-#include "aerun/process_identity.hpp"
-#include "aerun/run_status.hpp"
-#include "aerun/store.hpp"
+#include "aerun/judge/run_status.hpp"
+#include "aerun/store/store.hpp"
+#include "aerun/util/process_identity.hpp"
 #include "store/migrations.hpp"
 #include "store/sqlite.hpp"
 

@@ -1,9 +1,9 @@
-#include "aerun/command_template.hpp"
+#include "aerun/sweep/command_template.hpp"
 
 #include <algorithm>
 
-#include "aerun/shell_quote.hpp"
-#include "aerun/template_text.hpp"
+#include "aerun/util/shell_quote.hpp"
+#include "aerun/util/template_text.hpp"
 
 namespace aerun {
 

@@ -1,8 +1,8 @@
-#include "sweep/evaluator.hpp"
+#include "aerun/sweep/evaluator.hpp"
 
 #include <muparserx/mpParser.h>
 
-#include "aerun/formula_names.hpp"
+#include "aerun/util/formula_names.hpp"
 
 namespace aerun::sweep_detail {
 

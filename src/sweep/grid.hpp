@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "aerun/value.hpp"
+#include "aerun/util/value.hpp"
 
 namespace aerun::sweep_detail {
 

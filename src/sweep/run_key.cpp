@@ -1,8 +1,8 @@
-#include "aerun/run_key.hpp"
+#include "aerun/sweep/run_key.hpp"
 
 #include <string_view>
 
-#include "aerun/sha256.hpp"
+#include "aerun/util/sha256.hpp"
 
 namespace aerun {
 

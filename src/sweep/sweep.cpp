@@ -1,9 +1,9 @@
-#include "aerun/sweep.hpp"
+#include "aerun/sweep/sweep.hpp"
 
 #include <unordered_map>
 
-#include "aerun/error.hpp"
-#include "sweep/evaluator.hpp"
+#include "aerun/sweep/evaluator.hpp"
+#include "aerun/util/error.hpp"
 #include "sweep/grid.hpp"
 
 namespace aerun {

@@ -1,4 +1,4 @@
-#include "aerun/calendar_time.hpp"
+#include "aerun/util/calendar_time.hpp"
 
 #include <fmt/format.h>
 

@@ -1,5 +1,5 @@
 // EnvVars (env_vars.hpp).
-#include "aerun/env_vars.hpp"
+#include "aerun/util/env_vars.hpp"
 
 extern char** environ;
 

@@ -1,4 +1,4 @@
-#include "aerun/error.hpp"
+#include "aerun/util/error.hpp"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "aerun/file_chunks.hpp"
+#include "aerun/util/file_chunks.hpp"
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -10,8 +10,8 @@
 #include <memory>
 #include <new>
 
-#include "aerun/error.hpp"
-#include "aerun/unique_fd.hpp"
+#include "aerun/util/error.hpp"
+#include "aerun/util/unique_fd.hpp"
 
 namespace aerun {
 

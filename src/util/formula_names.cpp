@@ -1,4 +1,4 @@
-#include "aerun/formula_names.hpp"
+#include "aerun/util/formula_names.hpp"
 
 #include <muparserx/mpParser.h>
 

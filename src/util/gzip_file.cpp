@@ -1,4 +1,4 @@
-#include "aerun/gzip_file.hpp"
+#include "aerun/util/gzip_file.hpp"
 
 #include <zlib.h>
 
@@ -9,7 +9,7 @@
 #include <memory>
 #include <vector>
 
-#include "aerun/error.hpp"
+#include "aerun/util/error.hpp"
 
 namespace aerun {
 

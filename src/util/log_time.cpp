@@ -1,4 +1,4 @@
-#include "aerun/log_time.hpp"
+#include "aerun/util/log_time.hpp"
 
 #include <array>
 #include <cctype>

@@ -1,4 +1,4 @@
-#include "aerun/process_identity.hpp"
+#include "aerun/util/process_identity.hpp"
 
 #include <unistd.h>
 

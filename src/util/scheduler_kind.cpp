@@ -1,7 +1,7 @@
 // Scheduler names.
-#include "aerun/scheduler_kind.hpp"
+#include "aerun/util/scheduler_kind.hpp"
 
-#include "aerun/error.hpp"
+#include "aerun/util/error.hpp"
 
 namespace aerun {
 

@@ -1,11 +1,11 @@
-#include "aerun/sha256.hpp"
+#include "aerun/util/sha256.hpp"
 
 #include <openssl/evp.h>
 
 #include <cstdio>
 #include <memory>
 
-#include "aerun/error.hpp"
+#include "aerun/util/error.hpp"
 
 namespace aerun {
 

@@ -1,4 +1,4 @@
-#include "aerun/shell_quote.hpp"
+#include "aerun/util/shell_quote.hpp"
 
 namespace aerun {
 

@@ -1,5 +1,5 @@
 // scan_template: the one scanner of `{name}` templates (template_text.hpp).
-#include "aerun/template_text.hpp"
+#include "aerun/util/template_text.hpp"
 
 #include <ostream>
 

@@ -1,4 +1,4 @@
-#include "aerun/text_format.hpp"
+#include "aerun/util/text_format.hpp"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "aerun/value.hpp"
+#include "aerun/util/value.hpp"
 
 #include <fmt/format.h>
 
@@ -128,6 +128,15 @@ bool natural_less(const std::string& a, const std::string& b) {
     }
   }
   return a.size() - i < b.size() - j;
+}
+
+std::string describe_params(const ParamList& params) {
+  std::string s;
+  for (const auto& [n, v] : params) {
+    if (!s.empty()) s += ' ';
+    s += n + "=" + v.text();
+  }
+  return s;
 }
 
 }  // namespace aerun

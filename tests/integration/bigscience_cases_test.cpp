@@ -10,10 +10,10 @@
 #include <sstream>
 #include <tuple>
 
-#include "aerun/case_loader.hpp"
-#include "aerun/extractor.hpp"
-#include "aerun/sweep.hpp"
-#include "aerun/table.hpp"
+#include "aerun/case/case_loader.hpp"
+#include "aerun/extract/extractor.hpp"
+#include "aerun/report/table.hpp"
+#include "aerun/sweep/sweep.hpp"
 #include "fixture_runs.hpp"
 #include "harness.hpp"
 

@@ -2,7 +2,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "aerun/sha256.hpp"
+#include "aerun/util/sha256.hpp"
 #include "harness.hpp"
 
 using namespace aerun::testing;

@@ -4,9 +4,9 @@
 
 #include <string>
 
-#include "aerun/case_spec.hpp"
-#include "aerun/ingest.hpp"
-#include "aerun/run_record.hpp"
+#include "aerun/case/case_spec.hpp"
+#include "aerun/ingest/ingest.hpp"
+#include "aerun/record/run_record.hpp"
 
 namespace aerun::testing {
 

@@ -16,8 +16,8 @@
 #include <thread>
 #include <vector>
 
-#include "aerun/child_process.hpp"
-#include "aerun/shell_quote.hpp"
+#include "aerun/run/child_process.hpp"
+#include "aerun/util/shell_quote.hpp"
 
 extern char** environ;
 

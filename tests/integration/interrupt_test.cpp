@@ -6,7 +6,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "aerun/child_process.hpp"
+#include "aerun/run/child_process.hpp"
 #include "harness.hpp"
 
 using namespace aerun::testing;

@@ -2,7 +2,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "aerun/case_loader.hpp"
+#include "aerun/case/case_loader.hpp"
 #include "parse_error.hpp"
 
 namespace aerun {

@@ -1,5 +1,5 @@
 // load_case / parse_case: every key of the case format lands in the CaseSpec.
-#include "aerun/case_loader.hpp"
+#include "aerun/case/case_loader.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -1,7 +1,7 @@
 // nearest_key(): the "did you mean" suggestion for a misspelt key.
 #include <gtest/gtest.h>
 
-#include "aerun/case_loader.hpp"
+#include "aerun/case/case_loader.hpp"
 
 namespace aerun {
 namespace {

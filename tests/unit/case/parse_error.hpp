@@ -5,8 +5,8 @@
 
 #include <string>
 
-#include "aerun/case_loader.hpp"
-#include "aerun/error.hpp"
+#include "aerun/case/case_loader.hpp"
+#include "aerun/util/error.hpp"
 
 namespace aerun::testing {
 

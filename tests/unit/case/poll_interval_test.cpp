@@ -1,5 +1,5 @@
 // `poll_interval:` / --poll-interval / $AERUN_POLL_INTERVAL / $AERUN_POLL_MIN.
-#include "aerun/poll_interval.hpp"
+#include "aerun/case/poll_interval.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

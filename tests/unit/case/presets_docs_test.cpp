@@ -6,7 +6,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "aerun/presets.hpp"
+#include "aerun/case/presets.hpp"
 
 namespace aerun {
 namespace {

@@ -1,5 +1,5 @@
 // Presets: the registry, versions, and how a case's `presets:` resolves into its metrics.
-#include "aerun/presets.hpp"
+#include "aerun/case/presets.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <set>
 
-#include "aerun/case_loader.hpp"
-#include "aerun/error.hpp"
+#include "aerun/case/case_loader.hpp"
+#include "aerun/util/error.hpp"
 
 using aerun::CaseSpec;
 using aerun::InputError;

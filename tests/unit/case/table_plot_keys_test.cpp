@@ -5,8 +5,8 @@
 
 #include <cstdlib>
 
-#include "aerun/case_loader.hpp"
-#include "aerun/error.hpp"
+#include "aerun/case/case_loader.hpp"
+#include "aerun/util/error.hpp"
 #include "parse_error.hpp"
 
 namespace aerun {

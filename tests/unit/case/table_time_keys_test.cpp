@@ -3,8 +3,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "aerun/case_loader.hpp"
-#include "aerun/error.hpp"
+#include "aerun/case/case_loader.hpp"
+#include "aerun/util/error.hpp"
 #include "parse_error.hpp"
 
 namespace aerun {

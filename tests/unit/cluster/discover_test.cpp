@@ -2,8 +2,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "aerun/cluster.hpp"
-#include "aerun/error.hpp"
+#include "aerun/cluster/cluster.hpp"
+#include "aerun/util/error.hpp"
 #include "fake_machine.hpp"
 
 namespace aerun {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "aerun/system_probe.hpp"
+#include "aerun/cluster/system_probe.hpp"
 
 namespace aerun::testing {
 

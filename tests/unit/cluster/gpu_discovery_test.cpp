@@ -2,7 +2,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "aerun/gpu_discovery.hpp"
+#include "aerun/cluster/gpu_discovery.hpp"
 #include "fake_machine.hpp"
 
 namespace aerun {

@@ -2,8 +2,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "aerun/error.hpp"
-#include "aerun/hostfile.hpp"
+#include "aerun/cluster/hostfile.hpp"
+#include "aerun/util/error.hpp"
 
 namespace aerun {
 namespace {

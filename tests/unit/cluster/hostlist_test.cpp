@@ -7,9 +7,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "aerun/error.hpp"
-#include "aerun/hostlist.hpp"
-#include "aerun/system_probe.hpp"
+#include "aerun/cluster/system_probe.hpp"
+#include "aerun/util/error.hpp"
+#include "cluster/hostlist.hpp"
 
 namespace aerun {
 namespace {

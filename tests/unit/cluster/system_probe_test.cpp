@@ -9,8 +9,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "aerun/gpu_discovery.hpp"
-#include "aerun/system_probe.hpp"
+#include "aerun/cluster/gpu_discovery.hpp"
+#include "aerun/cluster/system_probe.hpp"
 
 namespace aerun {
 namespace {

@@ -1,4 +1,4 @@
-#include "aerun/extractor.hpp"
+#include "aerun/extract/extractor.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -10,7 +10,7 @@
 #include <random>
 #include <sstream>
 
-#include "aerun/error.hpp"
+#include "aerun/util/error.hpp"
 
 using aerun::Extractor;
 using aerun::MetricSpec;

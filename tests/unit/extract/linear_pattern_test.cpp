@@ -8,7 +8,7 @@
 #include <memory>
 #include <random>
 
-#include "aerun/presets.hpp"
+#include "aerun/case/presets.hpp"
 
 using aerun::LinearPattern;
 

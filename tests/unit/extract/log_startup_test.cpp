@@ -2,9 +2,9 @@
 // seed 000's Perlmutter table, whose dt column subtracted HHMMSS as numbers.
 #include <gtest/gtest.h>
 
-#include "aerun/extractor.hpp"
-#include "aerun/log_time.hpp"
-#include "aerun/presets.hpp"
+#include "aerun/case/presets.hpp"
+#include "aerun/extract/extractor.hpp"
+#include "aerun/util/log_time.hpp"
 
 namespace {
 

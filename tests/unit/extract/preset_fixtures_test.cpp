@@ -3,8 +3,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "aerun/extractor.hpp"
-#include "aerun/presets.hpp"
+#include "aerun/case/presets.hpp"
+#include "aerun/extract/extractor.hpp"
 
 using aerun::Extractor;
 using aerun::MetricValue;

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "aerun/extractor.hpp"
+#include "aerun/extract/extractor.hpp"
 
 namespace aerun {
 namespace {

@@ -2,8 +2,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "aerun/extractor.hpp"
-#include "aerun/presets.hpp"
+#include "aerun/case/presets.hpp"
+#include "aerun/extract/extractor.hpp"
 #include "extract/required_literal.hpp"
 
 using aerun::Extractor;

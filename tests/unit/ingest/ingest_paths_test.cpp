@@ -7,9 +7,9 @@
 #include <filesystem>
 #include <fstream>
 
-#include "aerun/ingest.hpp"
-#include "aerun/presets.hpp"
-#include "aerun/store.hpp"
+#include "aerun/case/presets.hpp"
+#include "aerun/ingest/ingest.hpp"
+#include "aerun/store/store.hpp"
 
 namespace fs = std::filesystem;
 using aerun::IngestedFile;

@@ -2,8 +2,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "aerun/error.hpp"
-#include "aerun/ingest.hpp"
+#include "aerun/ingest/ingest.hpp"
+#include "aerun/util/error.hpp"
 
 using aerun::NameTemplate;
 using aerun::Value;

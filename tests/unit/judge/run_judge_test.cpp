@@ -1,7 +1,7 @@
 // The one judge of a run's status, as a table: what is known about a run -> status and reason.
 // Every path (local runs, batch collection, ingest) calls judge_run; docs/presets.md states the
 // same precedence in words.
-#include "aerun/run_judge.hpp"
+#include "aerun/judge/run_judge.hpp"
 
 #include <gtest/gtest.h>
 

@@ -3,7 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "aerun/launcher.hpp"
+#include "aerun/launch/launcher.hpp"
 #include "machines.hpp"
 
 namespace aerun {

@@ -1,6 +1,6 @@
 // to_args / from_args (launcher_args.hpp): a case's launcher reaches `aerun env` inside a job
 // unchanged.
-#include "aerun/launcher_args.hpp"
+#include "aerun/launch/launcher_args.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -1,7 +1,7 @@
 // The seeds' machines as discovery would see them inside a job.
 #pragma once
 
-#include "aerun/cluster.hpp"
+#include "aerun/cluster/cluster.hpp"
 
 namespace aerun::testing {
 

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "aerun/case_loader.hpp"
-#include "aerun/table.hpp"
+#include "aerun/case/case_loader.hpp"
+#include "aerun/report/table.hpp"
 #include "table_fixture.hpp"
 
 using namespace aerun;

@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "aerun/plot.hpp"
+#include "aerun/report/plot.hpp"
 
 namespace aerun {
 namespace {

@@ -1,5 +1,5 @@
 // `aerun regress` on synthetic sessions with known shifts, and the statistics under it.
-#include "aerun/regress.hpp"
+#include "aerun/report/regress.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -7,7 +7,7 @@
 #include <cmath>
 #include <random>
 
-#include "aerun/mann_whitney.hpp"
+#include "report/mann_whitney.hpp"
 
 using namespace aerun;
 using ::testing::HasSubstr;

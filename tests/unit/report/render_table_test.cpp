@@ -1,7 +1,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "aerun/table.hpp"
+#include "aerun/report/table.hpp"
 #include "table_fixture.hpp"
 
 using namespace aerun;
@@ -90,35 +90,36 @@ TEST(RenderCsv, QuotesFieldsHoldingCommasOrQuotes) {
 }
 
 TEST(RenderJson, WritesEveryNumberAsAJsonNumberAndNullWhenMissing) {
-  EXPECT_EQ(
-      render_json(small_table()),
-      "{\n"
-      "  \"name\": \"demo\",\n"
-      "  \"title\": \"Iteration time of the demo MLP\",\n"
-      "  \"case\": \"demo\",\n"
-      "  \"paper\": \"aerun demo (CPU MLP)\",\n"
-      "  \"figure\": \"Table D1\",\n"
-      "  \"tolerance\": 0.1,\n"
-      "  \"row_params\": [\"hidden\"],\n"
-      "  \"columns\": [\"iter_ms\", \"batch\"],\n"
-      "  \"rows\": [\n"
-      "    {\"key\": {\"hidden\": 64}, \"cells\": {"
-      "\"iter_ms\": {\"text\": \"12.75\", \"value\": 12.75, \"min\": 12.25, \"max\": 13.5, "
-      "\"n\": 3, \"planned\": null, \"paper\": 12, \"ratio\": 1.0625, \"pass\": true}, "
-      "\"batch\": {\"text\": \"32\", \"value\": 32, \"min\": null, \"max\": null, \"n\": null, \"planned\": null, "
-      "\"paper\": null, \"ratio\": null, \"pass\": null}}},\n"
-      "    {\"key\": {\"hidden\": 128}, \"cells\": {"
-      "\"iter_ms\": {\"text\": \"OOM\", \"value\": null, \"min\": null, \"max\": null, "
-      "\"n\": null, \"planned\": null, \"paper\": null, \"ratio\": null, \"pass\": null}, "
-      "\"batch\": {\"text\": \"32\", \"value\": 32, \"min\": null, \"max\": null, \"n\": null, \"planned\": null, "
-      "\"paper\": null, \"ratio\": null, \"pass\": null}}},\n"
-      "    {\"key\": {\"hidden\": 256}, \"cells\": {"
-      "\"iter_ms\": {\"text\": \"missing\", \"value\": null, \"min\": null, \"max\": null, "
-      "\"n\": null, \"planned\": null, \"paper\": 40, \"ratio\": null, \"pass\": null}, "
-      "\"batch\": {\"text\": \"missing\", \"value\": null, \"min\": null, \"max\": null, "
-      "\"n\": null, \"planned\": null, \"paper\": null, \"ratio\": null, \"pass\": null}}}\n"
-      "  ]\n"
-      "}\n");
+  EXPECT_EQ(render_json(small_table()),
+            "{\n"
+            "  \"name\": \"demo\",\n"
+            "  \"title\": \"Iteration time of the demo MLP\",\n"
+            "  \"case\": \"demo\",\n"
+            "  \"paper\": \"aerun demo (CPU MLP)\",\n"
+            "  \"figure\": \"Table D1\",\n"
+            "  \"tolerance\": 0.1,\n"
+            "  \"row_params\": [\"hidden\"],\n"
+            "  \"columns\": [\"iter_ms\", \"batch\"],\n"
+            "  \"rows\": [\n"
+            "    {\"key\": {\"hidden\": 64}, \"cells\": {"
+            "\"iter_ms\": {\"text\": \"12.75\", \"value\": 12.75, \"min\": 12.25, \"max\": 13.5, "
+            "\"n\": 3, \"planned\": null, \"paper\": 12, \"ratio\": 1.0625, \"pass\": true}, "
+            "\"batch\": {\"text\": \"32\", \"value\": 32, \"min\": null, \"max\": null, \"n\": "
+            "null, \"planned\": null, "
+            "\"paper\": null, \"ratio\": null, \"pass\": null}}},\n"
+            "    {\"key\": {\"hidden\": 128}, \"cells\": {"
+            "\"iter_ms\": {\"text\": \"OOM\", \"value\": null, \"min\": null, \"max\": null, "
+            "\"n\": null, \"planned\": null, \"paper\": null, \"ratio\": null, \"pass\": null}, "
+            "\"batch\": {\"text\": \"32\", \"value\": 32, \"min\": null, \"max\": null, \"n\": "
+            "null, \"planned\": null, "
+            "\"paper\": null, \"ratio\": null, \"pass\": null}}},\n"
+            "    {\"key\": {\"hidden\": 256}, \"cells\": {"
+            "\"iter_ms\": {\"text\": \"missing\", \"value\": null, \"min\": null, \"max\": null, "
+            "\"n\": null, \"planned\": null, \"paper\": 40, \"ratio\": null, \"pass\": null}, "
+            "\"batch\": {\"text\": \"missing\", \"value\": null, \"min\": null, \"max\": null, "
+            "\"n\": null, \"planned\": null, \"paper\": null, \"ratio\": null, \"pass\": null}}}\n"
+            "  ]\n"
+            "}\n");
 }
 
 TEST(RenderJson, WritesStringKeysAsStringsAndAnEmptyTableAsAnEmptyArray) {

@@ -1,4 +1,4 @@
-#include "aerun/table_finder.hpp"
+#include "aerun/report/table_finder.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -7,7 +7,7 @@
 #include <fstream>
 #include <string>
 
-#include "aerun/error.hpp"
+#include "aerun/util/error.hpp"
 
 using aerun::find_table;
 using aerun::InputError;

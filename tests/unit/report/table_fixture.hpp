@@ -5,8 +5,8 @@
 #include <utility>
 #include <vector>
 
-#include "aerun/case_spec.hpp"
-#include "aerun/run_record.hpp"
+#include "aerun/case/case_spec.hpp"
+#include "aerun/record/run_record.hpp"
 
 namespace aerun::testing {
 

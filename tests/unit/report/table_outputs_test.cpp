@@ -3,7 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "aerun/table.hpp"
+#include "aerun/report/table.hpp"
 #include "table_fixture.hpp"
 
 using namespace aerun;

@@ -3,8 +3,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "aerun/error.hpp"
-#include "aerun/table.hpp"
+#include "aerun/report/table.hpp"
+#include "aerun/util/error.hpp"
 #include "table_fixture.hpp"
 
 namespace aerun {

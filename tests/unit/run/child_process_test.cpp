@@ -1,4 +1,4 @@
-#include "aerun/child_process.hpp"
+#include "aerun/run/child_process.hpp"
 
 #include <poll.h>
 #include <signal.h>
@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "aerun/error.hpp"
+#include "aerun/util/error.hpp"
 
 using aerun::ChildProcess;
 

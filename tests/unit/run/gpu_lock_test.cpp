@@ -1,4 +1,4 @@
-#include "aerun/gpu_lock.hpp"
+#include "run/gpu_lock.hpp"
 
 #include <sys/wait.h>
 #include <unistd.h>

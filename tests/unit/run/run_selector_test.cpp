@@ -1,5 +1,5 @@
-#include "aerun/error.hpp"
-#include "aerun/run_plan.hpp"
+#include "aerun/run/run_plan.hpp"
+#include "aerun/util/error.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

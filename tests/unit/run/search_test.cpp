@@ -6,7 +6,7 @@
 #include <functional>
 #include <stdexcept>
 
-#include "aerun/bisection.hpp"
+#include "aerun/run/bisection.hpp"
 
 namespace aerun {
 namespace {

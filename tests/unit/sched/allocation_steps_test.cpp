@@ -1,9 +1,9 @@
 // Runs inside an allocation start as its job steps (allocation_steps.hpp).
-#include "aerun/allocation_steps.hpp"
+#include "aerun/sched/allocation_steps.hpp"
 
 #include <gtest/gtest.h>
 
-#include "aerun/case_loader.hpp"
+#include "aerun/case/case_loader.hpp"
 
 namespace aerun {
 namespace {

@@ -1,7 +1,7 @@
 // BatchRunner and JobFollower against a scheduler in memory (fake_scheduler.hpp): what is
 // submitted, what is stored while jobs wait and run, and how each way a job can end is judged.
 // The same paths against a real Slurm: tests/integration/slurm_*_test.cpp.
-#include "aerun/batch_runner.hpp"
+#include "aerun/sched/batch_runner.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -9,9 +9,9 @@
 #include <filesystem>
 #include <sstream>
 
-#include "aerun/case_loader.hpp"
-#include "aerun/run_status.hpp"
-#include "aerun/store.hpp"
+#include "aerun/case/case_loader.hpp"
+#include "aerun/judge/run_status.hpp"
+#include "aerun/store/store.hpp"
 #include "fake_scheduler.hpp"
 
 namespace aerun {

@@ -19,9 +19,9 @@
 #include <string>
 #include <vector>
 
-#include "aerun/job_state.hpp"
-#include "aerun/scheduler_client.hpp"
-#include "aerun/shell_quote.hpp"
+#include "aerun/sched/job_state.hpp"
+#include "aerun/sched/scheduler_client.hpp"
+#include "aerun/util/shell_quote.hpp"
 
 namespace aerun::testing {
 

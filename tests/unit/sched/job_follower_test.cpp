@@ -8,9 +8,9 @@
 #include <sstream>
 #include <thread>
 
-#include "aerun/job_follower.hpp"
-#include "aerun/scheduler_client.hpp"
-#include "aerun/store.hpp"
+#include "aerun/sched/job_follower.hpp"
+#include "aerun/sched/scheduler_client.hpp"
+#include "aerun/store/store.hpp"
 
 namespace aerun {
 namespace {

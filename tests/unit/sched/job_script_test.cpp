@@ -7,10 +7,10 @@
 #include <filesystem>
 #include <fstream>
 
-#include "aerun/case_loader.hpp"
-#include "aerun/job_script.hpp"
-#include "aerun/job_stamps.hpp"
-#include "aerun/shell_quote.hpp"
+#include "aerun/case/case_loader.hpp"
+#include "aerun/sched/job_stamps.hpp"
+#include "aerun/util/shell_quote.hpp"
+#include "sched/job_script.hpp"
 
 using namespace aerun;
 using ::testing::HasSubstr;

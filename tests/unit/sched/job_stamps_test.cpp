@@ -6,7 +6,7 @@
 #include <fstream>
 #include <thread>
 
-#include "aerun/job_stamps.hpp"
+#include "aerun/sched/job_stamps.hpp"
 
 using namespace aerun;
 

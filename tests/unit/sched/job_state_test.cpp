@@ -5,7 +5,7 @@
 
 #include <set>
 
-#include "aerun/job_state.hpp"
+#include "aerun/sched/job_state.hpp"
 
 using namespace aerun;
 

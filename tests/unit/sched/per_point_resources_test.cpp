@@ -4,10 +4,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "aerun/batch_runner.hpp"
-#include "aerun/case_loader.hpp"
-#include "aerun/job_script.hpp"
-#include "aerun/run_plan.hpp"
+#include "aerun/case/case_loader.hpp"
+#include "aerun/run/run_plan.hpp"
+#include "aerun/sched/batch_runner.hpp"
+#include "sched/job_script.hpp"
 
 using namespace aerun;
 using ::testing::HasSubstr;

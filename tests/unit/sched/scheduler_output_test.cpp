@@ -3,8 +3,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "aerun/pbs_client.hpp"
-#include "aerun/slurm_client.hpp"
+#include "sched/pbs_client.hpp"
+#include "sched/slurm_client.hpp"
 
 using namespace aerun;
 

@@ -1,4 +1,4 @@
-#include "aerun/store.hpp"
+#include "aerun/store/store.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -8,8 +8,8 @@
 
 #include <filesystem>
 
-#include "aerun/error.hpp"
-#include "aerun/process_identity.hpp"
+#include "aerun/util/error.hpp"
+#include "aerun/util/process_identity.hpp"
 #include "store/migrations.hpp"
 
 using aerun::process_start_ticks;

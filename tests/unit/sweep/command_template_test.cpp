@@ -1,4 +1,4 @@
-#include "aerun/command_template.hpp"
+#include "aerun/sweep/command_template.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <memory>
 
-#include "aerun/error.hpp"
+#include "aerun/util/error.hpp"
 
 namespace aerun {
 namespace {

@@ -1,4 +1,4 @@
-#include "aerun/run_key.hpp"
+#include "aerun/sweep/run_key.hpp"
 
 #include <gtest/gtest.h>
 

@@ -3,9 +3,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "aerun/error.hpp"
-#include "aerun/formula_names.hpp"
-#include "aerun/sweep.hpp"
+#include "aerun/sweep/sweep.hpp"
+#include "aerun/util/error.hpp"
+#include "aerun/util/formula_names.hpp"
 #include "sweep_test_support.hpp"
 
 namespace aerun {

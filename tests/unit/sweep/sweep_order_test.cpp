@@ -1,8 +1,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "aerun/error.hpp"
-#include "aerun/sweep.hpp"
+#include "aerun/sweep/sweep.hpp"
+#include "aerun/util/error.hpp"
 #include "sweep_test_support.hpp"
 
 namespace aerun {

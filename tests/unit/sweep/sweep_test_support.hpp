@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "aerun/case_spec.hpp"
-#include "aerun/sweep.hpp"
+#include "aerun/case/case_spec.hpp"
+#include "aerun/sweep/sweep.hpp"
 
 namespace aerun::testing {
 

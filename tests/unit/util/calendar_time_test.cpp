@@ -1,9 +1,9 @@
 // Instants as calendar time: strftime formats with %f/%z/%Z, and ISO 8601 for csv and json.
-#include "aerun/calendar_time.hpp"
+#include "aerun/util/calendar_time.hpp"
 
 #include <gtest/gtest.h>
 
-#include "aerun/log_time.hpp"
+#include "aerun/util/log_time.hpp"
 
 namespace aerun {
 namespace {

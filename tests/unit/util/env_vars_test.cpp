@@ -1,5 +1,5 @@
 // EnvVars: the variables aerun adds to a run's environment.
-#include "aerun/env_vars.hpp"
+#include "aerun/util/env_vars.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // Case names that are also muparserx built-ins, renamed before the library sees a formula.
-#include "aerun/formula_names.hpp"
+#include "aerun/util/formula_names.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

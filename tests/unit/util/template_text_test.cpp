@@ -3,7 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "aerun/template_text.hpp"
+#include "aerun/util/template_text.hpp"
 
 namespace aerun {
 namespace {

@@ -1,9 +1,9 @@
-#include "aerun/value.hpp"
+#include "aerun/util/value.hpp"
 
 #include <gtest/gtest.h>
 
-#include "aerun/sha256.hpp"
-#include "aerun/shell_quote.hpp"
+#include "aerun/util/sha256.hpp"
+#include "aerun/util/shell_quote.hpp"
 
 using aerun::Value;
 

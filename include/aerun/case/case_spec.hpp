@@ -1,0 +1,246 @@
+// The parsed form of a case file: one figure or table of a paper, as runs to make and tables to
+// show.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "aerun/case/aggregation.hpp"
+#include "aerun/case/launcher_spec.hpp"
+#include "aerun/case/poll_interval.hpp"
+#include "aerun/case/resources_spec.hpp"
+#include "aerun/util/error.hpp"
+#include "aerun/util/scheduler_kind.hpp"
+#include "aerun/util/value.hpp"
+
+namespace aerun {
+
+// How many values of a metric become one number.
+enum class Reduction { First, Last, Mean, Median, Min, Max, Count, Sum };
+
+// One named extraction from a run's output: a regex with exactly one capture group.
+struct MetricSpec {
+  std::string name;
+  std::string pattern;  // RE2 syntax, searched in each line (unanchored)
+  Reduction reduce = Reduction::Last;
+  int skip = 0;         // warm-up matches dropped before reducing
+  std::string unit;     // free text, e.g. "ms", "samples/s"
+  double scale = 1.0;   // applied to every captured value (unit conversion)
+  bool series = false;  // keep every value with its index (loss curves)
+  SourceLoc loc;
+  // Further patterns for the same quantity (e.g. "(ms):" and "(s):" wordings), each with its own
+  // scale. A line gives a metric at most one value: the first pattern, in order (`pattern`, then
+  // these), that matches it.
+  struct Alternative {
+    std::string pattern;
+    double scale = 1.0;
+  };
+  std::vector<Alternative> alternatives;
+  bool progress = false;  // a match shows training progressed (a run without any: no_progress)
+  std::string better;     // "higher" | "lower" | "" (inferred from the unit and name: regress.hpp)
+};
+
+// A line pattern that marks a run as failed and why (e.g. "CUDA out of memory" -> oom).
+struct StatusPattern {
+  std::string pattern;  // RE2
+  std::string status;   // e.g. "oom", "failed", "timeout"
+  SourceLoc loc;
+};
+
+// Positive evidence that a run finished. When the exit code is unknown (an ingested
+// log, a batch job whose stamps lack it) a run is `ok` only if an `end` line was seen or the last
+// `counter` line says the planned count was reached; otherwise `incomplete`.
+struct CompletionSpec {
+  std::vector<std::string> end;      // RE2: a line only a finished run prints
+  std::vector<std::string> counter;  // RE2, two captures: done and planned ("iteration 49/ 1000")
+  SourceLoc loc;
+};
+
+// When training really started: the first-step pattern, seen live in the stream. Optionally also
+// from timestamps written in the log itself (the `log_startup_s` metric, and the startup of an
+// ingested run): job_start's capture and step_time's capture (first matches), parsed with their
+// formats (see log_time.hpp), in time zone tz.
+struct StartupSpec {
+  std::string first_step;  // RE2; empty = no startup measurement
+  SourceLoc loc;
+  std::string job_start;         // RE2 with one capture group: the job-start timestamp
+  std::string job_start_format;  // e.g. "%Y-%m-%d-%H%M%S"
+  std::string step_time;         // RE2 with one capture group: the first step's timestamp
+  std::string step_time_format;  // e.g. "%Y-%m-%d %H:%M:%S%f"
+  std::string tz = "UTC";        // "UTC" or a fixed offset "+HH:MM" / "-HHMM"
+};
+
+// A reference value of the paper for one row (matched by parameters) and one column.
+struct Reference {
+  ParamList match;  // parameter values selecting the row
+  std::string column;
+  double value = 0;
+  SourceLoc loc;
+};
+
+// What a column of a table shows.
+struct ColumnSpec {
+  std::string source;                     // a metric, a parameter or a run time (run_times.hpp)
+  std::string label;                      // header text (default: source)
+  Aggregation agg = Aggregation::Median;  // largest_ok: the largest value among the ok runs
+  std::string format;    // fmt spec for numbers, e.g. ".3f" (default: 4 significant digits)
+  std::string unit;      // shown in the header, e.g. "samples/s" (derived: the derive's unit)
+  ParamList speedup_of;  // non-empty: a speedup column, source(other row) / source(this row),
+                         // the other row being this one with these row parameters replaced
+  bool lower_is_better = false;  // speedup of a time: this / other instead
+  // A calendar-time column (start, first_step, ...): `format` is strftime-like
+  // (calendar_time.hpp) and the time zone is tz ("UTC", "+02:00"; "" = the case's startup.tz).
+  std::string tz;
+};
+
+// A metric of a table computed per run from its parameters and metrics (muparserx formula),
+// e.g. tflops = model_size_B * 4 * 2 * seq * gbs / (iter_s * gpus * 1e3).
+struct TableDerive {
+  std::string name;
+  std::string formula;
+  std::string unit;
+  SourceLoc loc;
+};
+
+// A named table of a paper: rows keyed by parameters, columns from metrics or parameters.
+struct TableSpec {
+  std::string name;
+  std::string title;
+  std::vector<std::string> rows;  // parameters that identify a row, in order
+  std::vector<ColumnSpec> columns;
+  std::vector<ParamList> where;  // keep only runs matching one of these (empty = all)
+  std::vector<Reference> references;
+  double tolerance = 0.10;  // relative: |measured/paper - 1| <= tolerance passes
+  SourceLoc loc;
+  std::vector<TableDerive> derive;     // per-run formulas, usable as column sources, in order
+  std::string pivot;                   // a parameter whose values become column groups
+  std::vector<std::string> runs_from;  // other cases whose runs the table also uses
+};
+
+// A figure of a paper drawn from a table of the same case (gnuplot: SVG and PNG).
+struct PlotSpec {
+  std::string name;
+  std::string title;
+  std::string table;          // the table whose rows are plotted
+  std::string kind = "line";  // line | bars
+  std::string x;              // a row parameter of the table
+  std::string y;              // a column (source or label) of the table
+  std::string series;         // a row parameter: one line/bar group per value (empty = one series)
+  bool fit_linear = false;    // least-squares line per series, with R² in the legend
+  bool paper = true;          // draw the table's reference values as points
+  std::string xlabel, ylabel;
+  bool logy = false;
+  SourceLoc loc;
+};
+
+// One parameter of the sweep: a fixed value (one entry) or a list swept over.
+struct ParamSpec {
+  std::string name;
+  std::vector<Value> values;
+  bool is_list = false;  // written as a YAML sequence (swept), even with one entry
+  SourceLoc loc;
+};
+
+// Lists advanced together (the i-th values of every member form one point).
+struct ZipGroup {
+  std::vector<ParamSpec> members;
+  SourceLoc loc;
+};
+
+// An extra sweep whose own lists are crossed; parameters it does not name come from `params`.
+struct IncludeSpec {
+  std::vector<ParamSpec> params;
+  SourceLoc loc;
+};
+
+// A filter: all `match` entries equal (a list = any of), or a boolean condition (muparserx).
+struct ExcludeSpec {
+  std::vector<ParamSpec> match;  // each member's values: any of them matches
+  std::string condition;         // e.g. "layers > 64 && method == \"l2l\""
+  SourceLoc loc;
+};
+
+// A parameter computed from others, e.g. gbs = mbs * dp * gas.
+struct DeriveSpec {
+  std::string name;
+  std::string formula;
+  SourceLoc loc;
+};
+
+// A parameter searched rather than enumerated (`search:`), e.g. the largest `layers`
+// between 16 and 128 whose run does not fail, found by bisection for every point of the rest of
+// the sweep (run/search_runner.cpp).
+struct SearchSpec {
+  std::string param;  // the searched parameter (not in params, zip or derive)
+  long long min = 0;  // candidates are min, min+step, ... up to max
+  long long max = 0;
+  long long step = 1;
+  std::string goal = "largest_ok";  // largest_ok | smallest_ok
+  SourceLoc loc;
+};
+
+struct CaseSpec {
+  std::string file;  // absolute path of the case file
+  std::string name;  // `case`
+  std::string title;
+  std::string paper;
+  std::string figure;
+  std::string workdir;  // absolute; relative paths resolve against the case file's folder
+  ParamList env;        // exported to every run
+  std::string shell = "/bin/bash";
+
+  std::vector<ParamSpec> params;  // in file order
+  std::vector<ZipGroup> zips;
+  std::vector<IncludeSpec> includes;
+  std::vector<ExcludeSpec> excludes;
+  std::vector<DeriveSpec> derive;
+
+  std::string command;  // template with {param} placeholders
+  SourceLoc command_loc;
+  int repeat = 1;
+  double timeout_s = 0;  // 0 = none
+  SourceLoc timeout_loc;
+  std::optional<PollInterval> poll_interval;  // `poll_interval:` for batch jobs
+  // Watchdogs (0 = off): stop a run with no progress line for stall_s after its last
+  // one (`stalled`), or with no first step first_step_s after its start (`startup_timeout`).
+  // Either may vary per sweep point (`stall: "{stall}"`): the *_template text is then kept and
+  // filled for each point by plan_runs (PlannedRun::stall_s / first_step_s).
+  double stall_s = 0;
+  std::string stall_template;
+  SourceLoc stall_loc;
+  double first_step_s = 0;
+  std::string first_step_template;
+  SourceLoc first_step_loc;
+  bool stall_on() const { return stall_s > 0 || !stall_template.empty(); }
+  bool first_step_on() const { return first_step_s > 0 || !first_step_template.empty(); }
+  std::vector<std::string> warnings;  // found at load, printed when they matter (batch runs)
+  // Which version of the case a run was made from. file_digest: SHA-256 of the case
+  // file's text (shown); version: a digest of what decides how each point runs (command, shell,
+  // env, launcher counts) — a run of another version is not the current case's result.
+  std::string file_digest;
+  std::string version;
+  int retries = 0;                    // extra attempts within one invocation
+  std::vector<std::string> retry_on;  // the statuses retried (empty: the transient ones)
+  std::vector<std::string> rerun;     // failures a later invocation runs again (`rerun:`)
+  bool exclusive_gpu = false;
+  std::optional<LauncherSpec> launcher;  // `launcher:`; the command may then use {launch}
+
+  std::vector<std::string> presets;  // named metric/status sets
+  std::vector<MetricSpec> metrics;
+  std::vector<StatusPattern> status;
+  StartupSpec startup;
+  CompletionSpec completion;  // the case's first, then its presets'
+  std::vector<TableSpec> tables;
+  std::vector<PlotSpec> plots;  // `plots:`
+  // Batch schedulers.
+  std::optional<Scheduler> scheduler;  // `scheduler:`, the default of --scheduler (None: local)
+  ResourcesSpec resources;             // `resources:` of each job
+  // Search sweeps. The loader also appends the searched parameter to `params` as the
+  // list of every candidate value, so that placeholders, derive, exclude and tables see it as a
+  // parameter; `aerun case` then bisects over it instead of enumerating it.
+  std::optional<SearchSpec> search;
+};
+
+}  // namespace aerun

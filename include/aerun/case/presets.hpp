@@ -1,0 +1,48 @@
+// Built-in presets: named, versioned sets of metrics, status patterns and startup patterns for
+// the log formats of common training stacks (docs/presets.md lists every metric and line).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "aerun/case/case_spec.hpp"
+
+namespace aerun {
+
+// One version of a preset. Metric names are stable across versions and unit-normalised (e.g.
+// iter_ms is always milliseconds); a change in what a name means makes a new version.
+struct Preset {
+  std::string name;  // e.g. "megatron"
+  int version = 1;
+  std::string summary;
+  std::vector<MetricSpec> metrics;
+  std::vector<StatusPattern> status;  // format-specific ones; the shared ones come on top
+  StartupSpec startup;
+  CompletionSpec completion;  // end-of-training lines and "done/planned" counters
+  // The few metrics `aerun runs` shows by default (of the many it extracts).
+  std::vector<std::string> headline;
+};
+
+// Every preset version, in name then version order.
+const std::vector<Preset>& builtin_presets();
+
+// The status patterns every preset brings (GPU and host out of memory, time limit, cancelled,
+// node failure, communication errors, launcher child failure), in priority order.
+const std::vector<StatusPattern>& shared_status_patterns();
+
+// "megatron" (the latest version) or "megatron@1"; nullptr when there is no such preset.
+const Preset* find_preset(const std::string& ref);
+
+// "megatron@1, deepspeed@1, ..." (latest versions), for messages.
+std::vector<std::string> preset_names();
+
+// Resolves spec.presets into spec.metrics / status / startup. Rules: preset metrics come first in
+// preset order; a case metric with the name of a preset metric replaces it in place, other case
+// metrics follow; when two presets define one name the first listed wins. Status patterns: the
+// case's first (they win on a line both match), then each preset's own, then the shared ones
+// once. Completion: the case's end and counter patterns first, then each preset's (deduplicated).
+// Startup: a field the case sets wins, else the first preset that sets it. Throws
+// InputError at loc (key "presets") for an unknown name, suggesting the nearest one.
+void apply_presets(CaseSpec& spec, const SourceLoc& loc);
+
+}  // namespace aerun

@@ -1,0 +1,96 @@
+// Streaming extraction of metrics, a status and the startup moment from a run's output.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "aerun/case/case_spec.hpp"
+#include "aerun/judge/run_judge.hpp"
+#include "aerun/record/run_record.hpp"
+
+namespace aerun {
+
+// The metric holding the startup time computed from timestamps written in the log.
+inline constexpr std::string_view kLogStartupMetric = "log_startup_s";
+
+// Turns a run's output, streamed chunk by chunk as it arrives, into metrics, series, a status and
+// the startup moment. Patterns are compiled once (RE2); a constructor throws InputError naming the
+// metric ("metrics.iter_ms: invalid regex: ...", at the MetricSpec's loc) on a bad pattern or when
+// a metric pattern does not have exactly one capture group. Lines end at '\n'; a trailing '\r' is
+// dropped. Memory does not grow with the log except for series metrics and medians.
+class Extractor {
+ public:
+  Extractor(const std::vector<MetricSpec>& metrics, const std::vector<StatusPattern>& status,
+            const StartupSpec& startup, const CompletionSpec& completion = {});
+  // The case's metrics, status, startup and completion patterns.
+  explicit Extractor(const CaseSpec& spec);
+  ~Extractor();
+  Extractor(Extractor&&) noexcept;
+  Extractor& operator=(Extractor&&) noexcept;
+  Extractor(const Extractor&) = delete;
+  Extractor& operator=(const Extractor&) = delete;
+
+  // Feeds raw bytes (any split: partial lines are buffered).
+  void feed(std::string_view chunk);
+  // Flushes a final unterminated line.
+  void finish();
+
+  // True once the startup pattern has matched a line (the runner timestamps the chunk in which it
+  // flips).
+  bool startup_seen() const;
+  // False when some metric is flagged progress and none of them matched a line (the run logged no
+  // iteration: status no_progress); true otherwise.
+  bool progress_seen() const;
+  // Lines that matched a progress metric so far, and the last of them (truncated to 300 bytes).
+  long long progress_lines() const;
+  const std::string& last_progress_text() const;
+  long long last_progress_line() const;
+  // The last completion counter line's done and planned counts ("iteration 120/ 1000"), when the
+  // case (or a preset) has a counter pattern and a line matched it.
+  std::optional<std::pair<double, double>> counter() const;
+  // The in-log timestamps of StartupSpec::job_start / step_time (first parsable match each), as
+  // Unix epoch seconds; nullopt when not configured or not seen.
+  std::optional<double> job_start_time() const;
+  std::optional<double> step_time() const;
+  long long startup_line() const;  // 1-based line number, 0 if not seen
+
+  // The first line matching a status pattern (status name, the whole line truncated to 500 bytes,
+  // line number). When several patterns match that line, the first listed wins.
+  struct StatusHit {
+    std::string status;
+    std::string line;
+    long long line_no = 0;
+  };
+  const std::optional<StatusHit>& status() const;
+
+  // What the log says for the judge (run_judge.hpp): the status lines that count (for each status,
+  // its first line and the first line after each of the last progress lines, with how many
+  // progress lines followed), progress, the last completion `end` line and `counter` values, and
+  // the last non-empty line.
+  void describe(RunEvidence& e) const;
+
+  // Reduced metrics in spec order, then kLogStartupMetric (step_time - job_start_time, in s, from
+  // the step line) when both timestamps were seen: only those with at least one value after skip
+  // (Count reduces to the number of matches and is reported even when 0), each with its count and
+  // the source line of the value chosen (first/last/min/max) or of the last value used
+  // (mean/median/sum/count).
+  std::vector<MetricValue> metrics() const;
+  // For series:true metrics, every value after skip with its index.
+  std::vector<MetricSeries> series() const;
+  // Lines seen so far (complete lines, plus the final one after finish()).
+  long long lines() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Runs an Extractor over a whole file (streamed in 1 MiB chunks); throws SystemError if unreadable.
+Extractor extract_file(const std::string& path, const std::vector<MetricSpec>& metrics,
+                       const std::vector<StatusPattern>& status, const StartupSpec& startup,
+                       const CompletionSpec& completion = {});
+
+}  // namespace aerun

@@ -1,0 +1,59 @@
+// Runs the planned runs of a case on this host: N at once, each timestamped, logged, measured and
+// stored; reuses runs already done; stops cleanly on Ctrl-C / SIGTERM.
+#pragma once
+
+#include <functional>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "aerun/case/case_spec.hpp"
+#include "aerun/run/run_plan.hpp"
+#include "aerun/util/env_vars.hpp"
+
+namespace aerun {
+
+class Store;
+
+struct RunnerOptions {
+  int jobs = 1;
+  bool force = false;          // re-run even runs that already succeeded
+  bool rerun_failed = false;   // re-run every stored failure (default: only transient ones)
+  std::string logs_dir;        // logs go to <logs_dir>/<case>/<key16>-a<attempt>.log
+  bool tty = false;            // a live progress line instead of one line per event
+  EnvVars env;                 // exported to every run, after the host's own
+  double kill_grace_s = 5;     // SIGTERM -> SIGKILL delay for timeouts and interruptions
+  long long session_id = 0;    // the session runs are made in (session.hpp)
+  bool fresh_session = false;  // reuse only what this session already did (--label, --session new)
+};
+
+struct RunSummary {
+  long long planned = 0;
+  int reused = 0;  // already succeeded: not run again
+  int ok = 0;
+  int failed = 0;             // every status other than ok and interrupted
+  int interrupted = 0;        // running when Ctrl-C / SIGTERM stopped them
+  long long not_started = 0;  // planned, but never started because of a stop signal
+  int kept = 0;         // failures kept as results from an earlier invocation (failure_policy.hpp)
+  int busy = 0;         // still run by another aerun process when this one stopped
+  int stop_signal = 0;  // SIGINT/SIGTERM that stopped the case, or 0
+};
+
+class CaseRunner {
+ public:
+  // Calls its sink with each planned run, in order, until the sink returns false.
+  using PlanSource = std::function<void(const std::function<bool(const PlannedRun&)>&)>;
+
+  CaseRunner(const CaseSpec& spec, Store& store, RunnerOptions opts, std::ostream& out);
+  RunSummary run(const std::vector<PlannedRun>& planned);
+  // Streams: at most a window of runs (a few hundred) is held at once, whatever `total` is.
+  RunSummary run(const PlanSource& source, long long total);
+
+ private:
+  const CaseSpec& spec_;
+  Store& store_;
+  RunnerOptions opts_;
+  std::ostream& out_;
+};
+
+}  // namespace aerun

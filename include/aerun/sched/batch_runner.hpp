@@ -1,0 +1,93 @@
+// Runs a case's planned runs through a batch scheduler: writes their job scripts, submits them
+// (a sweep as one job array where that fits, else one job per run under a queue cap), stores
+// the job ids, and follows the jobs until they end unless told not to wait.
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "aerun/case/case_spec.hpp"
+#include "aerun/run/run_plan.hpp"
+#include "aerun/sched/job_follower.hpp"
+#include "aerun/sched/scheduler_client.hpp"
+#include "aerun/util/env_vars.hpp"
+
+namespace aerun {
+
+class Store;
+
+struct BatchOptions {
+  bool wait = true;            // follow the jobs until they end (false: submit and return)
+  int max_queued = 0;          // jobs in the queue at once (0 = no cap); caps array tasks too
+  bool force = false;          // re-run runs that already succeeded
+  bool rerun_failed = false;   // resubmit every stored failure (default: transient ones only)
+  std::string logs_dir;        // logs, stamps and scripts under <logs_dir>/<case>/
+  EnvVars env;                 // exported in every job
+  std::string aerun_binary;    // written into the scripts (launch line, stamp-output)
+  long long session_id = 0;    // the session runs are made in (session.hpp)
+  bool fresh_session = false;  // reuse only what this session already did
+  FollowOptions follow;
+};
+
+struct BatchSummary {
+  int planned = 0;
+  int reused = 0;     // already ok: not submitted again
+  int kept = 0;       // failures kept as results (failure_policy.hpp): not submitted again
+  int followed = 0;   // already submitted earlier and still queued: followed, not resubmitted
+  int busy = 0;       // being run right now by a local aerun process
+  int submitted = 0;  // runs submitted now
+  int jobs = 0;       // jobs (arrays count once) submitted now
+  int submit_failed = 0;
+  int not_submitted = 0;  // left for later by --max-queued with --no-wait
+  int ok = 0;
+  int failed = 0;       // finished with any status but ok (a retried attempt not counted)
+  int retried = 0;      // transient failures submitted again (the case's `retries:`)
+  int outstanding = 0;  // still pending or running when run() returned
+  int stop_signal = 0;
+  std::string last_error;  // a submission's or query's error, for the exit message
+};
+
+// A job to submit: its runs (one, or an array), name, script path and output pattern.
+struct BatchJob {
+  std::string name;
+  std::string script_path;
+  std::vector<const PlannedRun*> runs;
+  std::vector<int> attempts;           // per run
+  std::vector<std::string> log_paths;  // per run
+  std::string output;                  // the scheduler's output path (array pattern)
+  ResourcesSpec resources;             // what the job asks for (its runs' point's resources)
+};
+
+class BatchRunner {
+ public:
+  BatchRunner(const CaseSpec& spec, Store* store, Scheduler scheduler, BatchOptions opts,
+              std::ostream& out);
+
+  // How the runs would be grouped into jobs, with attempts taken from the store (if any).
+  std::vector<BatchJob> plan_jobs(const std::vector<const PlannedRun*>& todo) const;
+  // Writes one job's script; returns its text.
+  std::string write_script(const BatchJob& job) const;
+
+  // Dry run: writes every job script, prints where, submits and stores nothing.
+  std::vector<std::string> write_scripts(const std::vector<PlannedRun>& planned);
+  // Submits what is not done yet and (opts.wait) follows it to the end. Needs a store.
+  BatchSummary run(const std::vector<PlannedRun>& planned, SchedulerClient& client);
+
+ private:
+  void single_job(const PlannedRun& p, const std::filesystem::path& dir,
+                  std::vector<BatchJob>& jobs) const;
+  int attempt_of(const PlannedRun& p) const;
+  bool submit_job(const BatchJob& job, SchedulerClient& client, JobFollower& follower,
+                  BatchSummary& sum);
+
+  const CaseSpec& spec_;
+  Store* store_;
+  Scheduler scheduler_;
+  BatchOptions opts_;
+  std::ostream& out_;
+};
+
+}  // namespace aerun

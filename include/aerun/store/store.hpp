@@ -1,0 +1,192 @@
+// The results store: every run of every case, with its parameters, metrics and series, in SQLite.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "aerun/record/run_record.hpp"
+#include "aerun/store/session.hpp"
+
+namespace aerun {
+
+// Which runs list() returns; empty fields match everything.
+struct RunFilter {
+  std::string case_name;
+  std::string status;
+  std::string key_prefix;
+  long long session_id = 0;  // runs whose latest attempt is of this session (0: any)
+  bool with_env = true;      // load each run's env
+  bool with_series = true;   // load each run's series (every point: can be large)
+};
+
+// The results store: one SQLite file (WAL, foreign keys on, busy_timeout 10 s,
+// synchronous=NORMAL), its schema versioned by migrations (PRAGMA user_version plus a
+// schema_migrations table), prepared statements reused, one transaction per write (rolled back
+// when the write fails). Two processes may use one file at once; one Store object is not
+// thread-safe. See docs/store.md for the schema.
+class Store {
+ public:
+  // Creates parent directories, opens or creates the file and migrates it. Throws SystemError
+  // when it cannot, or when the file's schema is newer than this aerun knows.
+  explicit Store(const std::string& path);
+  // Opens an existing store for reading only (no migration, no write; on read-only media too).
+  // Throws SystemError when its schema is not the latest (migrating needs write access once).
+  struct ReadOnly {};
+  Store(const std::string& path, ReadOnly);
+  ~Store();
+  Store(Store&&) noexcept;
+  Store& operator=(Store&&) noexcept;
+  Store(const Store&) = delete;
+  Store& operator=(const Store&) = delete;
+
+  // The file given to the constructor (":memory:" for an in-memory store).
+  const std::string& path() const { return path_; }
+
+  // Claims a run before launching it: inserts the row for r.key (status "running", attempt 1,
+  // launch info, params, env, command, runner_pid, host, session, ...) or, when the key exists (an
+  // earlier attempt), copies that finished attempt into the history (run_history, with its
+  // metrics), then updates the row with attempt+1, clears its earlier results and deletes its old
+  // metrics and series. Returns the row id.
+  long long begin_run(const RunRecord& r);
+
+  // How long a running aerun may stay silent before its claims count as stale (it writes a
+  // heartbeat every kHeartbeatS). Another host's claims can only be judged by this.
+  static constexpr double kHeartbeatS = 30;
+  static constexpr double kStaleAfterS = 300;
+
+  // The result of claim_run.
+  struct Claim {
+    enum class Outcome { Claimed, Done, Busy };
+    Outcome outcome = Outcome::Claimed;
+    long long id = 0;  // Claimed: the row, begun
+    int attempt = 0;   // Claimed: its attempt
+    RunRecord found;   // Done / Busy: the row as found
+  };
+  // Atomically (one write transaction, the row's status read inside it): Done when the stored
+  // run is one to keep (keep(row): ok, or a failure kept as a result; of this session when the
+  // session runs every point anew), Busy when another
+  // live aerun process runs it (or a batch job is in flight for it), else begins it as begin_run
+  // does (also a stale claim: its owner is provably gone or silent for kStaleAfterS) and returns
+  // Claimed.
+  Claim claim_run(const RunRecord& r, const std::function<bool(const RunRecord&)>& keep);
+  // The log a claimed run writes, known once its attempt is (for `aerun watch` while it runs).
+  void set_running_log(long long id, const std::string& path);
+  // Records that this process still runs these runs (rows still "running").
+  void heartbeat(const std::vector<long long>& ids);
+
+  // Writes a finished run by r.key (status, reason, times, exit code/signal, rusage, log
+  // path/size/sha256, metrics, series), replacing earlier metrics and series. A key that was never
+  // begun is inserted whole. A local run (r.runner_pid set) whose row is now another process's
+  // claim or attempt is not written: returns false.
+  bool finish_run(const RunRecord& r);
+
+  // Writes the status, reason and batch-job fields (scheduler, job id, array index, submit and
+  // start times, queue wait, scheduler state and reason) of a begun run, by r.key: a job
+  // submitted, pending, running. Throws SystemError for a key never begun.
+  void update_job(const RunRecord& r);
+
+  std::optional<RunRecord> find_by_key(const std::string& key) const;
+  // By id ("42"), full key, or unique key prefix (at least 4 characters); an id wins over a key
+  // prefix made of digits. Throws InputError when a prefix matches several runs.
+  std::optional<RunRecord> find(const std::string& ref) const;
+  // Ordered by case name, then id; with params, env, metrics and series.
+  std::vector<RunRecord> list(const RunFilter& f) const;
+  // The same runs in the same order, one at a time (memory: one run), their children read in
+  // bulk (one query per kind of child per case, merged by run id). fn returns false to stop; it
+  // may read through this Store, but not call for_each, list or outline.
+  void for_each(const RunFilter& f, const std::function<bool(RunRecord&)>& fn) const;
+
+  // What a listing of the filter's runs needs before its first row, read with light queries:
+  // the parameter and metric names in order of first appearance (in list() order), per case its
+  // metric names and the case files its runs recorded (at most 3), and the number of runs.
+  struct Outline {
+    std::vector<std::string> params, metrics;
+    std::map<std::string, std::vector<std::string>> case_metrics, case_files;
+    long long runs = 0;
+    // A run record per case file the case's runs recorded (name and file only): what
+    // case_of() and planned_runs() read to find the case file as it is now.
+    std::vector<RunRecord> file_stubs(const std::string& case_name) const {
+      std::vector<RunRecord> out;
+      if (auto it = case_files.find(case_name); it != case_files.end())
+        for (const auto& file : it->second) {
+          RunRecord r;
+          r.case_name = case_name;
+          r.case_file = file;
+          out.push_back(std::move(r));
+        }
+      return out;
+    }
+  };
+  // Without names: only the counts and case files (two index lookups per case).
+  Outline outline(const RunFilter& f, bool with_names = true) const;
+
+  // Marks "stale" (reason "aerun process <pid> disappeared") the rows left "running" on this host
+  // by an aerun process that no longer exists (its pid gone or reused by a process started at
+  // another time); returns how many. Batch jobs (a job_id) are left alone: their scheduler, not
+  // an aerun process, runs them. Reading (find, list) shows such rows as "stale" too, without
+  // writing, as it does rows whose heartbeat is older than kStaleAfterS.
+  int reap_orphans(const std::string& host);
+
+  // Removes these runs (their parameters, environment, metrics and series with them) in one
+  // transaction; returns how many rows went.
+  int remove(const std::vector<long long>& ids);
+  // Every case name in the store, sorted (for "did you mean").
+  std::vector<std::string> case_names() const;
+
+  // Records a session (its id set in s). A label already stored continues that session (a night
+  // resumed after a stop): its id is returned and it is open again.
+  long long open_session(SessionInfo& s);
+  void close_session(long long id);
+  // Oldest first.
+  std::vector<SessionInfo> sessions() const;
+  // By label, or by id ("12").
+  std::optional<SessionInfo> find_session(const std::string& ref) const;
+  // The runs of a case as one session left them: per run, its latest attempt made in that
+  // session (the current row, or an earlier attempt from the history, with its metrics).
+  std::vector<RunRecord> session_runs(long long session, const std::string& case_name) const;
+  // Whether the session made any attempt of the case ("": of any case); one indexed query.
+  bool session_has_runs(long long session, const std::string& case_name) const;
+  // Every attempt of the case's runs, current and earlier, each with its session (for history
+  // and regress over many sessions). Earlier attempts carry metrics but no series.
+  std::vector<RunRecord> all_attempts(const std::string& case_name) const;
+
+  // The log of an attempt (a run's current one, or an earlier one in the history), for
+  // `aerun prune`.
+  struct LogFile {
+    bool history = false;  // an earlier attempt (run_history.id), else runs.id
+    long long id = 0;
+    std::string key, case_name, path, state;
+    double ended = 0;  // end time (launch time when it never ended)
+  };
+  // Logs of attempts that ended before t (of one case, or "" for all), not pruned yet.
+  std::vector<LogFile> logs_ended_before(double t, const std::string& case_name) const;
+  // Records what became of a log: its new path (a .gz) and state ("compressed", "pruned").
+  void set_log(const LogFile& f, const std::string& path, const std::string& state);
+
+  // `aerun merge`: adds an attempt from another store (r.session_id already this store's). An
+  // attempt already here (same key, end time, status and log digest) is skipped: returns false.
+  // Newer than the run's current row, it becomes the current row (the row's attempt goes to the
+  // history); older, it goes straight into the history. Nothing is overwritten.
+  bool import_attempt(const RunRecord& r);
+
+  // Runs whose latest attempt did not succeed, each replaced by its latest earlier attempt of the
+  // same case version that did (from the history, with its metrics), when there is one: what a
+  // table shows by default.
+  void prefer_latest_ok(std::vector<RunRecord>& runs) const;
+  void prefer_latest_ok(RunRecord& run) const;
+
+  int schema_version() const;
+  // The newest schema version this aerun knows.
+  static int latest_schema_version();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  std::string path_;
+};
+
+}  // namespace aerun

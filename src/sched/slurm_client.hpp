@@ -1,0 +1,28 @@
+// Slurm through its commands: sbatch --parsable, squeue (every job and array task in one call;
+// no sacct: many sites and the test cluster keep no accounting), scancel.
+#pragma once
+
+#include "aerun/sched/scheduler_client.hpp"
+
+namespace aerun {
+
+class SlurmClient : public SchedulerClient {
+ public:
+  Scheduler kind() const override { return Scheduler::Slurm; }
+  std::string submit(const std::string& script, const std::string& dir) override;
+  // `squeue -h -r -t all -j ID,ID,... -O JobArrayID,State,Reason,exit_code,StartTime,EndTime`.
+  QueryResult query(const std::vector<std::string>& job_ids) override;
+  void cancel(const std::vector<std::string>& job_ids) override;
+  std::string task_id(const std::string& base, int index) const override;
+  std::string base_id(const std::string& job_id) const override;
+};
+
+// Parses squeue's `-O JobArrayID:|,State:|,Reason:|,exit_code:|,StartTime:|,EndTime:|` lines.
+// exit_code is `exit:signal` since Slurm 23.02 and the raw wait status before
+// (parse_slurm_exit_code); both are read into JobReport::exit_code and ::signal.
+std::vector<JobReport> parse_squeue(const std::string& out);
+
+// Slurm's local-time stamps ("2024-05-01T10:00:00"); nullopt for N/A, Unknown, None.
+std::optional<double> parse_slurm_time(const std::string& text);
+
+}  // namespace aerun
