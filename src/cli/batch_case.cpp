@@ -34,13 +34,7 @@ int run_in_allocation(const Globals& g, const CaseSpec& spec, std::vector<Planne
   Store store(g.resolved_db());
   SessionScope session(
       store, describe_session(a.session, "case", {&spec}, to_string(sched), spec.workdir));
-  RunnerOptions opts;
-  opts.session_id = session.id();
-  opts.fresh_session = session.fresh();
-  opts.jobs = a.jobs;
-  opts.force = a.force;
-  opts.rerun_failed = a.rerun_failed;
-  opts.logs_dir = g.logs_dir();
+  RunnerOptions opts = runner_options(session, g.logs_dir(), a.jobs, a.force, a.rerun_failed);
   opts.env = a.env;
   CaseRunner runner(spec, store, opts, std::cerr);
   const RunSummary s = runner.run(planned);

@@ -46,6 +46,23 @@ struct CaseArgs {
   std::string stall, first_step;  // watchdogs, as written
 };
 
+// What a local `aerun case` runs in: the store, this invocation's session, the runner's options
+// (the demo workload and the launch's rendezvous variables in every run's environment).
+struct LocalInvocation {
+  LocalInvocation(const Globals& g, const CaseArgs& a, const CaseSpec& spec,
+                  const LaunchSetup& launch)
+      : store(g.resolved_db()),
+        session(store, describe_session(a.session, "case", {&spec}, "local", spec.workdir)),
+        opts(runner_options(session, g.logs_dir(), a.jobs, a.force, a.rerun_failed)) {
+    opts.tty = !a.quiet_progress && isatty(STDERR_FILENO);
+    opts.env = demo_workload_env();
+    set_vars(opts.env, launch.env);
+  }
+  Store store;
+  SessionScope session;
+  RunnerOptions opts;
+};
+
 // A case with `search:` bisects its searched parameter instead of enumerating it
 // (run/search_runner.cpp); local runs only.
 int run_search_case(const Globals& g, const CaseArgs& a, const CaseSpec& spec,
@@ -59,19 +76,8 @@ int run_search_case(const Globals& g, const CaseArgs& a, const CaseSpec& spec,
     print_search_plan(spec, &selector, launch, std::cout);
     return 0;
   }
-  Store store(g.resolved_db());
-  SessionScope session(store, describe_session(a.session, "case", {&spec}, "local", spec.workdir));
-  RunnerOptions opts;
-  opts.session_id = session.id();
-  opts.fresh_session = session.fresh();
-  opts.jobs = a.jobs;
-  opts.force = a.force;
-  opts.rerun_failed = a.rerun_failed;
-  opts.logs_dir = g.logs_dir();
-  opts.tty = !a.quiet_progress && isatty(STDERR_FILENO);
-  opts.env = demo_workload_env();
-  set_vars(opts.env, launch.env);
-  SearchRunner runner(spec, store, opts, std::cerr);
+  LocalInvocation here(g, a, spec, launch);
+  SearchRunner runner(spec, here.store, here.opts, std::cerr);
   return runner.run(&selector, launch).exit_code();
 }
 
@@ -152,19 +158,8 @@ int run_case_command(const Globals& g, const CaseArgs& a) {
     throw InputError(SourceLoc{}, a.only.empty() ? "--where" : "--only",
                      fmt::format("no run of case '{}' matches{}: nothing to do", spec.name, what));
   }
-  Store store(g.resolved_db());
-  SessionScope session(store, describe_session(a.session, "case", {&spec}, "local", spec.workdir));
-  RunnerOptions opts;
-  opts.session_id = session.id();
-  opts.fresh_session = session.fresh();
-  opts.jobs = a.jobs;
-  opts.force = a.force;
-  opts.rerun_failed = a.rerun_failed;
-  opts.logs_dir = g.logs_dir();
-  opts.tty = !a.quiet_progress && isatty(STDERR_FILENO);
-  opts.env = demo_workload_env();
-  set_vars(opts.env, launch.env);
-  CaseRunner runner(spec, store, opts, std::cerr);
+  LocalInvocation here(g, a, spec, launch);
+  CaseRunner runner(spec, here.store, here.opts, std::cerr);
   const RunSummary s = runner.run(
       [&](const std::function<bool(const PlannedRun&)>& sink) {
         plan_runs(spec, PlanOptions{&selector, /*with_keys=*/true, given}, sink);

@@ -82,4 +82,16 @@ SessionScope::~SessionScope() {
   }
 }
 
+RunnerOptions runner_options(const SessionScope& session, const std::string& logs_dir, int jobs,
+                             bool force, bool rerun_failed) {
+  RunnerOptions o;
+  o.session_id = session.id();
+  o.fresh_session = session.fresh();
+  o.jobs = jobs;
+  o.force = force;
+  o.rerun_failed = rerun_failed;
+  o.logs_dir = logs_dir;
+  return o;
+}
+
 }  // namespace aerun::cli

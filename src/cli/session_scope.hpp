@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "aerun/case/case_spec.hpp"
+#include "aerun/run/case_runner.hpp"
 #include "aerun/store/session.hpp"
 #include "aerun/store/store.hpp"
 
@@ -39,5 +40,10 @@ class SessionScope {
   Store& store_;
   SessionInfo info_;
 };
+
+// What every local runner of an invocation shares: its session, where logs go, -j, --force and
+// --rerun-failed.
+RunnerOptions runner_options(const SessionScope& session, const std::string& logs_dir, int jobs,
+                             bool force, bool rerun_failed);
 
 }  // namespace aerun::cli

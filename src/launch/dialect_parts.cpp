@@ -38,4 +38,23 @@ std::string program_of(const LauncherSpec& spec, const std::string& fallback) {
   return spec.program.empty() ? fallback : spec.program;
 }
 
+std::vector<std::string> hydra_start(const LauncherSpec& spec, const ClusterInfo& c,
+                                     const LaunchLayout& l, const char* hostfile_flag) {
+  std::vector<std::string> argv{program_of(spec, "mpiexec")};
+  argv.insert(argv.end(), spec.extra_args.begin(), spec.extra_args.end());
+  argv.insert(argv.end(),
+              {"-n", std::to_string(l.ranks), "-ppn", std::to_string(l.ranks_per_node)});
+  switch (host_arg(c, {HostfileFormat::Plain, HostfileFormat::Mpich})) {
+    case HostArg::Hostfile:
+      argv.insert(argv.end(), {hostfile_flag, c.hostfile});
+      break;
+    case HostArg::List:
+      argv.insert(argv.end(), {"-hosts", join(l.hosts, ",")});
+      break;
+    case HostArg::Nothing:
+      break;
+  }
+  return argv;
+}
+
 }  // namespace aerun::detail

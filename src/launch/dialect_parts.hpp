@@ -49,4 +49,9 @@ std::vector<std::string> render_deepspeed(const LauncherSpec&, const ClusterInfo
                                           const LaunchLayout&);
 std::vector<std::string> render_none(const LauncherSpec&, const ClusterInfo&, const LaunchLayout&);
 
+// The start of a Hydra command line (MPICH, Intel MPI): the program, the extra arguments,
+// -n N -ppn P, and the hosts as `<hostfile_flag> FILE` or `-hosts a,b`.
+std::vector<std::string> hydra_start(const LauncherSpec& spec, const ClusterInfo& c,
+                                     const LaunchLayout& l, const char* hostfile_flag);
+
 }  // namespace aerun::detail

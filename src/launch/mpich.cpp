@@ -5,20 +5,7 @@ namespace aerun::detail {
 
 std::vector<std::string> render_mpich(const LauncherSpec& spec, const ClusterInfo& c,
                                       const LaunchLayout& l) {
-  std::vector<std::string> argv{program_of(spec, "mpiexec")};
-  argv.insert(argv.end(), spec.extra_args.begin(), spec.extra_args.end());
-  argv.insert(argv.end(),
-              {"-n", std::to_string(l.ranks), "-ppn", std::to_string(l.ranks_per_node)});
-  switch (host_arg(c, {HostfileFormat::Plain, HostfileFormat::Mpich})) {
-    case HostArg::Hostfile:
-      argv.insert(argv.end(), {"--hostfile", c.hostfile});
-      break;
-    case HostArg::List:
-      argv.insert(argv.end(), {"-hosts", join(l.hosts, ",")});
-      break;
-    case HostArg::Nothing:
-      break;
-  }
+  std::vector<std::string> argv = hydra_start(spec, c, l, "--hostfile");
   const std::string bind = cpu_bind_or(spec, "none");
   if (bind == "core" || bind == "socket" || bind == "hwthread")
     argv.insert(argv.end(), {"-bind-to", bind});
