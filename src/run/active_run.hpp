@@ -31,6 +31,8 @@ class ActiveRun {
   const PlannedRun& plan() const { return *plan_; }
   // The command was spawned (false when it could not start).
   bool started() const { return child_ != nullptr; }
+  // The command's pid, also its process group (0 before it started).
+  int child_pid() const { return child_ ? child_->pid() : 0; }
   const RunRecord& record() const { return rec_; }
   // The output pipe to poll, -1 when there is nothing more to read.
   int output_fd() const;

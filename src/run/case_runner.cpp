@@ -22,11 +22,13 @@
 
 #include "aerun/judge/failure_policy.hpp"
 #include "aerun/judge/run_status.hpp"
+#include "aerun/run/child_process.hpp"
 #include "aerun/run/provenance.hpp"
 #include "aerun/run/signal_watch.hpp"
 #include "aerun/store/store.hpp"
 #include "aerun/util/env_vars.hpp"
 #include "aerun/util/error.hpp"
+#include "aerun/util/process_identity.hpp"
 #include "run/active_run.hpp"
 #include "run/gpu_lock.hpp"
 #include "run/progress.hpp"
@@ -281,6 +283,17 @@ bool RunLoop::start(const Todo& t) {
     waiting_.push_back(t);
     return false;
   }
+  if (claim.leftover_pgid != 0 && group_survives(claim.leftover_pgid, claim.leftover_start)) {
+    // Its aerun died (kill -9) while it ran: what the command started may still run. Stop it
+    // first, so that a point never runs twice at once.
+    progress_.note(fmt::format(
+        "run {}: processes of its earlier attempt still run (process group {}, left by an aerun "
+        "that died): stopping them before running it again",
+        p.key.substr(0, 12), claim.leftover_pgid));
+    if (!stop_group(claim.leftover_pgid, claim.leftover_start, opts_.kill_grace_s))
+      progress_.note(fmt::format("run {}: process group {} could not be stopped",
+                                 p.key.substr(0, 12), claim.leftover_pgid));
+  }
   r.id = claim.id;
   r.attempt = claim.attempt;
   r.log_path = (case_logs_ / fmt::format("{}-a{}.log", r.key.substr(0, 16), r.attempt)).string();
@@ -288,7 +301,10 @@ bool RunLoop::start(const Todo& t) {
   r.status.clear();
   auto a = std::make_unique<ActiveRun>(spec_, p, std::move(r));
   a->start(child_environment(spec_, p, opts_, claim.attempt));
-  if (a->started()) progress_.started(a->record());
+  if (a->started()) {
+    store_.set_running_child(claim.id, a->child_pid(), process_start_ticks(a->child_pid()));
+    progress_.started(a->record());
+  }
   active_.push_back(std::move(a));
   return true;
 }

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "aerun/util/error.hpp"
+#include "aerun/util/process_identity.hpp"
 #include "aerun/util/spawn_setup.hpp"
 
 namespace aerun {
@@ -111,6 +112,27 @@ bool ChildProcess::reap(int flags) {
   e.max_rss_kb = ru.ru_maxrss;
   exit_ = e;
   return true;
+}
+
+bool group_survives(int pgid, long long leader_start) {
+  if (pgid <= 1 || ::kill(-pgid, 0) != 0) return false;  // no member left (or not ours)
+  const long long now = process_start_ticks(pgid);
+  return now == 0 || leader_start == 0 || now == leader_start;
+}
+
+bool stop_group(int pgid, long long leader_start, double grace_s) {
+  if (!group_survives(pgid, leader_start)) return true;
+  auto gone_within = [pgid](double s) {
+    for (double waited = 0; waited < s; waited += 0.05) {
+      if (::kill(-pgid, 0) != 0) return true;
+      ::usleep(50000);
+    }
+    return ::kill(-pgid, 0) != 0;
+  };
+  ::kill(-pgid, SIGTERM);
+  if (gone_within(grace_s)) return true;
+  ::kill(-pgid, SIGKILL);
+  return gone_within(5.0);
 }
 
 }  // namespace aerun

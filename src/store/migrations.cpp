@@ -173,6 +173,13 @@ constexpr std::string_view kCaseIndex = R"sql(
 CREATE INDEX runs_case ON runs(case_name);
 )sql";
 
+// The process group of a running run's command and its leader's start time: after a kill -9 of
+// aerun, the next aerun on this host stops what is left of it before running the point again.
+constexpr std::string_view kChildGroup = R"sql(
+ALTER TABLE runs ADD COLUMN child_pgid INTEGER;
+ALTER TABLE runs ADD COLUMN child_start INTEGER;
+)sql";
+
 }  // namespace
 
 const std::vector<Migration>& store_migrations() {
@@ -185,6 +192,7 @@ const std::vector<Migration>& store_migrations() {
       {5, "sessions, and the history of every attempt", kSessions},
       {6, "log state: compressed or pruned by aerun prune", kLogState},
       {7, "an index of runs by case, in id order", kCaseIndex},
+      {8, "the process group of a running run's command", kChildGroup},
   };
   return migrations;
 }

@@ -331,7 +331,8 @@ struct Store::Impl {
     db.prepare(
           "UPDATE runs SET status=?, reason=?, launch_time=?, first_output_time=?, startup_time=?, "
           "end_time=?, startup_s=?, wall_s=?, exit_code=?, signal=?, user_cpu_s=?, sys_cpu_s=?, "
-          "max_rss_kb=?, log_path=?, log_size=?, log_sha256=?, updated_at=? WHERE id=?")
+          "max_rss_kb=?, log_path=?, log_size=?, log_sha256=?, updated_at=?, child_pgid=NULL "
+          "WHERE id=?")
         ->bind(1, r.status)
         .bind(2, r.reason)
         .bind(3, r.launch_time)
@@ -462,6 +463,14 @@ Store::Claim Store::claim_run(const RunRecord& r,
       c.found = std::move(*prev);
       return c;
     }
+    auto q = impl_->db.prepare(
+        "SELECT child_pgid, child_start FROM runs WHERE key=? AND child_pgid IS NOT NULL AND "
+        "host=? AND runner_boot=?");
+    q->bind(1, r.key).bind(2, r.host).bind(3, r.runner_boot);
+    if (q->step()) {
+      c.leftover_pgid = static_cast<int>(q->int64(0));
+      c.leftover_start = q->int64(1);
+    }
   }
   c.id = impl_->begin_locked(r);
   {
@@ -471,6 +480,16 @@ Store::Claim Store::claim_run(const RunRecord& r,
   }
   tx.commit();
   return c;
+}
+
+void Store::set_running_child(long long id, int pgid, long long start_ticks) {
+  Transaction tx(impl_->db, Transaction::Mode::Immediate);
+  impl_->db.prepare("UPDATE runs SET child_pgid=?, child_start=? WHERE id=? AND status='running'")
+      ->bind(1, static_cast<long long>(pgid))
+      .bind(2, start_ticks)
+      .bind(3, id)
+      .run();
+  tx.commit();
 }
 
 void Store::set_running_log(long long id, const std::string& path) {

@@ -138,3 +138,31 @@ command: if [ -e again ]; then echo second; else touch again; echo $$ > pid; exe
   ASSERT_EQ(run_aerun(d, {"case", "c.yaml"}).code, 0);
   EXPECT_EQ(sql1(db, "SELECT status || ' ' || attempt FROM runs WHERE case_name='one'"), "ok 2");
 }
+
+TEST(Interrupt, AfterKillMinus9WhatARunLeftRunningIsStoppedBeforeItRunsAgain) {
+  TempDir d;
+  // The first attempt leaves a quiet child behind (it never writes, so no SIGPIPE ends it).
+  write_file(d / "c.yaml", R"yaml(case: one
+command: if [ "$AERUN_ATTEMPT" = 1 ]; then echo $$ > pid; sleep 60; echo finished >> ran.txt; else echo second >> ran.txt; fi
+)yaml");
+  const std::string db = d / "results/aerun.db";
+  auto bg = start_aerun(d, {"case", "c.yaml"});
+  ASSERT_TRUE(eventually([&] { return fs::exists(d / "pid") && !read_file(d / "pid").empty(); }));
+  const int pgid = std::stoi(read_file(d / "pid"));
+  ASSERT_TRUE(eventually([&] { return sql1(db, "SELECT child_pgid FROM runs") != ""; }));
+  EXPECT_EQ(sql1(db, "SELECT child_pgid FROM runs"), std::to_string(pgid));
+  kill(bg->pid(), SIGKILL);
+  bg->wait();
+  ASSERT_EQ(kill(-pgid, 0), 0) << "the command's process group outlived its aerun";
+
+  const auto r = run_aerun(d, {"case", "c.yaml"});
+  const bool gone = eventually([&] { return kill(-pgid, 0) != 0; }, 5);
+  if (!gone) kill(-pgid, SIGKILL);  // leave nothing behind, whatever happened
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(gone);
+  EXPECT_THAT(r.err, HasSubstr("processes of its earlier attempt still run (process group " +
+                               std::to_string(pgid)));
+  EXPECT_EQ(read_file(d / "ran.txt"), "second\n");  // the first attempt never finished
+  EXPECT_EQ(sql1(db, "SELECT status || ' ' || attempt FROM runs"), "ok 2");
+  EXPECT_EQ(sql1(db, "SELECT coalesce(child_pgid, 'none') FROM runs"), "none");
+}

@@ -56,4 +56,12 @@ class ChildProcess {
   std::optional<Exit> exit_;
 };
 
+// What is left of a command whose aerun died (kill -9) while it ran: its process group, when it
+// still has members and is the same group (its leader gone, or started at leader_start).
+bool group_survives(int pgid, long long leader_start);
+
+// Stops such a group: SIGTERM, SIGKILL after grace_s, then waits (a few seconds at most) until
+// no member is left. Returns false when members remain (not ours to kill, or unkillable).
+bool stop_group(int pgid, long long leader_start, double grace_s);
+
 }  // namespace aerun

@@ -65,6 +65,10 @@ class Store {
     long long id = 0;  // Claimed: the row, begun
     int attempt = 0;   // Claimed: its attempt
     RunRecord found;   // Done / Busy: the row as found
+    // Claimed over an attempt whose aerun died while it ran on this host (this boot): the process
+    // group its command ran in, and the group leader's start time (0: none recorded).
+    int leftover_pgid = 0;
+    long long leftover_start = 0;
   };
   // Atomically (one write transaction, the row's status read inside it): Done when the stored
   // run is one to keep (keep(row): ok, or a failure kept as a result; of this session when the
@@ -73,6 +77,9 @@ class Store {
   // does (also a stale claim: its owner is provably gone or silent for kStaleAfterS) and returns
   // Claimed.
   Claim claim_run(const RunRecord& r, const std::function<bool(const RunRecord&)>& keep);
+  // The process group a claimed run's command runs in (its pid, a group leader) and the leader's
+  // start time; cleared when the run finishes.
+  void set_running_child(long long id, int pgid, long long start_ticks);
   // The log a claimed run writes, known once its attempt is (for `aerun watch` while it runs).
   void set_running_log(long long id, const std::string& path);
   // Records that this process still runs these runs (rows still "running").
