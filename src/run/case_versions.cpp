@@ -26,9 +26,17 @@ std::string canonical(const ParamList& params) {
   return out;
 }
 
+// At most kMaxPointsChecked points, without iterating a sweep ten times that size before
+// exclusion.
+bool small_enough(const Sweep& sweep) {
+  const size_t most = sweep.max_points();
+  if (most <= kMaxPointsChecked) return true;
+  return most <= 10 * kMaxPointsChecked && sweep.count() <= kMaxPointsChecked;
+}
+
 std::optional<PlannedRuns> plan_of(const CaseSpec& spec) {
   const Sweep sweep(spec);
-  if (sweep.count() > kMaxPointsChecked) return std::nullopt;
+  if (!small_enough(sweep)) return std::nullopt;
   PlannedRuns plan;
   plan.case_name = spec.name;
   plan.repeat = std::max(1, spec.repeat);
@@ -66,7 +74,7 @@ std::vector<PlannedRuns> planned_runs(const CaseSpec& spec, const std::vector<st
 CurrentVersion::CurrentVersion(const CaseSpec& spec)
     : version_(spec.version), repeat_(spec.repeat) {
   const Sweep sweep(spec);
-  check_points_ = sweep.count() <= kMaxPointsChecked;
+  check_points_ = small_enough(sweep);
   if (!check_points_) return;
   sweep.for_each([&](const ParamList& p) {
     points_.push_back(canonical(p));

@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include <cstdint>
+
 #include <map>
 #include <memory>
 
@@ -173,6 +175,30 @@ std::vector<std::string> planned_param_names(const CaseSpec& spec) {
 }
 
 namespace {
+
+// A sweep of more than kMaxPlannedRuns runs is refused with its size, at the first swept list.
+void check_sweep_size(const CaseSpec& spec, const Sweep& sweep) {
+  const size_t points = sweep.max_points();
+  const auto repeat = static_cast<unsigned long long>(std::max(1, spec.repeat));
+  const bool overflow = points == SIZE_MAX || points > kMaxPlannedRuns;
+  const unsigned long long runs = overflow ? 0 : points * repeat;
+  if (!overflow && runs <= kMaxPlannedRuns) return;
+  SourceLoc loc{spec.file, 0, 0};
+  for (const auto& p : spec.params)
+    if (p.is_list) {
+      loc = p.loc;
+      break;
+    }
+  const std::string size =
+      points == SIZE_MAX ? std::string("more than 2^64 points")
+                         : fmt::format("{} points{}", points,
+                                       repeat > 1 ? fmt::format(" x {} repeats", repeat) : "");
+  throw InputError(loc, "params",
+                   fmt::format("the sweep plans {} before exclude:, more than the {} runs a case "
+                               "may plan; split the case or shorten its lists",
+                               size, kMaxPlannedRuns));
+}
+
 // What `{launch}` renders: the launch line when the case has a launcher.
 std::optional<std::string> launch_line(const CaseSpec& spec, const LaunchSetup& l) {
   if (!spec.launcher) return std::nullopt;
@@ -186,6 +212,7 @@ void plan_runs(const CaseSpec& spec, const PlanOptions& opts,
   const bool with_keys = opts.with_keys;
   const LaunchSetup* launch = opts.launch;
   Sweep sweep(spec);
+  check_sweep_size(spec, sweep);
   const bool per_point = !spec.resources.per_point.empty();
   // Per-point sizes make one launch line per distinct (nodes, gpus_per_node), unless the caller
   // gave the launch (a batch job finds its own inside the allocation).

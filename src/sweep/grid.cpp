@@ -1,5 +1,7 @@
 #include "sweep/grid.hpp"
 
+#include <cstdint>
+
 namespace aerun::sweep_detail {
 
 Grid::Grid(std::vector<std::pair<size_t, Value>> fixed, std::vector<Axis> axes)
@@ -52,6 +54,16 @@ bool Grid::contains(const ParamList& point) const {
     if (!found) return false;
   }
   return true;
+}
+
+size_t Grid::size() const {
+  size_t n = 1;
+  for (const Axis& a : axes_) {
+    const size_t len = a.values.empty() ? 1 : a.values[0].size();
+    if (len != 0 && n > SIZE_MAX / len) return SIZE_MAX;
+    n *= len;
+  }
+  return n;
 }
 
 }  // namespace aerun::sweep_detail

@@ -37,6 +37,8 @@ class Grid {
   // Whether the point's values in this grid's slots are those of one of this grid's points.
   bool contains(const ParamList& point) const;
   bool has_repeated_values() const { return repeated_; }
+  // The number of points (the product of the axis lengths), saturating at SIZE_MAX.
+  size_t size() const;
 
  private:
   // For one axis: the steps of each first-member value, and whether each step is new.

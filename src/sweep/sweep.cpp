@@ -245,6 +245,16 @@ void Sweep::for_each(const std::function<bool(const ParamList&)>& fn) const {
   }
 }
 
+size_t Sweep::max_points() const {
+  size_t n = 0;
+  for (const auto& g : impl_->grids) {
+    const size_t s = g.size();
+    if (s > SIZE_MAX - n) return SIZE_MAX;
+    n += s;
+  }
+  return n;
+}
+
 size_t Sweep::count() const {
   size_t n = 0;
   for_each([&n](const ParamList&) {

@@ -73,3 +73,22 @@ TEST(HostileInput, TerminalEscapeSequencesInValuesAreShownEscapedNotSentToTheTer
   EXPECT_EQ(r.out.find('\x1b'), std::string::npos);
   EXPECT_THAT(r.out, HasSubstr("\\x1b[31mred\\x1b[0m"));
 }
+
+TEST(HostileInput, ASweepOfTenBillionPointsIsRefusedAtOnceWithItsSize) {
+  TempDir d;
+  // 139 bytes: ten parameters aliasing one ten-value list.
+  std::string yaml = "case: huge\nparams:\n  a: &v [0,1,2,3,4,5,6,7,8,9]\n";
+  for (const char* n : {"b", "c", "d", "e", "f", "g", "h", "i", "j"})
+    yaml += std::string("  ") + n + ": *v\n";
+  write_file(d / "huge.yaml", yaml + "command: echo {a}\n");
+  for (const std::vector<std::string>& extra :
+       {std::vector<std::string>{}, {"--dry-run"}, {"--only", "a=1"}}) {
+    std::vector<std::string> args{"case", "huge.yaml"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const auto r = run_aerun(d, args);
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_THAT(r.err, HasSubstr("huge.yaml:3:3: params: the sweep plans 10000000000 points "
+                                 "before exclude:, more than the 100000000 runs a case may plan"));
+  }
+  EXPECT_FALSE(fs::exists(d / "results/aerun.db"));  // refused before anything was stored
+}

@@ -60,6 +60,10 @@ class RunSelector {
   std::unique_ptr<Condition> condition_;  // compiled per kinds of parameters seen
 };
 
+// The most runs a case may plan (points before `exclude:` × repeat): a larger sweep is refused
+// before anything is expanded (docs/case-format.md).
+inline constexpr unsigned long long kMaxPlannedRuns = 100'000'000;
+
 // How plan_runs plans.
 struct PlanOptions {
   const RunSelector* selector = nullptr;  // only the runs it keeps

@@ -47,6 +47,9 @@ class Sweep {
   void for_each(const std::function<bool(const ParamList&)>& fn) const;
   // Number of points after deduplication and exclusion (iterates; nothing is materialised).
   size_t count() const;
+  // Points before deduplication and exclusion: the sizes of the grids, multiplied out (no
+  // iteration; SIZE_MAX when that overflows). count() <= max_points().
+  size_t max_points() const;
   // Parameter names of every point, in the order described above.
   const std::vector<std::string>& names() const;
 
