@@ -130,7 +130,7 @@ Database::Database(const std::string& path, bool read_only) : path_(path) {
     throw SystemError("cannot open store " + path + ": " +
                       (db ? sqlite3_errmsg(db) : sqlite3_errstr(rc)));
   sqlite3_extended_result_codes(db, 1);
-  sqlite3_busy_timeout(db, 10000);
+  sqlite3_busy_timeout(db, kBusyTimeoutMs);
 }
 
 void Database::exec(const std::string& sql) {

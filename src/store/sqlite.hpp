@@ -71,6 +71,8 @@ class StatementUse {
 // An open connection (closed on destruction) with a cache of prepared statements.
 class Database {
  public:
+  // How long a statement waits for another connection's lock before "database is locked".
+  static constexpr int kBusyTimeoutMs = 10000;
   explicit Database(const std::string& path, bool read_only = false);
   Database(const Database&) = delete;
   Database& operator=(const Database&) = delete;

@@ -1,7 +1,10 @@
-#include "aerun/util/error.hpp"
+#include "aerun/store/store.hpp"
+
+#include <signal.h>
+#include <sqlite3.h>
+#include <unistd.h>
 
 #include <fmt/format.h>
-#include <signal.h>
 
 #include <cctype>
 #include <cerrno>
@@ -11,7 +14,7 @@
 #include <unordered_set>
 
 #include "aerun/judge/run_status.hpp"
-#include "aerun/store/store.hpp"
+#include "aerun/util/error.hpp"
 #include "aerun/util/process_identity.hpp"
 #include "store/migrations.hpp"
 #include "store/sqlite.hpp"
@@ -130,9 +133,27 @@ struct Store::Impl {
 
   explicit Impl(const std::string& path) : db(path) {
     db.exec("PRAGMA foreign_keys=ON");
-    db.exec("PRAGMA journal_mode=WAL");
+    use_wal();
     db.exec("PRAGMA synchronous=NORMAL");
     migrate();
+  }
+
+  // Switching a new store to WAL needs it alone for a moment, and SQLite answers "database is
+  // locked" at once, without its busy handler, to a connection that loses that race (several
+  // aerun processes started together on a store that does not exist yet): try again, for as
+  // long as the busy timeout waits for other locks.
+  void use_wal() {
+    for (int waited_ms = 0;; waited_ms += 10) {
+      try {
+        db.exec("PRAGMA journal_mode=WAL");
+        return;
+      } catch (const SystemError&) {
+        const int code = sqlite3_errcode(db.handle()) & 0xff;
+        if ((code != SQLITE_BUSY && code != SQLITE_LOCKED) || waited_ms >= Database::kBusyTimeoutMs)
+          throw;
+      }
+      ::usleep(10000);
+    }
   }
 
   Impl(const std::string& path, ReadOnly) : db(path, /*read_only=*/true) {

@@ -698,3 +698,45 @@ TEST_F(StoreTest, EveryAttemptIsKeptAndEachSessionSeesItsOwn) {
   ASSERT_EQ(s.remove({s.list({})[0].id}), 1);
   EXPECT_TRUE(s.session_runs(n1.id, "").empty());
 }
+
+namespace aerun {
+namespace {
+
+// Several aerun processes started together on a store that does not exist yet (a nightly job
+// that runs `aerun ingest` and `aerun case` at once): every one opens it. Switching a new store
+// to WAL needs it alone for a moment, and SQLite answers "database is locked" at once, without
+// waiting, to the one that loses that race.
+TEST_F(StoreTest, ProcessesOpeningANewStoreTogetherAllSucceed) {
+  for (int round = 0; round < 10; ++round) {
+    const std::string path = (dir_ / ("together-" + std::to_string(round) + ".db")).string();
+    int go[2];
+    ASSERT_EQ(::pipe(go), 0);
+    std::vector<pid_t> children;
+    for (int i = 0; i < 6; ++i) {
+      const pid_t child = ::fork();
+      if (child == 0) {
+        ::close(go[1]);
+        char c;
+        if (::read(go[0], &c, 1) < 0) ::_exit(3);  // all start when the pipe closes
+        try {
+          Store s(path);
+          ::_exit(s.schema_version() == Store::latest_schema_version() ? 0 : 2);
+        } catch (const std::exception& e) {
+          std::fprintf(stderr, "%s\n", e.what());
+          ::_exit(1);
+        }
+      }
+      children.push_back(child);
+    }
+    ::close(go[0]);
+    ::close(go[1]);
+    for (const pid_t child : children) {
+      int status = 0;
+      ASSERT_EQ(::waitpid(child, &status, 0), child);
+      EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "round " << round;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace aerun
