@@ -150,14 +150,18 @@ std::vector<IngestedFile> ingest_paths(Store& store, const CaseSpec& spec,
     }
     RunRecord& r = *w.run;
     r.session_id = opts.session_id;
-    if (w.prev) {
-      r.attempt = w.prev->attempt + 1;
-      store.begin_run(r);  // bumps the attempt, clears the old results
-      f.action = IngestedFile::Action::Updated;
-    } else {
-      f.action = IngestedFile::Action::Added;
+    // Decided again where it is written: another ingest may have stored this log meanwhile.
+    switch (store.store_ingested(r)) {
+      case Store::Ingested::Added:
+        f.action = IngestedFile::Action::Added;
+        break;
+      case Store::Ingested::Updated:
+        f.action = IngestedFile::Action::Updated;
+        break;
+      case Store::Ingested::Unchanged:
+        f.action = IngestedFile::Action::Unchanged;
+        break;
     }
-    store.finish_run(r);
     f.status = r.status;
     out.push_back(std::move(f));
   }

@@ -556,6 +556,24 @@ bool Store::finish_run(const RunRecord& r) {
   return true;
 }
 
+Store::Ingested Store::store_ingested(RunRecord& r) {
+  Transaction tx(impl_->db, Transaction::Mode::Immediate);
+  Ingested what = Ingested::Added;
+  if (auto prev = impl_->load_where("key=?", r.key)) {
+    if (prev->log_size == r.log_size && prev->log_sha256 == r.log_sha256 &&
+        prev->params == r.params) {
+      r.status = prev->status;
+      return Ingested::Unchanged;
+    }
+    r.attempt = prev->attempt + 1;
+    begin_run(r);  // bumps the attempt, keeps the earlier one in the history
+    what = Ingested::Updated;
+  }
+  finish_run(r);
+  tx.commit();
+  return what;
+}
+
 void Store::update_job(const RunRecord& r) {
   auto& db = impl_->db;
   Transaction tx(db, Transaction::Mode::Immediate);

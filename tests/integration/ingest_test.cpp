@@ -116,3 +116,28 @@ TEST(Ingest, BadInputIsExitCode2) {
   EXPECT_EQ(r.code, 2);
   EXPECT_THAT(r.err, HasSubstr("no such file or folder: nowhere"));
 }
+
+// Two ingests of the same folder at once (a nightly job started twice): every log is stored once,
+// and each ingest reports what it did itself, so the "added" of both sum to the logs.
+TEST(Ingest, ConcurrentIngestsOfOneFolderEachReportWhatTheyDid) {
+  TempDir d;
+  fs::create_directories(d / "logs");
+  for (int i = 1; i <= 40; ++i)
+    write_file(d / ("logs/run-" + std::to_string(i) + ".log"),
+               " iteration       10/      10 | elapsed time per iteration (ms): " +
+                   std::to_string(100 + i) + ".5 | lm loss: 1.0E+00 |\n");
+  const std::string ingest = aerun::shell_quote(AERUN_BINARY) +
+                             " ingest logs --case twice --preset megatron --pattern 'run-{i}.log'";
+  command_output("cd " + aerun::shell_quote(d.path().string()) + " && (" + ingest +
+                 " >a.txt 2>&1 & " + ingest + " >b.txt 2>&1; wait)");
+  auto added = [&](const std::string& file) {
+    const std::string text = read_file(d / file);
+    const auto at = text.find("case twice: 40 files: ");
+    EXPECT_NE(at, std::string::npos) << text;
+    return at == std::string::npos ? -1 : std::stoi(text.substr(at + 22));
+  };
+  const int a = added("a.txt"), b = added("b.txt");
+  EXPECT_EQ(a + b, 40) << read_file(d / "a.txt") << read_file(d / "b.txt");
+  EXPECT_EQ(sql1(d / "results/aerun.db", "SELECT count(*) FROM runs"), "40");
+  EXPECT_EQ(sql1(d / "results/aerun.db", "SELECT max(attempt) FROM runs"), "1");
+}

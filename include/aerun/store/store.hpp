@@ -91,6 +91,14 @@ class Store {
   // claim or attempt is not written: returns false.
   bool finish_run(const RunRecord& r);
 
+  // What store_ingested did with a log's run.
+  enum class Ingested { Added, Updated, Unchanged };
+  // An ingested log's run, decided and written in one transaction, so that concurrent ingests
+  // each report what they did: Unchanged when the row already holds this log (same size, SHA-256
+  // and parameters; r.status is then the stored one), Updated (a new attempt) when it holds
+  // another, else Added.
+  Ingested store_ingested(RunRecord& r);
+
   // Writes the status, reason and batch-job fields (scheduler, job id, array index, submit and
   // start times, queue wait, scheduler state and reason) of a begun run, by r.key: a job
   // submitted, pending, running. Throws SystemError for a key never begun.
