@@ -49,5 +49,22 @@ TEST(AllocationSteps, ALauncherOrPbsLeavesTheCommandAsItIs) {
   EXPECT_EQ(job_launch_setup(plain).prefix, "");
 }
 
+TEST(AllocationSteps, InABatchJobEveryLaunchPlaceholderIsTheJobsLaunchLine) {
+  // The local runner and a job script read `{launch}` the same way: every occurrence (a batch
+  // job used to replace only the first, leaving "{launch}" for the shell).
+  const CaseSpec spec = parse_case(
+      "case: c\ncommand: '{launch} ./warmup && {launch} ./train --n {n}'\nparams:\n  n: [1]\n"
+      "launcher: {kind: srun, hostfile: /dev/null}\n",
+      "c.yaml", "/tmp");
+  const LaunchSetup job = job_launch_setup(spec);
+  std::vector<PlannedRun> runs;
+  plan_runs(spec, PlanOptions{nullptr, /*with_keys=*/true, &job}, [&](const PlannedRun& p) {
+    runs.push_back(p);
+    return true;
+  });
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs[0].command, "$DIST_LAUNCH ./warmup && $DIST_LAUNCH ./train --n 1");
+}
+
 }  // namespace
 }  // namespace aerun
