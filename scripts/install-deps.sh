@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages aerun builds and runs with (root; apt-get).
-# Usage: scripts/install-deps.sh [--test]   (--test adds what the test suite needs)
+# Usage: scripts/install-deps.sh [--test] [--sanitize]   (--test adds what the test suite needs,
+# --sanitize clang and its sanitizer and libFuzzer runtimes for scripts/run-sanitized.sh)
 set -euo pipefail
 pkgs=(build-essential cmake ninja-build pkg-config git ca-certificates
       libyaml-cpp-dev libsqlite3-dev sqlite3
       libfmt-dev libcli11-dev libre2-dev libmuparserx-dev libssl-dev nlohmann-json3-dev zlib1g-dev
       gnuplot-nox help2man)
-if [[ "${1:-}" == "--test" ]]; then
+if [[ " $* " == *" --test "* ]]; then
   pkgs+=(libgtest-dev libgmock-dev googletest gnuplot-nox chromium tmux slurmctld slurmd slurm-client munge libpmix2
         mpich openmpi-bin libmpich-dev libopenmpi-dev)
+fi
+if [[ " $* " == *" --sanitize "* ]]; then
+  pkgs+=(clang libclang-rt-14-dev llvm)
 fi
 missing=()
 for p in "${pkgs[@]}"; do

@@ -166,6 +166,11 @@ std::string case_version(const CaseSpec& spec) {
 
 CaseSpec parse_case(const std::string& yaml_text, const std::string& file,
                     const std::string& base_dir) {
+  if (yaml_text.size() > kMaxCaseFileBytes)
+    throw InputError(SourceLoc{file, 0, 0}, "",
+                     fmt::format("larger than {} MiB: a case file is written by hand (the YAML "
+                                 "parser needs ~1 KB of memory per value); split the case",
+                                 kMaxCaseFileBytes >> 20));
   const YamlReader r(file, yaml_text);
   const fs::path base = absolute_dir(base_dir.empty() ? fs::path(".") : fs::path(base_dir));
   CaseSpec spec;
@@ -212,14 +217,21 @@ CaseSpec load_case(const std::string& path) {
   const std::string file = fs::absolute(path).lexically_normal().string();
   if (fs::is_directory(file))
     throw InputError(SourceLoc{file, 0, 0}, "", "is a directory, not a case file");
+  std::error_code ec;
+  const auto type = fs::status(file, ec).type();
+  // Checked before opening: opening a FIFO waits for a writer.
+  if (type != fs::file_type::regular && type != fs::file_type::not_found && !ec)
+    throw InputError(SourceLoc{file, 0, 0}, "",
+                     "not a regular file (a device or a pipe is never read as a case file)");
   std::ifstream in(file, std::ios::binary);
   if (!in)
     throw InputError(SourceLoc{file, 0, 0}, "",
                      std::string("cannot read case file: ") + std::strerror(errno));
-  std::ostringstream text;
-  text << in.rdbuf();
+  std::string text(kMaxCaseFileBytes + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
   if (in.bad()) throw InputError(SourceLoc{file, 0, 0}, "", "cannot read case file");
-  return parse_case(text.str(), file, fs::path(file).parent_path().string());
+  text.resize(static_cast<size_t>(in.gcount()));
+  return parse_case(text, file, fs::path(file).parent_path().string());
 }
 
 }  // namespace aerun

@@ -9,6 +9,8 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <unordered_set>
+#include <vector>
 
 #include "aerun/case/case_loader.hpp"
 
@@ -64,10 +66,38 @@ YamlReader::YamlReader(std::string file, const std::string& text)
     throw InputError(SourceLoc{file_, e.mark.line + 1, e.mark.column + 1}, "", e.msg);
   }
   root_ = Item{doc, "", "", SourceLoc{file_, 1, 1}, SourceLoc{file_, 1, 1}};
+  refuse_nul_bytes(doc);
   if (!doc.IsMap())
     throw InputError(
         loc(doc, root_.loc), "",
         "a case file must be a map of keys (case, params, command, ...), not " + describe(doc));
+}
+
+// A NUL byte cannot be part of a command line, an environment variable or a file name, and a
+// value holding one would differ between a local run and a job script: refused wherever it is
+// (a raw byte or an escape such as "\0" or "\x00"). Each node is visited once, however many
+// aliases name it (an alias shares its anchor's mark).
+void YamlReader::refuse_nul_bytes(const YAML::Node& root) const {
+  std::unordered_set<int> seen;
+  std::vector<YAML::Node> todo{root};
+  while (!todo.empty()) {
+    const YAML::Node n = todo.back();
+    todo.pop_back();
+    if (n.Mark().pos >= 0 && !seen.insert(n.Mark().pos).second) continue;
+    if (n.IsScalar()) {
+      if (n.Scalar().find('\0') != std::string::npos)
+        throw InputError(loc(n, root_.loc), "",
+                         "a NUL byte in a value: no command, environment variable or file name "
+                         "can hold one");
+    } else if (n.IsSequence()) {
+      for (const auto& e : n) todo.push_back(e);
+    } else if (n.IsMap()) {
+      for (const auto& kv : n) {
+        todo.push_back(kv.first);
+        todo.push_back(kv.second);
+      }
+    }
+  }
 }
 
 SourceLoc YamlReader::loc_at(size_t offset) const {

@@ -51,6 +51,7 @@ class YamlReader {
 
   // The location of a byte offset of the text.
   SourceLoc loc_at(size_t offset) const;
+  void refuse_nul_bytes(const YAML::Node& root) const;
   // The location of a node (1-based), or `fallback` when the node has no mark.
   SourceLoc loc(const YAML::Node& n, const SourceLoc& fallback) const;
 

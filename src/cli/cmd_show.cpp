@@ -100,6 +100,10 @@ int show_command(const Globals& g, const std::string& ref) {
     if (s.points.size() > 20) o += " ...";
     o += "\n";
   }
+  if (!r->warnings.empty()) {
+    o += "extraction warnings (what the log gave that was not used)\n";
+    for (const auto& w : r->warnings) o += fmt::format("  {}\n", w);
+  }
   std::cout << o;
   return 0;
 }

@@ -1,5 +1,6 @@
 #include "aerun/extract/extractor.hpp"
 
+#include <fmt/format.h>
 #include <re2/re2.h>
 #include <string.h>
 
@@ -15,6 +16,7 @@
 #include "aerun/util/error.hpp"
 #include "aerun/util/file_chunks.hpp"
 #include "aerun/util/log_time.hpp"
+#include "aerun/util/shell_quote.hpp"
 #include "extract/count_newlines.hpp"
 #include "extract/linear_pattern.hpp"
 #include "extract/multi_literal.hpp"
@@ -116,10 +118,13 @@ std::string truncate_utf8(std::string_view line, size_t n) {
 // The running reduction of one metric.
 struct MetricState {
   MetricSpec spec;
-  long long matched = 0;     // lines whose pattern matched (before skip and number checks)
-  long long taken_line = 0;  // the last line that gave this metric a value (one per line)
-  long long seen = 0;        // matches, skipped ones included
-  long long count = 0;       // matches used
+  long long matched = 0;      // lines whose pattern matched (before skip and number checks)
+  long long taken_line = 0;   // the last line that gave this metric a value (one per line)
+  long long seen = 0;         // matches, skipped ones included
+  long long not_numbers = 0;  // captures that were not a finite decimal number (not used)
+  long long first_not_number_line = 0;
+  std::string first_not_number;  // that capture, cut to 40 bytes
+  long long count = 0;           // matches used
   double first = 0, last = 0, min = 0, max = 0;
   long long first_line = 0, last_line = 0, min_line = 0, max_line = 0;
   long double sum = 0;
@@ -131,6 +136,10 @@ struct MetricState {
     ++matched;
     taken_line = line_no;
     const auto v = parse_number(cap);
+    if (!v && spec.reduce != Reduction::Count && ++not_numbers == 1) {
+      first_not_number_line = line_no;
+      first_not_number = truncate_utf8(cap, 40);
+    }
     if (spec.reduce == Reduction::Count) {
       if (++seen <= spec.skip) return;
       ++count;
@@ -276,7 +285,10 @@ struct Extractor::Impl {
   std::string job_start_format, step_time_format;
   Stamp job_start, step_time;
   long long lines = 0;
-  std::string partial;  // bytes of an unterminated line
+  std::string partial;       // bytes of an unterminated line
+  bool partial_cut = false;  // it reached kMaxLineBytes
+  long long cut_lines = 0;   // lines cut at kMaxLineBytes
+  long long first_cut_line = 0;
 
   // The shared literal pass: every distinct literal of at least kSharedLiteralMin bytes, and for
   // each the probes that need it; the other probes are scanned one by one.
@@ -480,8 +492,19 @@ struct Extractor::Impl {
     if (std::string last = last_nonblank_line(b, n); !last.empty()) last_line = std::move(last);
   }
 
+  // Appends to the line being assembled, cut at kMaxLineBytes (counted once per line).
   void append_partial(const char* p, size_t n) {
-    partial.append(p, std::min(n, kMaxLineBytes - std::min(kMaxLineBytes, partial.size())));
+    const size_t room = kMaxLineBytes - std::min(kMaxLineBytes, partial.size());
+    if (n > room && !partial_cut) {
+      partial_cut = true;
+      if (++cut_lines == 1) first_cut_line = lines + 1;
+    }
+    partial.append(p, std::min(n, room));
+  }
+  void end_partial() {
+    process_line(partial);
+    partial.clear();
+    partial_cut = false;
   }
 };
 
@@ -567,8 +590,7 @@ void Extractor::feed(std::string_view chunk) {
       return;
     }
     s.append_partial(p, static_cast<size_t>(nl - p));
-    s.process_line(s.partial);
-    s.partial.clear();
+    s.end_partial();
     p = nl + 1;
   }
   if (p == end) return;
@@ -596,8 +618,7 @@ void Extractor::feed(std::string_view chunk) {
 void Extractor::finish() {
   Impl& s = *impl_;
   if (s.partial.empty()) return;
-  s.process_line(s.partial);
-  s.partial.clear();
+  s.end_partial();
 }
 
 std::optional<std::pair<double, double>> Extractor::counter() const {
@@ -671,6 +692,24 @@ std::vector<MetricValue> Extractor::metrics() const {
   if (s.job_start.epoch && s.step_time.epoch)
     out.push_back({std::string(kLogStartupMetric), *s.step_time.epoch - *s.job_start.epoch, "s", 1,
                    s.step_time.line});
+  return out;
+}
+
+std::vector<std::string> Extractor::warnings() const {
+  const Impl& s = *impl_;
+  std::vector<std::string> out;
+  if (s.cut_lines > 0)
+    out.push_back(fmt::format(
+        "{} line{} longer than {} MiB: only the first {} MiB of each matched (first: line {})",
+        s.cut_lines, s.cut_lines == 1 ? " was" : "s were", kMaxLineBytes >> 20, kMaxLineBytes >> 20,
+        s.first_cut_line));
+  for (const auto& m : s.metrics)
+    if (m.not_numbers > 0)
+      out.push_back(fmt::format(
+          "metric {}: {} capture{} not a finite decimal number and not used (first: line {}, "
+          "\"{}\")",
+          m.spec.name, m.not_numbers, m.not_numbers == 1 ? " was" : "s were",
+          m.first_not_number_line, printable(m.first_not_number)));
   return out;
 }
 

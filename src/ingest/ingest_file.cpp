@@ -45,6 +45,7 @@ RunRecord ingest_file(const CaseSpec& spec, const std::string& path, const Param
   r.log_sha256 = digest.hex();
   r.metrics = ex.metrics();
   r.series = ex.series();
+  r.warnings = ex.warnings();
   r.launch_time = ex.job_start_time();
   r.startup_time = ex.step_time();
   if (r.launch_time && r.startup_time) r.startup_s = *r.startup_time - *r.launch_time;

@@ -217,6 +217,7 @@ RunRecord ActiveRun::finish() {
   if (extractor_) {
     r.metrics = extractor_->metrics();
     r.series = extractor_->series();
+    r.warnings = extractor_->warnings();
   }
   const Verdict v = judge_run(evidence());
   r.status = v.status;

@@ -148,6 +148,14 @@ bool RunSelector::keeps(const ParamList& params, int repeat_index) const {
   return !condition_ || condition_->holds(params, repeat_index);
 }
 
+bool RunSelector::may_keep(const std::string& name, const Value& v) const {
+  for (const auto& [key, values] : wanted_)
+    if (key == name)
+      return std::any_of(values.begin(), values.end(),
+                         [&](const std::string& want) { return same_value(v, want); });
+  return true;
+}
+
 RunRecord new_run_record(const CaseSpec& spec, const PlannedRun& run, const std::string& host,
                          const std::string& git_commit) {
   RunRecord r;
@@ -238,7 +246,7 @@ void plan_runs(const CaseSpec& spec, const PlanOptions& opts,
   PlannedRun run;
   run.stall_s = spec.stall_s;
   run.first_step_s = spec.first_step_s;
-  sweep.for_each([&](const ParamList& point) {
+  auto each = [&](const ParamList& point) {
     if (!spec.stall_template.empty())
       run.stall_s = resolve_duration(spec.stall_template, spec.stall_loc, "stall", point);
     if (!spec.first_step_template.empty())
@@ -283,7 +291,14 @@ void plan_runs(const CaseSpec& spec, const PlanOptions& opts,
       if (!fn(run)) return false;
     }
     return true;
-  });
+  };
+  // --only values rule points out before they are made (a few runs of a huge sweep cost a few).
+  if (selector && !selector->empty())
+    sweep.for_each(each, [selector](const std::string& name, const Value& v) {
+      return selector->may_keep(name, v);
+    });
+  else
+    sweep.for_each(each);
 }
 
 }  // namespace aerun

@@ -67,7 +67,8 @@ std::vector<SearchPoint> plan_search(const CaseSpec& spec, const RunSelector* se
   // Label each point by the parameters that tell it apart from the others.
   if (!points.empty())
     for (size_t k = 0; k < points.front().rest.size(); ++k) {
-      const auto& [name, first] = points.front().rest[k];
+      const std::string& name = points.front().rest[k].first;
+      const Value& first = points.front().rest[k].second;
       const bool varies = std::any_of(points.begin(), points.end(), [&](const SearchPoint& p) {
         const Value* v = find_param(p.rest, name);
         return !v || v->text() != first.text();

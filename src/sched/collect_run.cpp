@@ -64,6 +64,7 @@ void collect_run(RunRecord& r, const RunState& state, const JobReport* report,
     ex->finish();
     r.metrics = ex->metrics();
     r.series = ex->series();
+    r.warnings = ex->warnings();
     ex->describe(ev);
   }
 

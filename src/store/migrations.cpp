@@ -180,6 +180,17 @@ ALTER TABLE runs ADD COLUMN child_pgid INTEGER;
 ALTER TABLE runs ADD COLUMN child_start INTEGER;
 )sql";
 
+// What a run's log gave that extraction could not use (lines cut at 64 MiB, captures that were
+// not numbers), counted, one sentence per row; rewritten with the metrics.
+constexpr std::string_view kWarnings = R"sql(
+CREATE TABLE run_warnings (
+  run_id   INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  position INTEGER NOT NULL,
+  text     TEXT NOT NULL,
+  PRIMARY KEY (run_id, position)
+);
+)sql";
+
 }  // namespace
 
 const std::vector<Migration>& store_migrations() {
@@ -193,6 +204,7 @@ const std::vector<Migration>& store_migrations() {
       {6, "log state: compressed or pruned by aerun prune", kLogState},
       {7, "an index of runs by case, in id order", kCaseIndex},
       {8, "the process group of a running run's command", kChildGroup},
+      {9, "extraction warnings: what a log gave that could not be used", kWarnings},
   };
   return migrations;
 }

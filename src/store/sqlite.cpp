@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <chrono>
+
 #include "aerun/util/error.hpp"
 
 namespace aerun::sqlite {
@@ -130,7 +132,20 @@ Database::Database(const std::string& path, bool read_only) : path_(path) {
     throw SystemError("cannot open store " + path + ": " +
                       (db ? sqlite3_errmsg(db) : sqlite3_errstr(rc)));
   sqlite3_extended_result_codes(db, 1);
-  sqlite3_busy_timeout(db, kBusyTimeoutMs);
+  sqlite3_busy_handler(db, &Database::on_busy, nullptr);
+}
+
+// SQLite's own busy handler sleeps up to 100 ms between tries, so a writer that commits and
+// begins again within that time (a long series written in parts) can keep a waiting one out for
+// as long as it writes. This one tries every kBusyRetryMs, up to kBusyTimeoutMs in all.
+int Database::on_busy(void*, int count) {
+  using clock = std::chrono::steady_clock;
+  thread_local clock::time_point first;
+  const auto now = clock::now();
+  if (count == 0) first = now;
+  if (now - first >= std::chrono::milliseconds(kBusyTimeoutMs)) return 0;
+  ::usleep(kBusyRetryMs * 1000);
+  return 1;
 }
 
 void Database::exec(const std::string& sql) {

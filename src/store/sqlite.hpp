@@ -73,6 +73,7 @@ class Database {
  public:
   // How long a statement waits for another connection's lock before "database is locked".
   static constexpr int kBusyTimeoutMs = 10000;
+  static constexpr int kBusyRetryMs = 2;  // how often a busy store is tried again
   explicit Database(const std::string& path, bool read_only = false);
   Database(const Database&) = delete;
   Database& operator=(const Database&) = delete;
@@ -88,6 +89,7 @@ class Database {
   sqlite3* handle() const { return db_.get(); }
 
  private:
+  static int on_busy(void*, int count);
   struct Closer {
     void operator()(sqlite3* db) const { sqlite3_close_v2(db); }
   };
@@ -106,6 +108,8 @@ class Transaction {
   Transaction(const Transaction&) = delete;
   Transaction& operator=(const Transaction&) = delete;
   void commit();
+  // Whether this is the outermost transaction (the one that commits).
+  bool outermost() const { return active_; }
 
  private:
   Database& db_;

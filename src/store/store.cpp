@@ -267,9 +267,49 @@ struct Store::Impl {
   void clear_results(long long id) {
     db.prepare("DELETE FROM metrics WHERE run_id=?")->bind(1, id).run();
     db.prepare("DELETE FROM series WHERE run_id=?")->bind(1, id).run();
+    db.prepare("DELETE FROM run_warnings WHERE run_id=?")->bind(1, id).run();
   }
 
-  void write_results(long long id, const RunRecord& r) {
+  // A series longer than this is written kSeriesRowsPerTransaction points per transaction, so that
+  // no write holds the store's lock for long (10 M points took 23 s in one): the first part with
+  // the run's outcome, the rest by write_pending_series() once that transaction is committed.
+  static constexpr size_t kSeriesRowsPerTransaction = 50'000;
+
+  // The rest of a series still to write after the transaction that wrote the run: where it
+  // continues, and the warning row that says so until the last part is written (it stays when
+  // the writing process dies in between: the series is then known to be incomplete).
+  struct PendingSeries {
+    long long id = 0;
+    const std::vector<MetricSeries>* series = nullptr;  // the caller's, alive until it returns
+    size_t metric = 0, point = 0;
+    std::string marker;
+  };
+  std::optional<PendingSeries> pending_series;
+
+  // Writes up to `limit` points of p's series from where it stands; true when all are written.
+  bool write_series_part(PendingSeries& p, size_t limit) {
+    auto q =
+        db.prepare("INSERT INTO series(run_id, metric, idx, value, source_line) VALUES(?,?,?,?,?)");
+    for (; p.metric < p.series->size(); ++p.metric, p.point = 0) {
+      const MetricSeries& s = (*p.series)[p.metric];
+      for (; p.point < s.points.size(); ++p.point) {
+        if (limit-- == 0) return false;
+        const SeriesPoint& pt = s.points[p.point];
+        q->bind(1, p.id)
+            .bind(2, s.name)
+            .bind(3, pt.index)
+            .bind(4, pt.value)
+            .bind(5, pt.source_line);
+        q->run();
+        q->reset();
+      }
+    }
+    return true;
+  }
+
+  // in_parts: a long series may be left to write_pending_series() (the caller calls it after
+  // committing its own, outermost, transaction).
+  void write_results(long long id, const RunRecord& r, bool in_parts = false) {
     clear_results(id);
     for (const auto& m : r.metrics) {
       auto q = db.prepare(
@@ -278,13 +318,71 @@ struct Store::Impl {
       q->bind(1, id).bind(2, m.name).bind(3, m.value).bind(4, m.unit).bind(5, m.count);
       q->bind(6, m.source_line).run();
     }
-    for (const auto& s : r.series)
-      for (const auto& p : s.points) {
-        auto q = db.prepare(
-            "INSERT INTO series(run_id, metric, idx, value, source_line) VALUES(?,?,?,?,?)");
-        q->bind(1, id).bind(2, s.name).bind(3, p.index).bind(4, p.value).bind(5, p.source_line);
-        q->run();
+    std::vector<std::string> warnings = r.warnings;
+    PendingSeries part{id, &r.series, 0, 0, {}};
+    if (!write_series_part(part, in_parts ? kSeriesRowsPerTransaction : SIZE_MAX)) {
+      size_t total = 0;
+      for (const auto& s : r.series) total += s.points.size();
+      part.marker = fmt::format(
+          "series incomplete: {} points being written in parts by aerun process {} on {} (this "
+          "line stays only if it stopped before the last part)",
+          total, ::getpid(), self_identity().host);
+      warnings.push_back(part.marker);
+      pending_series = std::move(part);
+    }
+    for (size_t i = 0; i < warnings.size(); ++i)
+      db.prepare("INSERT INTO run_warnings(run_id, position, text) VALUES(?,?,?)")
+          ->bind(1, id)
+          .bind(2, static_cast<long long>(i))
+          .bind(3, warnings[i])
+          .run();
+  }
+
+  // finish_run inside the caller's write transaction; false when another aerun took the run over.
+  bool finish_locked(const RunRecord& r, bool in_parts) {
+    auto id = id_of(r.key);
+    if (id && r.runner_pid != 0) {
+      // A local run whose claim another aerun took over (this one was thought dead): keep theirs.
+      auto q = db.prepare(
+          "SELECT runner_pid, host, runner_start, attempt FROM runs WHERE id=? AND job_id=''");
+      q->bind(1, *id);
+      if (q->step() && (q->int64(0) != r.runner_pid || q->text(1) != r.host ||
+                        q->int64(2) != r.runner_start || q->int64(3) != r.attempt))
+        return false;
+    }
+    if (!id) {
+      id = insert_run(r, r.status, r.attempt);
+      write_params_and_env(*id, r);
+    }
+    write_outcome(*id, r, in_parts);
+    return true;
+  }
+
+  // The parts of a long series left by write_results, one transaction each, after the caller's
+  // transaction committed. Stops when the run was run again or forgotten meanwhile (its marker
+  // gone); the last part removes the marker.
+  void write_pending_series() {
+    if (!pending_series) return;
+    PendingSeries p = std::move(*pending_series);
+    pending_series.reset();
+    for (bool done = false; !done;) {
+      Transaction tx(db, Transaction::Mode::Immediate);
+      long long position = 0;
+      {
+        auto q = db.prepare("SELECT position FROM run_warnings WHERE run_id=? AND text=?");
+        q->bind(1, p.id).bind(2, p.marker);
+        if (!q->step()) return;
+        position = q->int64(0);
       }
+      done = write_series_part(p, kSeriesRowsPerTransaction);
+      if (done)
+        db.prepare("DELETE FROM run_warnings WHERE run_id=? AND position=?")
+            ->bind(1, p.id)
+            .bind(2, position)
+            .run();
+      tx.commit();
+      if (!done) ::usleep(5000);  // room for a waiting writer (it tries every kBusyRetryMs)
+    }
   }
 
   void load_children(RunRecord& r) {
@@ -318,6 +416,11 @@ struct Store::Impl {
         r.series[it->second].points.push_back({q->int64(1), q->real(2), q->int64(3)});
       }
     }
+    {
+      auto q = db.prepare("SELECT text FROM run_warnings WHERE run_id=? ORDER BY position");
+      q->bind(1, r.id);
+      while (q->step()) r.warnings.push_back(q->text(0));
+    }
   }
 
   static std::optional<long long> session_or_null(const RunRecord& r) {
@@ -348,7 +451,7 @@ struct Store::Impl {
 
   // A finished attempt's outcome into row id: status, reason, times, exit, rusage, log, the
   // batch-job fields, metrics and series.
-  void write_outcome(long long id, const RunRecord& r) {
+  void write_outcome(long long id, const RunRecord& r, bool in_parts = false) {
     db.prepare(
           "UPDATE runs SET status=?, reason=?, launch_time=?, first_output_time=?, startup_time=?, "
           "end_time=?, startup_s=?, wall_s=?, exit_code=?, signal=?, user_cpu_s=?, sys_cpu_s=?, "
@@ -375,7 +478,7 @@ struct Store::Impl {
         .run();
     db.prepare("UPDATE runs SET heartbeat=NULL WHERE id=?")->bind(1, id).run();
     write_job(id, r);
-    write_results(id, r);
+    write_results(id, r, in_parts);
   }
 
   // begin_run inside the caller's write transaction.
@@ -535,24 +638,10 @@ void Store::heartbeat(const std::vector<long long>& ids) {
 }
 
 bool Store::finish_run(const RunRecord& r) {
-  auto& db = impl_->db;
-  Transaction tx(db, Transaction::Mode::Immediate);
-  auto id = impl_->id_of(r.key);
-  if (id && r.runner_pid != 0) {
-    // A local run whose claim another aerun took over (this one was thought dead): keep theirs.
-    auto q = db.prepare(
-        "SELECT runner_pid, host, runner_start, attempt FROM runs WHERE id=? AND job_id=''");
-    q->bind(1, *id);
-    if (q->step() && (q->int64(0) != r.runner_pid || q->text(1) != r.host ||
-                      q->int64(2) != r.runner_start || q->int64(3) != r.attempt))
-      return false;
-  }
-  if (!id) {
-    id = impl_->insert_run(r, r.status, r.attempt);
-    impl_->write_params_and_env(*id, r);
-  }
-  impl_->write_outcome(*id, r);
+  Transaction tx(impl_->db, Transaction::Mode::Immediate);
+  if (!impl_->finish_locked(r, tx.outermost())) return false;
   tx.commit();
+  impl_->write_pending_series();
   return true;
 }
 
@@ -566,11 +655,12 @@ Store::Ingested Store::store_ingested(RunRecord& r) {
       return Ingested::Unchanged;
     }
     r.attempt = prev->attempt + 1;
-    begin_run(r);  // bumps the attempt, keeps the earlier one in the history
+    impl_->begin_locked(r);  // bumps the attempt, keeps the earlier one in the history
     what = Ingested::Updated;
   }
-  finish_run(r);
+  impl_->finish_locked(r, tx.outermost());
   tx.commit();
+  impl_->write_pending_series();
   return what;
 }
 

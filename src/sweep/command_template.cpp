@@ -4,6 +4,7 @@
 
 #include "aerun/util/shell_quote.hpp"
 #include "aerun/util/template_text.hpp"
+#include "sweep/shell_context.hpp"
 
 namespace aerun {
 
@@ -18,6 +19,50 @@ std::string join(const std::vector<std::string>& names) {
   return s;
 }
 
+// A value as one shell word where it lands. Outside quotes: shell-quoted. Inside quotes the
+// template wrote: the shell-quoted word, escaped for those quotes ("...": \ $ ` " backslashed;
+// '...': each ' written '\'') — the shell reading the command then gets the quoted word as text,
+// and nothing of the value runs whether that text is used as it is or handed to another shell
+// (`bash -c '... {p} ...'`, srun, ssh). A value of plain characters is the value in every case.
+// In a # comment: on one line, control characters shown escaped (a newline would end it).
+void append_quoted(std::string& out, std::string_view v, CommandTemplate::Context ctx) {
+  switch (ctx) {
+    case CommandTemplate::Context::Plain:
+      out += shell_quote(v);
+      return;
+    case CommandTemplate::Context::DoubleQuoted:
+      for (const char c : shell_quote(v)) {
+        if (c == '\\' || c == '$' || c == '`' || c == '"') out += '\\';
+        out += c;
+      }
+      return;
+    case CommandTemplate::Context::SingleQuoted:
+      for (const char c : shell_quote(v)) {
+        if (c == '\'')
+          out += "'\\''";
+        else
+          out += c;
+      }
+      return;
+    case CommandTemplate::Context::Comment:
+      out += printable(v);
+      return;
+  }
+}
+
+CommandTemplate::Context context_of(const ShellContext& sh) {
+  if (sh.in_comment()) return CommandTemplate::Context::Comment;
+  switch (sh.quote()) {
+    case ShellContext::Quote::Single:
+      return CommandTemplate::Context::SingleQuoted;
+    case ShellContext::Quote::Double:
+      return CommandTemplate::Context::DoubleQuoted;
+    case ShellContext::Quote::None:
+      break;
+  }
+  return CommandTemplate::Context::Plain;
+}
+
 }  // namespace
 
 CommandTemplate::CommandTemplate(std::string tmpl, SourceLoc loc,
@@ -25,14 +70,16 @@ CommandTemplate::CommandTemplate(std::string tmpl, SourceLoc loc,
                                  const std::optional<std::string>& launch)
     : tmpl_(std::move(tmpl)) {
   bool launched = false;
+  ShellContext sh;
   for (TemplatePiece& p : scan_template(tmpl_)) {
     if (!p.placeholder) {
       literal_size_ += p.text.size();
+      sh.feed(p.text);
       segments_.push_back({Kind::Literal, std::move(p.text), 0});
       continue;
     }
     const std::string& name = p.text;
-    Segment seg{Kind::Param, name, 0};
+    Segment seg{Kind::Param, name, 0, context_of(sh)};
     const auto it = std::find(known_params.begin(), known_params.end(), name);
     if (it != known_params.end())
       seg.index = static_cast<size_t>(it - known_params.begin());
@@ -44,6 +91,7 @@ CommandTemplate::CommandTemplate(std::string tmpl, SourceLoc loc,
       seg.kind = Kind::Attempt;
     else if (name == "launch" && launch) {
       seg = {Kind::Literal, *launch, 0};  // already shell-ready
+      sh.feed(*launch);
       literal_size_ += launch->size();
       launched = true;
     } else
@@ -69,14 +117,16 @@ std::string CommandTemplate::render(const ParamList& params, const std::string& 
         out += seg.text;
         break;
       case Kind::Case:
-        out += shell_quote(case_name);
+        append_quoted(out, case_name, seg.context);
         break;
       case Kind::Repeat:
         out += std::to_string(repeat_index);
         break;
       case Kind::Attempt:
         // The shell fills it in: the command (and so the run's key) is the same for every attempt.
-        out += "\"$AERUN_ATTEMPT\"";
+        out += seg.context == Context::SingleQuoted ? "'\"$AERUN_ATTEMPT\"'"
+               : seg.context == Context::Comment    ? "$AERUN_ATTEMPT"
+                                                    : "\"$AERUN_ATTEMPT\"";
         break;
       case Kind::Param: {
         const Value* v = nullptr;
@@ -87,7 +137,7 @@ std::string CommandTemplate::render(const ParamList& params, const std::string& 
         if (!v)
           throw InputError("command: placeholder {" + seg.text +
                            "} has no value in this run's parameters");
-        out += shell_quote(v->text());
+        append_quoted(out, v->text(), seg.context);
         break;
       }
     }

@@ -64,7 +64,13 @@ Evaluator::Evaluator(const std::vector<std::string>& names, const std::vector<Va
     Compiled c{f, std::make_unique<mup::ParserX>(mup::pckALL_NON_COMPLEX), {}};
     for (size_t s = 0; s < visible_slots; ++s) {
       if (!is_identifier(names_[s])) continue;  // cannot be written in a formula anyway
-      c.parser->DefineVar(formula_variable(names_[s]), mup::Variable(vars_[s].get()));
+      try {
+        c.parser->DefineVar(formula_variable(names_[s]), mup::Variable(vars_[s].get()));
+      } catch (const mup::ParserError& e) {  // a name the library keeps for itself
+        throw InputError(
+            f.loc, f.key,
+            "parameter \"" + names_[s] + "\" cannot be used in formulas: " + e.GetMsg());
+      }
       c.visible.push_back(names_[s]);
     }
     if (auto problem = bare_function_problem(f.text, c.visible))

@@ -28,9 +28,13 @@ class Grid {
 
   // Sets every point of the grid into `point` in order, writing only the slots that change and
   // flagging them in `dirty`, and calls visit(steps) for each. Stops (returning false) as soon
-  // as visit returns false.
+  // as visit returns false. allowed: for each axis, the steps to take (ascending; the others are
+  // skipped without being visited); null: all.
   template <class Visit>
-  bool for_each(ParamList& point, std::vector<char>& dirty, Visit&& visit) const;
+  bool for_each(ParamList& point, std::vector<char>& dirty, Visit&& visit,
+                const std::vector<std::vector<size_t>>* allowed = nullptr) const;
+  const std::vector<std::pair<size_t, Value>>& fixed() const { return fixed_; }
+  const std::vector<Axis>& axes() const { return axes_; }
 
   // Whether `steps` is the first step of this grid giving its values (axes may repeat values).
   bool is_first_occurrence(const std::vector<size_t>& steps) const;
@@ -56,28 +60,36 @@ class Grid {
 };
 
 template <class Visit>
-bool Grid::for_each(ParamList& point, std::vector<char>& dirty, Visit&& visit) const {
+bool Grid::for_each(ParamList& point, std::vector<char>& dirty, Visit&& visit,
+                    const std::vector<std::vector<size_t>>* allowed) const {
   for (const auto& [slot, value] : fixed_) {
     point[slot].second = value;
     dirty[slot] = 1;
   }
-  std::vector<size_t> steps(axes_.size(), 0);
-  for (size_t a = 0; a < axes_.size(); ++a) set(point, dirty, a, 0);
+  const size_t n = axes_.size();
+  auto length = [&](size_t a) {
+    return allowed ? (*allowed)[a].size() : axes_[a].values[0].size();
+  };
+  auto step_at = [&](size_t a, size_t i) { return allowed ? (*allowed)[a][i] : i; };
+  for (size_t a = 0; a < n; ++a)
+    if (length(a) == 0) return true;  // every value of an axis filtered out: no point
+  std::vector<size_t> pos(n, 0), steps(n, 0);
+  for (size_t a = 0; a < n; ++a) set(point, dirty, a, steps[a] = step_at(a, 0));
   while (true) {
     if (!visit(static_cast<const std::vector<size_t>&>(steps))) return false;
     // Advance the odometer: the last axis fastest, carrying into the ones before it.
-    size_t a = axes_.size();
+    size_t a = n;
     while (a > 0) {
       --a;
-      if (++steps[a] < axes_[a].values[0].size()) {
-        set(point, dirty, a, steps[a]);
+      if (++pos[a] < length(a)) {
+        set(point, dirty, a, steps[a] = step_at(a, pos[a]));
         break;
       }
-      steps[a] = 0;
-      set(point, dirty, a, 0);
+      pos[a] = 0;
+      set(point, dirty, a, steps[a] = step_at(a, 0));
       if (a == 0) return true;
     }
-    if (axes_.empty()) return true;
+    if (n == 0) return true;
   }
 }
 

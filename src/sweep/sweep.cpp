@@ -210,6 +210,11 @@ const std::vector<std::string>& Sweep::names() const {
 }
 
 void Sweep::for_each(const std::function<bool(const ParamList&)>& fn) const {
+  for_each(fn, nullptr);
+}
+
+void Sweep::for_each(const std::function<bool(const ParamList&)>& fn,
+                     const ValueFilter& filter) const {
   const Impl& im = *impl_;
   ParamList point = im.first_point;
   std::vector<char> dirty(point.size(), 1);
@@ -219,28 +224,47 @@ void Sweep::for_each(const std::function<bool(const ParamList&)>& fn) const {
     ParamList probe = point;
     ev->validate(probe);
   }
+  std::vector<std::vector<size_t>> allowed;
   for (size_t g = 0; g < im.grids.size(); ++g) {
     const Grid& grid = im.grids[g];
-    const bool completed = grid.for_each(point, dirty, [&](const std::vector<size_t>& steps) {
-      if (im.dedupe) {
-        if (grid.has_repeated_values() && !grid.is_first_occurrence(steps)) return true;
-        for (size_t h = 0; h < g; ++h)
-          if (im.grids[h].contains(point)) return true;
+    if (filter) {
+      bool none = false;
+      for (const auto& [slot, value] : grid.fixed()) none = none || !filter(im.names[slot], value);
+      if (none) continue;
+      allowed.assign(grid.axes().size(), {});
+      for (size_t a = 0; a < grid.axes().size(); ++a) {
+        const Axis& ax = grid.axes()[a];
+        for (size_t step = 0; step < ax.values[0].size(); ++step) {
+          bool ok = true;
+          for (size_t m = 0; m < ax.slots.size() && ok; ++m)
+            ok = filter(im.names[ax.slots[m]], ax.values[m][step]);
+          if (ok) allowed[a].push_back(step);
+        }
       }
-      if (ev) {
-        ev->load(point, dirty);
-        ev->derive(point);
-      }
-      for (const ExcludeRule& rule : im.excludes) {
-        bool hit = true;
-        for (const auto& m : rule.members)
-          if (!(hit = im.matches(m, point))) break;
-        if (hit && rule.condition >= 0)
-          hit = ev->condition(static_cast<size_t>(rule.condition), point);
-        if (hit) return true;
-      }
-      return fn(point);
-    });
+    }
+    const bool completed = grid.for_each(
+        point, dirty,
+        [&](const std::vector<size_t>& steps) {
+          if (im.dedupe) {
+            if (grid.has_repeated_values() && !grid.is_first_occurrence(steps)) return true;
+            for (size_t h = 0; h < g; ++h)
+              if (im.grids[h].contains(point)) return true;
+          }
+          if (ev) {
+            ev->load(point, dirty);
+            ev->derive(point);
+          }
+          for (const ExcludeRule& rule : im.excludes) {
+            bool hit = true;
+            for (const auto& m : rule.members)
+              if (!(hit = im.matches(m, point))) break;
+            if (hit && rule.condition >= 0)
+              hit = ev->condition(static_cast<size_t>(rule.condition), point);
+            if (hit) return true;
+          }
+          return fn(point);
+        },
+        filter ? &allowed : nullptr);
     if (!completed) return;
   }
 }

@@ -84,7 +84,12 @@ const std::vector<std::string>& muparserx_builtins() {
 }
 
 bool is_muparserx_builtin(const std::string& name) {
-  return std::binary_search(builtins().all.begin(), builtins().all.end(), name);
+  // Operators are names too: the unit postfixes (n, m, k, M, G) refuse a variable of their name
+  // (muparserx throws "Variable "m" is already defined"), so parameters called n or k are renamed.
+  static const mup::ParserX parser(mup::pckALL_NON_COMPLEX);
+  return std::binary_search(builtins().all.begin(), builtins().all.end(), name) ||
+         parser.IsPostfixOprtDefined(name) || parser.IsInfixOprtDefined(name) ||
+         parser.IsOprtDefined(name);
 }
 
 std::string formula_variable(const std::string& name) {

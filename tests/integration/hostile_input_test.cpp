@@ -1,6 +1,10 @@
 // Hostile names and inputs (issue 16): one case-name rule everywhere; ingest refuses what it
 // could never finish reading.
 #include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <iostream>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -91,4 +95,60 @@ TEST(HostileInput, ASweepOfTenBillionPointsIsRefusedAtOnceWithItsSize) {
                                  "before exclude:, more than the 100000000 runs a case may plan"));
   }
   EXPECT_FALSE(fs::exists(d / "results/aerun.db"));  // refused before anything was stored
+}
+
+// The hostile-input corpus (tests/fixtures/hostile/cases/, plus generated ones too large to keep):
+// every file is either planned or refused with an error naming it — never a crash, a hang or
+// unbounded memory. Each runs under a 30 s timeout and, outside sanitizer builds (whose shadow
+// memory needs terabytes of address space), a 1 GiB address-space limit.
+TEST(HostileInput, NoCaseFileOfTheCorpusCrashesHangsOrExhaustsMemory) {
+#if defined(__SANITIZE_ADDRESS__)
+  const std::string limit;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+  const std::string limit;
+#else
+  const std::string limit = "ulimit -v 1048576; ";
+#endif
+#else
+  const std::string limit = "ulimit -v 1048576; ";
+#endif
+  TempDir d;
+  std::vector<std::string> files;
+  for (const auto& e : fs::directory_iterator(std::string(AERUN_FIXTURES) + "/hostile/cases"))
+    files.push_back(e.path().string());
+  // Generated: a 97 MB list of 7 M values (once 6 GB and 165 s), a FIFO, a device.
+  {
+    std::ofstream big(d / "big.yaml");
+    big << "case: big\nparams:\n  x:\n";
+    for (int i = 0; i < 7'000'000; ++i) big << "    - " << i << "\n";
+    big << "command: echo {x}\n";
+  }
+  files.push_back(d / "big.yaml");
+  ASSERT_EQ(::mkfifo((d / "fifo.yaml").c_str(), 0600), 0);
+  files.push_back(d / "fifo.yaml");
+  files.push_back("/dev/zero");
+  std::sort(files.begin(), files.end());
+  int planned = 0, refused = 0, other = 0;
+  for (const auto& f : files) {
+    const std::string cmd = "cd " + aerun::shell_quote(d.path().string()) + " && (" + limit +
+                            "timeout -s KILL 30 " + aerun::shell_quote(AERUN_BINARY) + " case " +
+                            aerun::shell_quote(f) + " --dry-run >out.txt 2>err.txt)";
+    const int status = std::system(cmd.c_str());
+    ASSERT_TRUE(WIFEXITED(status)) << f;
+    const int code = WEXITSTATUS(status);
+    const std::string err = read_file(d / "err.txt");
+    EXPECT_TRUE(code == 0 || code == 2) << f << ": exit " << code << "\n" << err.substr(0, 2000);
+    if (code == 2) {
+      ++refused;
+      EXPECT_EQ(err.rfind("aerun: error: " + f, 0), 0u) << f << ": " << err.substr(0, 500);
+    } else if (code == 0) {
+      ++planned;
+    } else {
+      ++other;
+    }
+  }
+  EXPECT_GE(planned + refused, 48);
+  std::cout << files.size() << " hostile case files: " << planned << " planned, " << refused
+            << " refused, " << other << " crashed, hung or ran out of memory\n";
 }

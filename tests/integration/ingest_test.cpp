@@ -141,3 +141,26 @@ TEST(Ingest, ConcurrentIngestsOfOneFolderEachReportWhatTheyDid) {
   EXPECT_EQ(sql1(d / "results/aerun.db", "SELECT count(*) FROM runs"), "40");
   EXPECT_EQ(sql1(d / "results/aerun.db", "SELECT max(attempt) FROM runs"), "1");
 }
+
+// A capture that is not a number is counted in the run's record, not dropped silently.
+TEST(Ingest, ExtractionWarningsAreCountedAndShown) {
+  TempDir d;
+  write_file(d / "warn.yaml",
+             "case: warn\ncommand: 'true'\nmetrics:\n  loss: {regex: 'lm loss: (\\S+)', reduce: "
+             "mean}\n");
+  write_file(d / "logs/run.log",
+             "lm loss: 2.5\nlm loss: nan\nlm loss: 1.5\nlm loss: inf\nlm loss: 0x10\n");
+  auto r =
+      run_aerun(d, {"ingest", "--assume-complete", "logs", "--case", "warn.yaml", "--db", "r.db"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string db = d / "r.db";
+  EXPECT_EQ(sql1(db, "SELECT value FROM metrics WHERE name='loss'"), "2.0");
+  EXPECT_EQ(sql1(db, "SELECT text FROM run_warnings"),
+            "metric loss: 3 captures were not a finite decimal number and not used (first: line "
+            "2, \"nan\")");
+  r = run_aerun(d, {"show", sql1(db, "SELECT key FROM runs"), "--db", "r.db"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out,
+              HasSubstr("extraction warnings (what the log gave that was not used)\n  metric "
+                        "loss: 3 captures were not"));
+}

@@ -54,6 +54,8 @@ class SlurmCluster {
   static void stop_controller() { ctl("stop-ctld"); }
   static void start_controller() { ctl("start-ctld"); }
 
+  // The cluster's slurm.conf (SLURM_CONF).
+  static std::string conf() { return *dir_ / "cluster/slurm.conf"; }
   // "SLURM_CONF=..." for run_aerun.
   static std::string env() { return "SLURM_CONF=" + shell_quote(*dir_ / "cluster/slurm.conf"); }
   static bool running() { return dir_ != nullptr; }

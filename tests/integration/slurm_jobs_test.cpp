@@ -205,3 +205,50 @@ resources: {nodes: 1, tasks_per_node: 1, walltime: 5m, partition: debug}
   EXPECT_THAT(script, HasSubstr("stamp-output \"$AERUN_STAMPS\" 'step 1' --progress 'step (\\d+)' "
                                 "--stall 2"));
 }
+
+// docs/reliability.md: slurmctld stopped and restarted while the jobs run. The follower keeps
+// waiting through the outage and never reports a job finished that did not: each job writes its
+// own marker when it really ends, and no run is final in the store before its marker exists.
+TEST_F(SlurmJobs, ControllerStoppedAndRestartedWhileJobsRunFinishesNoJobEarly) {
+  write_file(dir_ / "c.yaml",
+             "case: outage\nparams: {x: [1, 2]}\ncommand: sleep 8 && touch done.{x}\n");
+  aerun::ChildProcess::Options o;
+  o.argv = {AERUN_BINARY, "case",          "c.yaml",          "--scheduler",
+            "slurm",      "--no-progress", "--poll-interval", "0.5s..1s"};
+  for (char** e = environ; *e; ++e) o.env.emplace_back(*e);
+  o.env.push_back("SLURM_CONF=" + SlurmCluster::conf());
+  o.cwd = dir_.path().string();
+  aerun::ChildProcess follower(o);
+  const auto final_runs = [&] {
+    return sql1(db(), "SELECT count(*) FROM runs WHERE status NOT IN ('pending', 'running')") !=
+           "0";
+  };
+  ASSERT_TRUE(eventually(
+      [&] {
+        return fs::exists(dir_ / "results/aerun.db") &&
+               sql1(db(), "SELECT count(*) FROM runs WHERE status='running'") == "2";
+      },
+      60));
+  SlurmCluster::stop_controller();
+  int early = 0;
+  for (int i = 0; i < 25; ++i) {  // 5 s without a controller
+    const bool done = fs::exists(dir_ / "done.1") && fs::exists(dir_ / "done.2");
+    if (!done && final_runs()) ++early;
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  SlurmCluster::start_controller();
+  // Until every marker exists, no run may be final.
+  for (int i = 0; i < 300 && !(fs::exists(dir_ / "done.1") && fs::exists(dir_ / "done.2")); ++i) {
+    for (const auto& row : sql(db(),
+                               "SELECT p.value FROM runs r JOIN run_params p ON "
+                               "p.run_id=r.id WHERE r.status NOT IN ('pending', "
+                               "'running')"))
+      if (!fs::exists(dir_ / ("done." + row[0]))) ++early;
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  ASSERT_TRUE(eventually([&] { return follower.try_wait(); }, 120));
+  EXPECT_EQ(early, 0) << "a run was reported finished before its job ended";
+  ASSERT_TRUE(follower.exit().code.has_value());
+  EXPECT_EQ(*follower.exit().code, 0);
+  EXPECT_EQ(sql1(db(), "SELECT group_concat(status) FROM runs"), "ok,ok");
+}

@@ -10,6 +10,9 @@
 
 namespace aerun {
 
+// The largest case file read (the shipped ones are under 12 KB): 1 MiB.
+inline constexpr size_t kMaxCaseFileBytes = 1u << 20;
+
 // Reads and validates a case file; throws InputError ("file:line:col: key: message") on any bad
 // input. CaseSpec::file is the absolute path; a relative workdir resolves against its folder.
 CaseSpec load_case(const std::string& path);

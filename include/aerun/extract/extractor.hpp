@@ -80,6 +80,11 @@ class Extractor {
   std::vector<MetricValue> metrics() const;
   // For series:true metrics, every value after skip with its index.
   std::vector<MetricSeries> series() const;
+  // What the log gave that could not be used, counted, one sentence each: lines longer than
+  // 64 MiB (matched on their first 64 MiB only), and per metric the captures that were not a
+  // finite decimal number (nan, inf, hex, out of double's range, text) — except for `reduce:
+  // count`, which counts matching lines whatever they capture. Empty when all was used.
+  std::vector<std::string> warnings() const;
   // Lines seen so far (complete lines, plus the final one after finish()).
   long long lines() const;
 

@@ -80,6 +80,8 @@ struct RunRecord {
 
   std::vector<MetricValue> metrics;
   std::vector<MetricSeries> series;
+  // What extraction could not use, counted, one sentence each (Extractor::warnings).
+  std::vector<std::string> warnings;
 
   // Runs made as batch jobs ("" / nullopt for runs aerun ran itself).
   std::string scheduler;                 // "slurm" | "pbs"

@@ -51,6 +51,9 @@ class RunSelector {
   ~RunSelector();
   RunSelector(RunSelector&&) noexcept;
   bool keeps(const ParamList& params, int repeat_index) const;
+  // Whether a run whose parameter `name` has value v may be kept (the --only part; false lets a
+  // sweep skip such points before making them).
+  bool may_keep(const std::string& name, const Value& v) const;
   bool empty() const { return wanted_.empty() && where_.empty(); }
 
  private:

@@ -13,7 +13,9 @@ namespace aerun {
 // A command template compiled once, rendered per point, in the template language of
 // template_text.hpp.
 //  - `{name}` (name = [A-Za-z_][A-Za-z0-9_]*, not preceded by `$`) is replaced by the value,
-//    shell-quoted (aerun::shell_quote): a parameter value can never inject shell code.
+//    quoted for where it lands (shell_context.hpp): shell-quoted (aerun::shell_quote) outside
+//    quotes, escaped for the quotes the template wrote around it ("{p}", '{p}'), shown on one
+//    line in a # comment: a parameter value can never inject shell code.
 //  - `$VAR`, `${VAR}`, `$(...)` are left to the shell.
 //  - `{{` and `}}` render as `{` and `}`.
 //  - A `{` that does not start a valid placeholder (e.g. awk's `{print $1}`) is literal.
@@ -25,6 +27,9 @@ namespace aerun {
 //    command without {launch} gets the line in front of it.
 class CommandTemplate {
  public:
+  // Where a placeholder lands in the shell text around it.
+  enum class Context { Plain, DoubleQuoted, SingleQuoted, Comment };
+
   // known_params: the names of every point's parameters, in the order render() receives them
   // (Sweep::names()). Throws InputError(loc, "command", "placeholder {x} has no parameter
   // (known: a, b, c)") for a name that is neither a parameter nor a built-in.
@@ -47,6 +52,7 @@ class CommandTemplate {
     Kind kind;
     std::string text;  // the literal, or the parameter's name
     size_t index = 0;  // position of the parameter in known_params
+    Context context = Context::Plain;
   };
 
   std::string tmpl_;

@@ -45,6 +45,12 @@ class Sweep {
   // early. The ParamList reference is only valid during the call. A formula failing on a point
   // (e.g. a type mismatch on a value not seen at validation) throws InputError.
   void for_each(const std::function<bool(const ParamList&)>& fn) const;
+  // Whether a point whose parameter `name` has value v may be wanted (false: every such point
+  // is skipped before it is made — `--only`). Derived parameters are not asked.
+  using ValueFilter = std::function<bool(const std::string& name, const Value& v)>;
+  // Same, for the points the filter may want only: the values it rules out are skipped on their
+  // axis, so a selection of a few points of a huge sweep costs those few.
+  void for_each(const std::function<bool(const ParamList&)>& fn, const ValueFilter& filter) const;
   // Number of points after deduplication and exclusion (iterates; nothing is materialised).
   size_t count() const;
   // Points before deduplication and exclusion: the sizes of the grids, multiplied out (no

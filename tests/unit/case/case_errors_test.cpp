@@ -33,6 +33,39 @@ TEST(CaseErrors, ADocumentThatIsNotAMapIsRejected) {
   EXPECT_THAT(error_of(""), HasSubstr("a case file must be a map"));
 }
 
+TEST(CaseErrors, ANulByteAnywhereIsRefusedWhereItIs) {
+  const std::string msg =
+      "a NUL byte in a value: no command, environment variable or file name "
+      "can hold one";
+  EXPECT_EQ(error_of(kHead + "params: {x: [1, \"a\\0b\"]}\n"), "bad.yaml:3:17: " + msg);
+  EXPECT_EQ(error_of(kHead + "env: {E: \"\\x00\"}\n"), "bad.yaml:3:10: " + msg);
+  EXPECT_EQ(error_of(std::string("case: bad\ncommand: \"echo \\u0000\"\n")),
+            "bad.yaml:2:10: " + msg);
+  // Aliases are checked once, not once per use (a billion-laughs file stays cheap).
+  std::string laughs = "case: bad\ncommand: echo\na0: &a0 [\"x\\0\", y]\n";
+  for (int i = 1; i < 12; ++i) {
+    laughs += "a" + std::to_string(i) + ": &a" + std::to_string(i) + " [";
+    for (int k = 0; k < 9; ++k) laughs += (k ? ", *a" : "*a") + std::to_string(i - 1);
+    laughs += "]\n";
+  }
+  EXPECT_EQ(error_of(laughs), "bad.yaml:3:10: " + msg);
+}
+
+TEST(CaseErrors, AFileLargerThanOneMiBOrNotARegularFileIsRefusedBeforeParsing) {
+  std::string big = kHead + "params:\n  x:\n";
+  while (big.size() <= kMaxCaseFileBytes) big += "    - 1234567\n";
+  EXPECT_EQ(error_of(big),
+            "bad.yaml: larger than 1 MiB: a case file is written by hand (the YAML "
+            "parser needs ~1 KB of memory per value); split the case");
+  try {
+    load_case("/dev/zero");
+    ADD_FAILURE() << "/dev/zero was read as a case file";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "/dev/zero: not a regular file (a device or a pipe is never read as a case file)");
+  }
+}
+
 TEST(CaseErrors, UnknownTopLevelKeySuggestsTheNearestKey) {
   EXPECT_EQ(error_of(kHead + "metircs: {}\n"),
             "bad.yaml:3:1: metircs: unknown key 'metircs' (did you mean 'metrics'?)");

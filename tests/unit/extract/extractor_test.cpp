@@ -485,3 +485,42 @@ TEST(ExtractFile, StreamsAFileLikeFeedingIt) {
 TEST(ExtractFile, UnreadableFileIsASystemError) {
   EXPECT_THROW(aerun::extract_file("/nonexistent/aerun.log", {}, {}, {}), aerun::SystemError);
 }
+
+// What the log gave that could not be used is counted, not dropped silently.
+TEST(ExtractorWarnings, CapturesThatAreNotFiniteDecimalNumbersAreCountedWithTheFirstOne) {
+  const std::string log =
+      "loss: 2.5\nloss: nan\nloss: inf\nloss: 0x1p3\nloss: 1e999\nloss: 2.0\nloss: -inf\n";
+  auto ex = run_on(log, {metric("loss", R"(loss: (\S+))", Reduction::Mean)});
+  EXPECT_DOUBLE_EQ(only(ex).value, 2.25);
+  EXPECT_EQ(only(ex).count, 2);
+  EXPECT_THAT(ex.warnings(),
+              testing::ElementsAre("metric loss: 5 captures were not a finite decimal number and "
+                                   "not used (first: line 2, \"nan\")"));
+}
+
+TEST(ExtractorWarnings, CountCountsMatchingLinesWhateverTheyCaptureWithoutAWarning) {
+  auto ex = run_on("CUDA out of memory\nok\nCUDA out of memory\n",
+                   {metric("ooms", "(CUDA out of memory)", Reduction::Count)});
+  EXPECT_DOUBLE_EQ(only(ex).value, 2);
+  EXPECT_TRUE(ex.warnings().empty());
+}
+
+TEST(ExtractorWarnings, ALineLongerThan64MiBIsCountedOnceWhateverTheChunks) {
+  const std::string big(65u << 20, 'x');
+  Extractor ex({metric("loss", R"(loss: ([\d.]+))", Reduction::Last)}, {}, {});
+  ex.feed("loss: 1\n");
+  for (size_t at = 0; at < big.size(); at += 1u << 20) ex.feed(big.substr(at, 1u << 20));
+  ex.feed(" loss: 3\nloss: 4\n");  // the end of line 2, past the cut, is not seen
+  ex.finish();
+  EXPECT_DOUBLE_EQ(only(ex).value, 4);
+  EXPECT_EQ(only(ex).count, 2);
+  EXPECT_THAT(ex.warnings(),
+              testing::ElementsAre("1 line was longer than 64 MiB: only the first 64 MiB of each "
+                                   "matched (first: line 2)"));
+  EXPECT_EQ(ex.lines(), 3);
+}
+
+TEST(ExtractorWarnings, ACleanLogHasNone) {
+  auto ex = run_on(slurp(kMegatron), {metric("t", kIterMs, Reduction::Mean)});
+  EXPECT_TRUE(ex.warnings().empty());
+}

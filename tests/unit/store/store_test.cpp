@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <thread>
 
 #include "aerun/util/error.hpp"
 #include "aerun/util/process_identity.hpp"
@@ -740,3 +741,101 @@ TEST_F(StoreTest, ProcessesOpeningANewStoreTogetherAllSucceed) {
 
 }  // namespace
 }  // namespace aerun
+
+TEST_F(StoreTest, ExtractionWarningsAreStoredInOrderAndClearedByTheNextAttempt) {
+  Store s(path_);
+  s.begin_run(make_run("warned"));
+  auto r = finished(make_run("warned"));
+  r.warnings = {
+      "metric loss: 3 captures were not a finite decimal number and not used (first: "
+      "line 9, \"nan\")",
+      "1 line was longer than 64 MiB: only the first 64 MiB of each matched (first: "
+      "line 2)"};
+  s.finish_run(r);
+  auto out = s.find_by_key("warned");
+  ASSERT_TRUE(out);
+  EXPECT_EQ(out->warnings, r.warnings);
+  s.begin_run(make_run("warned"));
+  EXPECT_TRUE(s.find_by_key("warned")->warnings.empty());
+  auto clean = finished(make_run("warned"));
+  s.finish_run(clean);
+  EXPECT_TRUE(s.find_by_key("warned")->warnings.empty());
+}
+
+namespace {
+
+RunRecord with_long_series(const std::string& key, size_t points) {
+  RunRecord r = finished(make_run(key));
+  r.series = {{"loss", {}}};
+  r.series[0].points.reserve(points);
+  for (size_t i = 0; i < points; ++i)
+    r.series[0].points.push_back(
+        {static_cast<long long>(i), 1.0 / (1 + i), static_cast<long long>(i + 1)});
+  return r;
+}
+
+long long series_rows(const std::string& path, const std::string& key) {
+  sqlite3* db = nullptr;
+  sqlite3_open(path.c_str(), &db);
+  sqlite3_busy_timeout(db, 10000);
+  sqlite3_stmt* st = nullptr;
+  sqlite3_prepare_v2(db,
+                     "SELECT count(*) FROM series WHERE run_id=(SELECT id FROM runs WHERE key=?)",
+                     -1, &st, nullptr);
+  sqlite3_bind_text(st, 1, key.c_str(), -1, SQLITE_TRANSIENT);
+  const long long n = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+  return n;
+}
+
+}  // namespace
+
+// A 10 M-point series once held the write lock for 23 s and an `aerun case` on the same store died
+// with "database is locked": a long series is written in parts, and another writer gets in between.
+TEST_F(StoreTest, ALongSeriesIsWrittenInPartsAndAnotherWriterGetsInBetween) {
+  constexpr size_t kPoints = 1'000'000;
+  const RunRecord big = with_long_series("long", kPoints);
+  Store(path_).begin_run(make_run("long"));
+  std::thread writer([&] { Store(path_).finish_run(big); });
+  for (int i = 0; i < 60000 && series_rows(path_, "long") <= 0; ++i) ::usleep(1000);
+  Store other(path_);
+  other.begin_run(make_run("small"));
+  other.finish_run(finished(make_run("small")));
+  const long long when_other_finished = series_rows(path_, "long");
+  writer.join();
+  EXPECT_GT(when_other_finished, 0);
+  EXPECT_LT(when_other_finished, static_cast<long long>(kPoints));
+  EXPECT_EQ(series_rows(path_, "long"), static_cast<long long>(kPoints));
+  auto r = Store(path_).find_by_key("long");
+  ASSERT_TRUE(r);
+  EXPECT_TRUE(r->warnings.empty());  // the marker of the parts in flight is gone
+  ASSERT_EQ(r->series.size(), 1u);
+  EXPECT_EQ(r->series[0].points.back().source_line, static_cast<long long>(kPoints));
+}
+
+// A writer killed between the parts leaves the series marked incomplete, never silently short.
+TEST_F(StoreTest, ASeriesWhoseWriterDiedBetweenPartsSaysItIsIncomplete) {
+  Store(path_).begin_run(make_run("cut"));
+  const RunRecord big = with_long_series("cut", 5'000'000);  // this process's claim
+  const pid_t child = ::fork();
+  if (child == 0) {
+    Store(path_).finish_run(big);
+    ::_exit(0);
+  }
+  for (int i = 0; i < 60000 && series_rows(path_, "cut") <= 0; ++i) ::usleep(1000);
+  ::kill(child, SIGKILL);
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  const long long stored = series_rows(path_, "cut");
+  ASSERT_GT(stored, 0);
+  ASSERT_LT(stored, 5'000'000);
+  auto r = Store(path_).find_by_key("cut");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, "ok");
+  ASSERT_EQ(r->warnings.size(), 1u);
+  EXPECT_EQ(r->warnings[0],
+            "series incomplete: 5000000 points being written in parts by aerun process " +
+                std::to_string(child) + " on " + aerun::self_identity().host +
+                " (this line stays only if it stopped before the last part)");
+}

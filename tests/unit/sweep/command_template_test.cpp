@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "aerun/util/error.hpp"
+#include "aerun/util/shell_quote.hpp"
 
 namespace aerun {
 namespace {
@@ -75,6 +76,43 @@ TEST_P(MaliciousValue, ReachesTheProgramAsOneLiteralWordAndRunsNothing) {
   const std::string cmd = render("printf '%s' {x}", p);
   EXPECT_EQ(run_sh(cmd), GetParam()) << cmd;
   EXPECT_FALSE(std::filesystem::exists(marker));
+}
+
+// Inside quotes the template wrote, in a command substitution, in a second shell (bash -c '...'
+// and bash -c "...") and in a trailing comment: nothing runs; the value arrives as itself where
+// it is read as a shell word, as its quoted word where the quotes are the end of it.
+TEST_P(MaliciousValue, InsideTheTemplatesOwnQuotesASecondShellOrACommentToo) {
+  const std::string marker = "/tmp/aerun_sweep_test_pwned";
+  std::filesystem::remove(marker);
+  const std::string v = GetParam();
+  const ParamList p{{"x", Value::of_string(v)}};
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {R"x(printf '%s' "{x}")x", shell_quote(v)},
+      {R"x(printf '%s' '{x}')x", shell_quote(v)},
+      {R"x(v="$(printf '%s' {x}; printf .)"; printf '%s' "${v%.}")x", v},
+      {R"x(bash -c 'printf "%s" {x}')x", v},
+      {R"x(bash -c "printf '%s' {x}")x", v},
+      {R"x(printf '%s' {x} # note: {x} and '{x}')x", v}};
+  for (const auto& [tmpl, want] : cases) {
+    const std::string cmd = render(tmpl, p);
+    EXPECT_EQ(run_sh(cmd), want) << tmpl << "\n" << cmd;
+    EXPECT_FALSE(std::filesystem::exists(marker)) << cmd;
+  }
+}
+
+TEST(CommandTemplate, APlainValueInsideTheTemplatesQuotesIsItselfSoRunKeysStay) {
+  const ParamList p{{"m", Value::parse("megatron-lm")}, {"tp", Value::parse("4")}};
+  EXPECT_EQ(render(R"x(run -m "{m}" && bash -c 'x --tp {tp}')x", p),
+            R"x(run -m "megatron-lm" && bash -c 'x --tp 4')x");
+}
+
+TEST(CommandTemplate, AnyOtherValueInsideTheTemplatesQuotesIsItsQuotedWordEscapedForThem) {
+  const ParamList p{{"m", Value::of_string("a $c 'f'")}};
+  // shell_quote: 'a $c '\''f'\'''
+  EXPECT_EQ(render(R"x(run -m "{m}")x", p), R"x(run -m "'a \$c '\\''f'\\'''")x");
+  EXPECT_EQ(render("run -m '{m}'", p), R"x(run -m ''\''a $c '\''\'\'''\''f'\''\'\'''\'''\''')x");
+  EXPECT_EQ(render("run # {m}", {{"m", Value::of_string("x\ntouch y")}}),
+            R"x(run # x\x0atouch y)x");
 }
 
 INSTANTIATE_TEST_SUITE_P(

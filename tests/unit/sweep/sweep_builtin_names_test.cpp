@@ -47,6 +47,18 @@ TEST(SweepBuiltinNames, EveryBuiltinOfTheLibraryCanNameAParameter) {
   }
 }
 
+// muparserx's unit postfix operators (n, m, k, M, G) once aborted aerun with an uncaught
+// mup::ParserError as soon as a case had a formula and a parameter of one of these names (found by
+// the hostile-input corpus: n and k are common parameter names).
+TEST(SweepBuiltinNames, ParametersNamedLikeTheUnitOperatorsWorkInFormulas) {
+  for (const std::string name : {"n", "m", "k", "M", "G"}) {
+    auto spec = make_case({list(name, {"1", "4"})});
+    spec.derive.push_back({"twice", name + " * 2", at(7)});
+    spec.excludes.push_back({{}, name + " > 3", at(8)});
+    EXPECT_THAT(points(spec), ElementsAre(name + "=1 twice=2")) << name;
+  }
+}
+
 TEST(SweepBuiltinNames, AFunctionUsedAsAValueThatNoParameterDefinesIsAClearError) {
   auto spec = make_case({list("layers", {"1", "2"})});
   spec.derive.push_back({"x", "size * 2", SourceLoc{"/cases/fig.yaml", 9, 6}});
