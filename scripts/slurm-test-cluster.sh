@@ -48,7 +48,7 @@ stop_pidfile() {  # SIGTERM, wait up to 15 s, then SIGKILL
 stop_cluster() {  # every daemon at once (SIGTERM), at most 10 s, then SIGKILL
   local f pid i pids=() files=()
   [[ -d "$dir" ]] || return 0
-  for f in "$dir/watchdog.pid" "$dir"/run/slurmd-*.pid "$dir/run/slurmctld.pid" \
+  for f in "$dir/watchdog.pid" "$dir"/run/slurmd-*.pid "$dir/run/slurmctld.pid" "$dir/run/port-holder.pid" \
            "$dir/munge/munged.pid"; do
     [[ -s "$f" ]] || continue
     pid=$(<"$f")
@@ -187,9 +187,27 @@ EOF
   return 1
 }
 
+# While slurmctld is stopped its port is held by a placeholder listener: test clusters pick free
+# ports, and one starting meanwhile could otherwise take this port, so that squeue here would
+# answer for the other cluster (its jobs, not these).
+hold_ctld_port() {
+  local port
+  port=$(sed -n 's/^SlurmctldPort=//p' "$dir/slurm.conf")
+  python3 -c 'import socket, sys, time
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("0.0.0.0", int(sys.argv[1]))); time.sleep(3600)' "$port" </dev/null >/dev/null 2>&1 &
+  echo $! >"$dir/run/port-holder.pid"
+}
+
+stop_ctld() {
+  stop_pidfile "$dir/run/slurmctld.pid"
+  hold_ctld_port
+}
+
 start_ctld() {  # restart keeping the saved state (no -c), wait until it answers
   local i
   export SLURM_CONF="$dir/slurm.conf"
+  stop_pidfile "$dir/run/port-holder.pid"
   (close_fds; exec /usr/sbin/slurmctld -f "$dir/slurm.conf") </dev/null >>"$dir/log/start.out" 2>&1 || true
   for ((i = 0; i < 600; i++)); do
     sinfo -h >/dev/null 2>&1 && return 0
@@ -202,7 +220,7 @@ start_ctld() {  # restart keeping the saved state (no -c), wait until it answers
 case "$cmd" in
   start) start_cluster "${3:-}" ;;
   stop) stop_cluster ;;
-  stop-ctld) stop_pidfile "$dir/run/slurmctld.pid" ;;
+  stop-ctld) stop_ctld ;;
   start-ctld) start_ctld ;;
   *) echo "usage: $0 start|stop DIR [OWNER_PID]" >&2; exit 2 ;;
 esac

@@ -25,6 +25,20 @@ namespace aerun::testing {
 
 namespace fs = std::filesystem;
 
+// Whether this build runs under AddressSanitizer: its shadow memory and quarantine make memory
+// figures (VmHWM, ulimit -v) meaningless, so tests of memory bounds hold them only without it.
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr bool kAddressSanitizer = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+inline constexpr bool kAddressSanitizer = true;
+#else
+inline constexpr bool kAddressSanitizer = false;
+#endif
+#else
+inline constexpr bool kAddressSanitizer = false;
+#endif
+
 // A fresh directory under the system temp dir, removed with everything in it.
 class TempDir {
  public:

@@ -102,17 +102,7 @@ TEST(HostileInput, ASweepOfTenBillionPointsIsRefusedAtOnceWithItsSize) {
 // unbounded memory. Each runs under a 30 s timeout and, outside sanitizer builds (whose shadow
 // memory needs terabytes of address space), a 1 GiB address-space limit.
 TEST(HostileInput, NoCaseFileOfTheCorpusCrashesHangsOrExhaustsMemory) {
-#if defined(__SANITIZE_ADDRESS__)
-  const std::string limit;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-  const std::string limit;
-#else
-  const std::string limit = "ulimit -v 1048576; ";
-#endif
-#else
-  const std::string limit = "ulimit -v 1048576; ";
-#endif
+  const std::string limit = kAddressSanitizer ? "" : "ulimit -v 1048576; ";
   TempDir d;
   std::vector<std::string> files;
   for (const auto& e : fs::directory_iterator(std::string(AERUN_FIXTURES) + "/hostile/cases"))

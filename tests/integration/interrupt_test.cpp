@@ -107,7 +107,8 @@ command: echo "a long command line that every planned run carries with it {a} {b
   bg->wait();
   EXPECT_EQ(*bg->exit().code, 130);
   EXPECT_GT(hwm_kb, 0);
-  EXPECT_LT(hwm_kb, 40 * 1024) << "a queued plan of 160,000 runs is held in memory";
+  if (!kAddressSanitizer)
+    EXPECT_LT(hwm_kb, 40 * 1024) << "a queued plan of 160,000 runs is held in memory";
   EXPECT_THAT(read_file(d / "err.txt"),
               HasSubstr("0 ok, 0 failed, 0 reused, 2 interrupted, 159998 not started"));
   EXPECT_EQ(count(db, "1"), 2);

@@ -74,8 +74,13 @@ Table build_table(const CaseSpec& c, const TableSpec& t, const std::vector<RunRe
 // the runs carry, known before they come (a column's source is a parameter or a metric by them).
 class TableBuilder {
  public:
+  // c and t are read as long as the builder lives (temporaries are refused at compile time).
   TableBuilder(const CaseSpec& c, const TableSpec& t, std::vector<std::string> run_params,
                std::vector<std::string> run_metrics);
+  TableBuilder(CaseSpec&&, const TableSpec&, std::vector<std::string>,
+               std::vector<std::string>) = delete;
+  TableBuilder(const CaseSpec&, TableSpec&&, std::vector<std::string>,
+               std::vector<std::string>) = delete;
   ~TableBuilder();
   TableBuilder(const TableBuilder&) = delete;
   TableBuilder& operator=(const TableBuilder&) = delete;

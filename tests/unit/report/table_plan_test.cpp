@@ -46,7 +46,8 @@ TEST(TablePlan, APlannedRowWithNoStoredRunReadsMissing) {
 }
 
 TEST(TablePlan, ACellKnowsHowManyRunsWerePlannedForIt) {
-  const TableCell& c = planned_table().rows[0].cells[0];
+  const Table t = planned_table();  // the cell lives as long as its table
+  const TableCell& c = t.rows[0].cells[0];
   EXPECT_EQ(c.n, 2);
   EXPECT_EQ(c.planned, 3);
   EXPECT_TRUE(short_of_plan(c));
@@ -158,7 +159,8 @@ TEST(TableBuilder, RunsGivenInAnyOrderMakeTheSameTable) {
   t.columns[3].label = "mean";
   const std::string whole = render_csv(build_table(make_case(), t, runs, demo_plan()));
   for (bool reversed : {false, true}) {
-    TableBuilder b(make_case(), t, {"hidden"}, {"iter_ms"});
+    const CaseSpec spec = make_case();  // the builder reads the case as long as it lives
+    TableBuilder b(spec, t, {"hidden"}, {"iter_ms"});
     if (reversed)
       for (auto it = runs.rbegin(); it != runs.rend(); ++it) b.add(*it);
     else
