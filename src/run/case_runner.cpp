@@ -105,7 +105,10 @@ class RunLoop {
   void on_stop_signal();
   void read_outputs();
   void finish_done_runs();
-  bool finish(ActiveRun& a);  // true: the run gets another attempt
+  // Stores a finished run and queues its retry or lets its plan go; a busy store keeps it in
+  // unsaved_ to be written later, while the other runs go on.
+  void settle(RunRecord r, const PlannedRun* plan);
+  void save_unsaved();
   // A stored run this invocation does not run again: a result the failure policy keeps, made in
   // this session when the session runs every point anew.
   bool reusable(const RunRecord& prev) const {
@@ -131,6 +134,19 @@ class RunLoop {
   std::unordered_map<const PlannedRun*, Owned> owned_;
   const size_t window_ = std::max<size_t>(256, 8 * static_cast<size_t>(jobs_));
   std::vector<std::unique_ptr<ActiveRun>> active_;
+  // Finished runs whose result the store could not take yet (locked past its busy limit).
+  struct Unsaved {
+    RunRecord rec;
+    const PlannedRun* plan;
+    double since;
+  };
+  std::vector<Unsaved> unsaved_;
+  double next_unsaved_try_ = 0;
+  double retry_since_ = 0;  // while save_unsaved tries one again: when it was first refused
+  // How long a finished run's result waits for a busy store before aerun gives up (exit 3).
+  static constexpr double kStoreBusyLimitS = 600;
+  static constexpr int kLoopBusyWaitMs = 200;
+  static int sqlite_busy_default_ms() { return Store::kBusyTimeoutMs; }
   SignalWatch signals_;
   GpuLock gpu_lock_;
   std::vector<char> buf_ = std::vector<char>(1 << 16);
@@ -194,6 +210,7 @@ void RunLoop::wait_for_others() {
 
 // One turn of the loop: start what may start, wait for something to happen, handle it.
 void RunLoop::step() {
+  save_unsaved();
   launch_ready();
   if (active_.empty()) {
     if (queue_.empty() && !waiting_.empty()) wait_for_others();
@@ -224,11 +241,21 @@ void RunLoop::send_heartbeat() {
   std::vector<long long> ids;
   for (const auto& a : active_)
     if (a->started()) ids.push_back(a->record().id);
-  store_.heartbeat(ids);
+  try {
+    store_.heartbeat(ids);
+  } catch (const StoreBusy&) {  // the next one comes in kHeartbeatS; the claims stay fresh enough
+  }
 }
 
 void RunLoop::run() {
-  while (!queue_.empty() || !active_.empty() || !waiting_.empty()) {
+  // Inside the loop a locked store is waited on briefly, then tried again later (the runs go on
+  // and their times stay true); a result waits up to kStoreBusyLimitS.
+  struct ShortBusyWait {
+    Store& s;
+    explicit ShortBusyWait(Store& st) : s(st) { s.set_busy_timeout_ms(kLoopBusyWaitMs); }
+    ~ShortBusyWait() { s.set_busy_timeout_ms(sqlite_busy_default_ms()); }
+  } short_wait(store_);
+  while (!queue_.empty() || !active_.empty() || !waiting_.empty() || !unsaved_.empty()) {
     step();
     if (active_.empty() && signals_.stop_signal() != 0) break;
   }
@@ -266,9 +293,15 @@ bool RunLoop::start(const Todo& t) {
   r.launch_time = wall_now();
   const bool first = owned_[t.plan].attempts_left == spec_.retries + 1;
   r.session_id = opts_.session_id;
-  const Store::Claim claim = store_.claim_run(r, [&](const RunRecord& found) {
-    return first ? reusable(found) : false;  // a retry re-claims its own failure
-  });
+  Store::Claim claim;
+  try {
+    claim = store_.claim_run(r, [&](const RunRecord& found) {
+      return first ? reusable(found) : false;  // a retry re-claims its own failure
+    });
+  } catch (const StoreBusy&) {  // tried again later, after the runs already queued
+    queue_.push_back(t);
+    return false;
+  }
   if (claim.outcome == Store::Claim::Outcome::Done) {
     keep(claim.found.status);
     release(t.plan);
@@ -297,12 +330,18 @@ bool RunLoop::start(const Todo& t) {
   r.id = claim.id;
   r.attempt = claim.attempt;
   r.log_path = (case_logs_ / fmt::format("{}-a{}.log", r.key.substr(0, 16), r.attempt)).string();
-  store_.set_running_log(r.id, r.log_path);
+  try {
+    store_.set_running_log(r.id, r.log_path);  // for `aerun watch`; the result holds it too
+  } catch (const StoreBusy&) {
+  }
   r.status.clear();
   auto a = std::make_unique<ActiveRun>(spec_, p, std::move(r));
   a->start(child_environment(spec_, p, opts_, claim.attempt));
   if (a->started()) {
-    store_.set_running_child(claim.id, a->child_pid(), process_start_ticks(a->child_pid()));
+    try {  // what a resume after kill -9 stops; a busy store only loses that safety net
+      store_.set_running_child(claim.id, a->child_pid(), process_start_ticks(a->child_pid()));
+    } catch (const StoreBusy&) {
+    }
     progress_.started(a->record());
   }
   active_.push_back(std::move(a));
@@ -352,27 +391,42 @@ void RunLoop::finish_done_runs() {
       continue;
     }
     const PlannedRun* plan = &a.plan();
-    const bool retry = finish(a);
+    RunRecord r = a.finish();
     if (spec_.exclusive_gpu) gpu_lock_.release();
     active_.erase(active_.begin() + static_cast<long>(i));
-    if (retry)
-      queue_.push_front({plan, owned_[plan].attempts_left});
-    else
-      release(plan);
+    settle(std::move(r), plan);
   }
 }
 
-bool RunLoop::finish(ActiveRun& a) {
-  const RunRecord r = a.finish();
-  if (!store_.finish_run(r)) {
+void RunLoop::settle(RunRecord r, const PlannedRun* plan) {
+  bool stored = false;
+  try {
+    stored = store_.finish_run(r);
+  } catch (const StoreBusy& e) {
+    const double now = mono_now();
+    const double since = retry_since_ > 0 ? retry_since_ : now;
+    if (now - since > kStoreBusyLimitS)
+      throw SystemError(fmt::format(
+          "run {}: the store stayed locked for over {:.0f} s; its result ({}) is in its log {}",
+          r.key.substr(0, 12), kStoreBusyLimitS, r.status, r.log_path));
+    if (since == now)
+      progress_.note(
+          fmt::format("run {}: the store is locked by another process ({}); its result "
+                      "is kept and written as soon as it is free",
+                      r.key.substr(0, 12), e.what()));
+    unsaved_.push_back({std::move(r), plan, since});
+    return;
+  }
+  if (!stored) {
     progress_.note(
         fmt::format("run {}: another aerun took it over (this one was silent for over "
                     "{:.0f} s); its result is kept, not this one",
                     r.key.substr(0, 12), Store::kStaleAfterS));
-    return false;
+    release(plan);
+    return;
   }
-  const bool retry = policy_.retries(r.status) && owned_[&a.plan()].attempts_left > 0 &&
-                     signals_.stop_signal() == 0;
+  const bool retry =
+      policy_.retries(r.status) && owned_[plan].attempts_left > 0 && signals_.stop_signal() == 0;
   if (r.status == run_status::ok)
     ++sum_.ok;
   else if (r.status == run_status::interrupted)
@@ -380,7 +434,23 @@ bool RunLoop::finish(ActiveRun& a) {
   else if (!retry)
     ++sum_.failed;
   progress_.finished(r, retry);
-  return retry;
+  if (retry)
+    queue_.push_front({plan, owned_[plan].attempts_left});
+  else
+    release(plan);
+}
+
+// Tries the results a busy store did not take, once a second.
+void RunLoop::save_unsaved() {
+  if (unsaved_.empty() || mono_now() < next_unsaved_try_) return;
+  next_unsaved_try_ = mono_now() + 1;
+  std::vector<Unsaved> pending;
+  pending.swap(unsaved_);
+  for (Unsaved& u : pending) {
+    retry_since_ = u.since;
+    settle(std::move(u.rec), u.plan);
+  }
+  retry_since_ = 0;
 }
 
 }  // namespace

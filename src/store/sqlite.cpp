@@ -10,9 +10,17 @@
 namespace aerun::sqlite {
 
 namespace {
+bool busy(sqlite3* db) {
+  const int code = sqlite3_errcode(db) & 0xff;
+  return code == SQLITE_BUSY || code == SQLITE_LOCKED;
+}
+
 [[noreturn]] void fail(sqlite3* db, std::string_view what) {
   const char* file = sqlite3_db_filename(db, "main");
-  throw SystemError(fmt::format("store {}: {}: {}", file ? file : "", what, sqlite3_errmsg(db)));
+  const std::string msg =
+      fmt::format("store {}: {}: {}", file ? file : "", what, sqlite3_errmsg(db));
+  if (busy(db)) throw StoreBusy(msg);
+  throw SystemError(msg);
 }
 }  // namespace
 
@@ -132,18 +140,19 @@ Database::Database(const std::string& path, bool read_only) : path_(path) {
     throw SystemError("cannot open store " + path + ": " +
                       (db ? sqlite3_errmsg(db) : sqlite3_errstr(rc)));
   sqlite3_extended_result_codes(db, 1);
-  sqlite3_busy_handler(db, &Database::on_busy, nullptr);
+  sqlite3_busy_handler(db, &Database::on_busy, this);
 }
 
 // SQLite's own busy handler sleeps up to 100 ms between tries, so a writer that commits and
 // begins again within that time (a long series written in parts) can keep a waiting one out for
-// as long as it writes. This one tries every kBusyRetryMs, up to kBusyTimeoutMs in all.
-int Database::on_busy(void*, int count) {
+// as long as it writes. This one tries every kBusyRetryMs, up to the connection's busy timeout.
+int Database::on_busy(void* self, int count) {
   using clock = std::chrono::steady_clock;
   thread_local clock::time_point first;
   const auto now = clock::now();
   if (count == 0) first = now;
-  if (now - first >= std::chrono::milliseconds(kBusyTimeoutMs)) return 0;
+  const int limit_ms = static_cast<const Database*>(self)->busy_timeout_ms_;
+  if (now - first >= std::chrono::milliseconds(limit_ms)) return 0;
   ::usleep(kBusyRetryMs * 1000);
   return 1;
 }
@@ -153,7 +162,9 @@ void Database::exec(const std::string& sql) {
   if (sqlite3_exec(db_.get(), sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
     const std::string msg = err ? err : "unknown error";
     sqlite3_free(err);
-    throw SystemError(fmt::format("store {}: \"{:.60}\": {}", path_, sql, msg));
+    const std::string what = fmt::format("store {}: \"{:.60}\": {}", path_, sql, msg);
+    if (busy(db_.get())) throw StoreBusy(what);
+    throw SystemError(what);
   }
 }
 

@@ -74,6 +74,8 @@ class Database {
   // How long a statement waits for another connection's lock before "database is locked".
   static constexpr int kBusyTimeoutMs = 10000;
   static constexpr int kBusyRetryMs = 2;  // how often a busy store is tried again
+  // How long this connection waits for a lock before "database is locked" (StoreBusy).
+  void set_busy_timeout_ms(int ms) { busy_timeout_ms_ = ms; }
   explicit Database(const std::string& path, bool read_only = false);
   Database(const Database&) = delete;
   Database& operator=(const Database&) = delete;
@@ -94,6 +96,7 @@ class Database {
     void operator()(sqlite3* db) const { sqlite3_close_v2(db); }
   };
   std::string path_;
+  int busy_timeout_ms_ = kBusyTimeoutMs;
   std::unique_ptr<sqlite3, Closer> db_;
   std::map<std::string, std::unique_ptr<Statement>, std::less<>> cache_;
 };

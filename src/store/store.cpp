@@ -560,6 +560,10 @@ int Store::latest_schema_version() {
   return static_cast<int>(store_migrations().size());
 }
 
+void Store::set_busy_timeout_ms(int ms) {
+  impl_->db.set_busy_timeout_ms(ms);
+}
+
 int Store::schema_version() const {
   return user_version(impl_->db);
 }

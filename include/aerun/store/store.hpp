@@ -56,6 +56,7 @@ class Store {
   // How long a running aerun may stay silent before its claims count as stale (it writes a
   // heartbeat every kHeartbeatS). Another host's claims can only be judged by this.
   static constexpr double kHeartbeatS = 30;
+  static constexpr int kBusyTimeoutMs = 10000;  // how long a write waits for a lock by default
   static constexpr double kStaleAfterS = 300;
 
   // The result of claim_run.
@@ -194,6 +195,10 @@ class Store {
   void prefer_latest_ok(std::vector<RunRecord>& runs) const;
   void prefer_latest_ok(RunRecord& run) const;
 
+  // How long a write waits for another process's lock before StoreBusy (default 10 s); an
+  // `aerun case` waits 0.2 s inside its run loop and tries again later, so that a locked store
+  // never holds up its runs.
+  void set_busy_timeout_ms(int ms);
   int schema_version() const;
   // The newest schema version this aerun knows.
   static int latest_schema_version();

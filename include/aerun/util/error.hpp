@@ -39,4 +39,11 @@ class SystemError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The store stayed locked by another process for longer than its busy limit (10 s): a write
+// that can be tried again later (an `aerun case` keeps the result and its runs going).
+class StoreBusy : public SystemError {
+ public:
+  using SystemError::SystemError;
+};
+
 }  // namespace aerun
