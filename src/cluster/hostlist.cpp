@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include <cctype>
 
 #include "aerun/util/error.hpp"
@@ -67,7 +69,9 @@ Numbers expand_bracket(std::string_view list, size_t open, size_t close) {
 }
 
 // Expands one entry list[begin, end) (no separator outside brackets) and appends its hosts.
-void expand_entry(std::string_view list, size_t begin, size_t end, std::vector<std::string>& out) {
+// bytes: the names' bytes so far, bounded by kMaxHostBytes; max_hosts: the bound on names.
+void expand_entry(std::string_view list, size_t begin, size_t end, std::vector<std::string>& out,
+                  size_t& bytes, size_t max_hosts) {
   std::vector<std::string> texts;  // texts[i] comes before groups[i]; texts.back() after the last
   std::vector<Numbers> groups;
   size_t pos = begin, text_start = begin;
@@ -87,19 +91,30 @@ void expand_entry(std::string_view list, size_t begin, size_t end, std::vector<s
   texts.emplace_back(list.substr(text_start, end - text_start));
   if (!groups.empty() && !texts.back().empty())
     fail(end - texts.back().size(), "text after the last ']' (Slurm rejects it)", list);
+  const auto too_many_bytes = [&] {
+    fail(begin,
+         fmt::format("the names add up to more than {} MiB (aerun's limit)", kMaxHostBytes >> 20),
+         list);
+  };
   if (groups.empty()) {
-    if (out.size() >= kMaxHosts)
-      fail(begin, fmt::format("more than {} hosts in the list (aerun's limit)", kMaxHosts), list);
+    if (out.size() >= max_hosts)
+      fail(begin, fmt::format("more than {} hosts in the list (aerun's limit)", max_hosts), list);
+    if ((bytes += texts.front().size()) > kMaxHostBytes) too_many_bytes();
     out.push_back(texts.front());
     return;
   }
-  // A bound before expanding: the product of the groups' sizes.
-  size_t total = 1;
-  for (const auto& g : groups) {
-    total *= g.size();
-    if (total + out.size() > kMaxHosts)
-      fail(begin, fmt::format("more than {} hosts in the list (aerun's limit)", kMaxHosts), list);
+  // Bounds before expanding: the product of the groups' sizes, times the longest name.
+  size_t total = 1, name_bytes = 0;
+  for (size_t g = 0; g < groups.size(); ++g) {
+    total *= groups[g].size();
+    if (total + out.size() > max_hosts)
+      fail(begin, fmt::format("more than {} hosts in the list (aerun's limit)", max_hosts), list);
+    size_t widest = 0;
+    for (const auto& num : groups[g]) widest = std::max(widest, num.size());
+    name_bytes += texts[g].size() + widest;
   }
+  if (name_bytes > kMaxHostBytes / total || (bytes += total * name_bytes) > kMaxHostBytes)
+    too_many_bytes();
   out.reserve(out.size() + total);
   // Slurm's order: the last group varies fastest, then the first, second, ... next-to-last.
   const size_t n = groups.size();
@@ -122,8 +137,9 @@ void expand_entry(std::string_view list, size_t begin, size_t end, std::vector<s
 
 }  // namespace
 
-std::vector<std::string> expand_hostlist(std::string_view list) {
+std::vector<std::string> expand_hostlist(std::string_view list, size_t max_hosts) {
   std::vector<std::string> out;
+  size_t bytes = 0;
   size_t pos = 0;
   while (pos < list.size()) {
     while (pos < list.size() && is_separator(list[pos])) ++pos;
@@ -135,7 +151,7 @@ std::vector<std::string> expand_hostlist(std::string_view list) {
       if (list[end] == ']' && depth > 0) --depth;
       ++end;
     }
-    expand_entry(list, pos, end, out);
+    expand_entry(list, pos, end, out, bytes, max_hosts);
     pos = end;
   }
   return out;

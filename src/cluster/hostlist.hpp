@@ -15,9 +15,11 @@ namespace aerun {
 // first (fastest) to the next-to-last (slowest), which is Slurm's order. Throws InputError
 // "hostlist: position N: ..." (1-based) for what Slurm rejects (a range going down, more than
 // 65536 hosts in a range, text after the last `]`, empty brackets), for unbalanced brackets, and
-// for a list of more than kMaxHosts names (checked before expanding). Linear in the hosts.
+// for a list of more than max_hosts names or of names adding up to more than kMaxHostBytes
+// (both checked before expanding). Linear in the hosts.
 inline constexpr size_t kMaxHosts = 4u << 20;  // 4 Mi names: 1 M-node machines fit 4 times over
-std::vector<std::string> expand_hostlist(std::string_view list);
+inline constexpr size_t kMaxHostBytes = 256u << 20;  // long names x many hosts stay bounded too
+std::vector<std::string> expand_hostlist(std::string_view list, size_t max_hosts = kMaxHosts);
 
 // Expands SLURM_TASKS_PER_NODE / SLURM_JOB_CPUS_PER_NODE: "2(x3),1" -> {2, 2, 2, 1}.
 // Throws InputError naming the position of anything else.

@@ -72,6 +72,18 @@ TEST(Hostlist, WhatSlurmRejectsIsAnErrorWithItsPosition) {
   EXPECT_THAT(error_of("x]"), HasSubstr("position 2: ']' without '['"));
 }
 
+// Found by fuzz_hostlist: two 2,045-number ranges (4.18 M names, under the 4 Mi name limit) of
+// long names took over 10 s and 1.2 GB under ASan; names x length is bounded too, before
+// expanding.
+TEST(Hostlist, LongNamesTimesManyHostsAreBoundedBeforeExpanding) {
+  const std::string prefix(1000, 'n');
+  EXPECT_THAT(error_of(prefix + "[1-600][1-600]"),
+              HasSubstr("position 1: the names add up to more than 256 MiB (aerun's limit)"));
+  EXPECT_THAT(error_of("a[1-65536]b[1-65536]"), HasSubstr("more than 4194304 hosts in the list"));
+  EXPECT_THAT(expand_hostlist("x[1-3]", 3), ElementsAre("x1", "x2", "x3"));
+  EXPECT_THROW(expand_hostlist("x[1-3],y", 3), InputError);
+}
+
 TEST(TasksPerNode, RepeatCountsExpand) {
   EXPECT_THAT(expand_tasks_per_node("2(x3),1"), ElementsAre(2, 2, 2, 1));
   EXPECT_THAT(expand_tasks_per_node("4"), ElementsAre(4));
