@@ -146,7 +146,6 @@ class RunLoop {
   // How long a finished run's result waits for a busy store before aerun gives up (exit 3).
   static constexpr double kStoreBusyLimitS = 600;
   static constexpr int kLoopBusyWaitMs = 200;
-  static int sqlite_busy_default_ms() { return Store::kBusyTimeoutMs; }
   SignalWatch signals_;
   GpuLock gpu_lock_;
   std::vector<char> buf_ = std::vector<char>(1 << 16);
@@ -253,7 +252,7 @@ void RunLoop::run() {
   struct ShortBusyWait {
     Store& s;
     explicit ShortBusyWait(Store& st) : s(st) { s.set_busy_timeout_ms(kLoopBusyWaitMs); }
-    ~ShortBusyWait() { s.set_busy_timeout_ms(sqlite_busy_default_ms()); }
+    ~ShortBusyWait() { s.set_busy_timeout_ms(Store::kBusyTimeoutMs); }
   } short_wait(store_);
   while (!queue_.empty() || !active_.empty() || !waiting_.empty() || !unsaved_.empty()) {
     step();

@@ -560,6 +560,9 @@ int Store::latest_schema_version() {
   return static_cast<int>(store_migrations().size());
 }
 
+static_assert(Store::kBusyTimeoutMs == Database::kBusyTimeoutMs,
+              "one busy limit: the store's default is the connection's");
+
 void Store::set_busy_timeout_ms(int ms) {
   impl_->db.set_busy_timeout_ms(ms);
 }
