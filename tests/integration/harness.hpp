@@ -155,12 +155,17 @@ inline std::unique_ptr<aerun::ChildProcess> start_aerun(const TempDir& d,
   return std::make_unique<aerun::ChildProcess>(o);
 }
 
-// Waits (bounded) until pred() holds; false on timeout.
+// Waits (bounded) until pred() holds; false on timeout. While waiting, an exception from pred
+// counts as "not yet" (a store aerun is still creating has a file but no tables); the last
+// try lets it through, so a real error is still reported.
 template <class Pred>
 bool eventually(Pred pred, double seconds = 30) {
   const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
   while (std::chrono::steady_clock::now() < end) {
-    if (pred()) return true;
+    try {
+      if (pred()) return true;
+    } catch (const std::exception&) {
+    }
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
   return pred();
