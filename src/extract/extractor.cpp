@@ -18,6 +18,7 @@
 #include "aerun/util/log_time.hpp"
 #include "aerun/util/shell_quote.hpp"
 #include "extract/count_newlines.hpp"
+#include "extract/exact_sum.hpp"
 #include "extract/linear_pattern.hpp"
 #include "extract/multi_literal.hpp"
 #include "extract/parse_number.hpp"
@@ -127,9 +128,17 @@ struct MetricState {
   long long count = 0;           // matches used
   double first = 0, last = 0, min = 0, max = 0;
   long long first_line = 0, last_line = 0, min_line = 0, max_line = 0;
-  long double sum = 0;
+  ExactSum sum;
   std::vector<double> values;  // medians only
   std::vector<SeriesPoint> points;
+  // A part of a log read after others (Extractor::follows_earlier_part): the first `skip` values
+  // are kept here, not skipped, since whether they are skipped depends on the parts before.
+  bool defer_skip = false;
+  struct Deferred {
+    std::optional<double> value;  // scaled; nullopt: a count match whose capture is no number
+    long long line = 0;
+  };
+  std::vector<Deferred> deferred;
 
   // A line matched one of the metric's patterns and captured cap (scaled by scale).
   void on_match(std::string_view cap, double scale, long long line_no) {
@@ -140,15 +149,29 @@ struct MetricState {
       first_not_number_line = line_no;
       first_not_number = truncate_utf8(cap, 40);
     }
+    std::optional<double> scaled;
+    if (v) scaled = *v * scale;
     if (spec.reduce == Reduction::Count) {
-      if (++seen <= spec.skip) return;
-      ++count;
-      last_line = line_no;
-      if (spec.series && v) points.push_back({count - 1, *v * scale, line_no});
+      if (++seen <= spec.skip) {
+        if (defer_skip) deferred.push_back({scaled, line_no});
+        return;
+      }
+      add_count(scaled, line_no);
       return;
     }
-    if (!v || ++seen <= spec.skip) return;
-    add(*v * scale, line_no);
+    if (!v) return;
+    if (++seen <= spec.skip) {
+      if (defer_skip) deferred.push_back({scaled, line_no});
+      return;
+    }
+    add(*scaled, line_no);
+  }
+
+  // A `reduce: count` match that counts.
+  void add_count(std::optional<double> v, long long line_no) {
+    ++count;
+    last_line = line_no;
+    if (spec.series && v) points.push_back({count - 1, *v, line_no});
   }
 
   void add(double v, long long line_no) {
@@ -164,10 +187,63 @@ struct MetricState {
     }
     last = v;
     last_line = line_no;
-    sum += v;
+    sum.add(v);
     if (spec.reduce == Reduction::Median) values.push_back(v);
     if (spec.series) points.push_back({count, v, line_no});
     ++count;
+  }
+
+  // Appends the state of the part of the log read after this one (b, with b.defer_skip; its
+  // lines numbered from 1): as if this state had seen b's matches too, `line_offset` lines on.
+  void append(MetricState&& b, long long line_offset) {
+    matched += b.matched;
+    if (b.not_numbers > 0 && not_numbers == 0) {
+      first_not_number_line = b.first_not_number_line + line_offset;
+      first_not_number = std::move(b.first_not_number);
+    }
+    not_numbers += b.not_numbers;
+    // Of b's first values, those past this part's skip count.
+    const long long still_skipped = std::max(0LL, spec.skip - seen);
+    for (size_t i = static_cast<size_t>(std::min<long long>(still_skipped, b.deferred.size()));
+         i < b.deferred.size(); ++i) {
+      const Deferred& d = b.deferred[i];
+      if (spec.reduce == Reduction::Count)
+        add_count(d.value, d.line + line_offset);
+      else
+        add(*d.value, d.line + line_offset);
+    }
+    seen += b.seen;
+    if (spec.series)
+      for (SeriesPoint p : b.points) {
+        p.index += count;
+        p.source_line += line_offset;
+        points.push_back(p);
+      }
+    if (b.count == 0) return;
+    if (spec.reduce != Reduction::Count) {
+      if (count == 0) {
+        first = b.first;
+        first_line = b.first_line + line_offset;
+        min = b.min;
+        min_line = b.min_line + line_offset;
+        max = b.max;
+        max_line = b.max_line + line_offset;
+      } else {
+        if (b.min < min) {
+          min = b.min;
+          min_line = b.min_line + line_offset;
+        }
+        if (b.max > max) {
+          max = b.max;
+          max_line = b.max_line + line_offset;
+        }
+      }
+      last = b.last;
+      sum.merge(b.sum);
+      values.insert(values.end(), b.values.begin(), b.values.end());
+    }
+    last_line = b.last_line + line_offset;
+    count += b.count;
   }
 
   MetricValue reduced() const {
@@ -188,10 +264,10 @@ struct MetricState {
         m.source_line = max_line;
         break;
       case Reduction::Mean:
-        m.value = static_cast<double>(sum / count);
+        m.value = sum.value() / static_cast<double>(count);
         break;
       case Reduction::Sum:
-        m.value = static_cast<double>(sum);
+        m.value = sum.value();
         break;
       case Reduction::Count:
         m.value = static_cast<double>(count);
@@ -506,6 +582,43 @@ struct Extractor::Impl {
     partial.clear();
     partial_cut = false;
   }
+
+  // Extractor::append: b read the lines that follow this one's.
+  void append(Impl&& b) {
+    const long long off = lines;
+    for (size_t i = 0; i < metrics.size(); ++i) metrics[i].append(std::move(b.metrics[i]), off);
+    if (startup_line == 0 && b.startup_line != 0) startup_line = b.startup_line + off;
+    if (!status && b.status) {
+      status = std::move(b.status);
+      status->line_no += off;
+    }
+    for (size_t t = 0; t < tracks.size(); ++t)
+      for (LogHit h : b.tracks[t].kept) {
+        h.line_no += off;
+        h.progress_after += progress_lines;
+        tracks[t].add(std::move(h));
+      }
+    if (b.status_line != 0) status_line = b.status_line + off;
+    if (b.progress_lines > 0) {
+      last_progress_line = b.last_progress_line + off;
+      last_progress_text = std::move(b.last_progress_text);
+    }
+    progress_lines += b.progress_lines;
+    if (b.end_line != 0) end_line = b.end_line + off;
+    if (b.counter_line != 0) {
+      counter_done = b.counter_done;
+      counter_planned = b.counter_planned;
+      counter_line = b.counter_line + off;
+    }
+    if (!b.last_line.empty()) last_line = std::move(b.last_line);
+    for (auto [mine, theirs] : {std::pair{&job_start, &b.job_start}, {&step_time, &b.step_time}})
+      if (!mine->epoch && theirs->epoch) *mine = {theirs->epoch, theirs->line + off};
+    if (cut_lines == 0 && b.cut_lines > 0) first_cut_line = b.first_cut_line + off;
+    cut_lines += b.cut_lines;
+    lines += b.lines;
+    partial = std::move(b.partial);
+    partial_cut = b.partial_cut;
+  }
 };
 
 Extractor::Extractor(const CaseSpec& spec)
@@ -613,6 +726,21 @@ void Extractor::feed(std::string_view chunk) {
     p += len;
   }
   s.append_partial(p, static_cast<size_t>(end - p));
+}
+
+void Extractor::follows_earlier_part() {
+  for (auto& m : impl_->metrics) m.defer_skip = true;
+}
+
+void Extractor::append(Extractor&& next) {
+  if (!impl_->partial.empty())
+    throw std::logic_error("Extractor::append: this part does not end at a line end");
+  for (const auto& m : impl_->metrics)
+    if (m.defer_skip) throw std::logic_error("Extractor::append: this part follows another");
+  if (next.impl_->metrics.size() != impl_->metrics.size() ||
+      next.impl_->tracks.size() != impl_->tracks.size())
+    throw std::logic_error("Extractor::append: not the same patterns");
+  impl_->append(std::move(*next.impl_));
 }
 
 void Extractor::finish() {

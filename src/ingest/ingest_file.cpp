@@ -1,9 +1,15 @@
-// One log file -> the run it describes (extraction and digest in a single streaming pass).
+// One log file -> the run it describes: extraction and digest, a big log read on several threads.
 #include <sys/stat.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <filesystem>
+#include <optional>
+#include <thread>
 #include <vector>
 
 #include "aerun/extract/extractor.hpp"
@@ -18,17 +24,107 @@ std::string ingest_key(const std::string& case_name, const std::string& absolute
   return sha256_hex(case_name + "\n" + absolute_path);
 }
 
+namespace {
+
+// Below this a log is read on one thread.
+constexpr long long kMinSegmentBytes = 16ll << 20;
+constexpr long long kMaxSegmentBytes = 256ll << 20;
+
+// The size of the parts a big log is cut into: about four per thread, so that a thread that
+// finished early (or the one that computed the digest) takes more. AERUN_INGEST_SEGMENT_BYTES
+// sets it (tests cut small logs into many parts with it).
+long long segment_bytes(long long size, unsigned threads) {
+  if (const char* e = std::getenv("AERUN_INGEST_SEGMENT_BYTES"); e && *e) {
+    char* end = nullptr;
+    const long long v = std::strtoll(e, &end, 10);
+    if (end && *end == '\0' && v > 0) return v;
+  }
+  return std::clamp(size / (4ll * threads), kMinSegmentBytes, kMaxSegmentBytes);
+}
+
+// What reading a log gives.
+struct ReadLog {
+  Extractor ex;
+  std::string sha256;
+  long long bytes = 0;
+};
+
+// Reads the file: the metrics (on `threads` threads, in line-aligned parts appended in order, when
+// its size, `size`, is big enough: then only those bytes) and the SHA-256 digest (on the calling
+// thread, beside the parts, which it then helps with). A small file is read on the calling thread
+// to its end, whatever its size said.
+ReadLog read_log(const CaseSpec& spec, const std::string& path, long long size, unsigned threads) {
+  const long long seg = segment_bytes(size, std::max(threads, 1u));
+  if (threads <= 1 || size <= seg) {
+    Extractor ex(spec);
+    Sha256 digest;
+    const long long bytes = for_each_chunk(path, [&](std::string_view chunk) {
+      ex.feed(chunk);
+      digest.update(chunk);
+    });
+    ex.finish();
+    return {std::move(ex), digest.hex(), bytes};
+  }
+  std::vector<long long> starts{0};
+  for (long long at = seg; at < size;) {
+    const long long next = next_line_start(path, at - 1, size);
+    if (next >= size) break;
+    if (next > starts.back()) starts.push_back(next);
+    at = std::max(next, at) + seg;
+  }
+  starts.push_back(size);
+  const size_t parts = starts.size() - 1;
+  std::vector<std::optional<Extractor>> done(parts);
+  std::vector<std::exception_ptr> errors(parts);
+  std::atomic<size_t> next{0};
+  const auto work = [&] {
+    for (size_t k; (k = next++) < parts;) {
+      try {
+        Extractor ex(spec);
+        if (k > 0) ex.follows_earlier_part();
+        for_each_chunk(path, starts[k], starts[k + 1] - starts[k],
+                       [&](std::string_view chunk) { ex.feed(chunk); });
+        if (k + 1 == parts) ex.finish();
+        done[k].emplace(std::move(ex));
+      } catch (...) {
+        errors[k] = std::current_exception();
+      }
+    }
+  };
+  std::string hex;
+  long long bytes = 0;
+  std::exception_ptr digest_error;
+  {
+    std::vector<std::jthread> pool;
+    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
+    try {
+      Sha256 digest;
+      bytes = for_each_chunk(path, 0, size, [&](std::string_view chunk) { digest.update(chunk); });
+      hex = digest.hex();
+    } catch (...) {
+      digest_error = std::current_exception();
+    }
+    work();
+  }
+  if (digest_error) std::rethrow_exception(digest_error);
+  for (const auto& e : errors)
+    if (e) std::rethrow_exception(e);
+  Extractor ex = std::move(*done[0]);
+  for (size_t k = 1; k < parts; ++k) ex.append(std::move(*done[k]));
+  ex.finish();
+  return {std::move(ex), hex, bytes};
+}
+
+}  // namespace
+
 RunRecord ingest_file(const CaseSpec& spec, const std::string& path, const ParamList& params,
-                      bool assume_complete) {
+                      bool assume_complete, unsigned threads) {
   namespace fs = std::filesystem;
   const std::string abs = fs::absolute(path).lexically_normal().string();
-  Extractor ex(spec);
-  Sha256 digest;
-  const long long size = for_each_chunk(abs, [&](std::string_view chunk) {
-    ex.feed(chunk);
-    digest.update(chunk);
-  });
-  ex.finish();
+  std::error_code ec;
+  const auto file_size = fs::file_size(abs, ec);  // when unknown, read on one thread to the end
+  const long long size = ec ? 0 : static_cast<long long>(file_size);
+  auto [ex, hex, bytes] = read_log(spec, abs, size, threads);
   struct stat st {};
   if (::stat(abs.c_str(), &st) != 0)
     throw SystemError("cannot stat " + abs + ": " + std::strerror(errno));
@@ -41,8 +137,8 @@ RunRecord ingest_file(const CaseSpec& spec, const std::string& path, const Param
   r.params = params;
   r.aerun_version = AERUN_VERSION;
   r.log_path = abs;
-  r.log_size = size;
-  r.log_sha256 = digest.hex();
+  r.log_size = bytes;
+  r.log_sha256 = hex;
   r.metrics = ex.metrics();
   r.series = ex.series();
   r.warnings = ex.warnings();

@@ -105,6 +105,11 @@ std::vector<IngestedFile> ingest_paths(Store& store, const CaseSpec& spec,
     work.push_back(std::move(w));
   }
   // 2. On opts.jobs threads: read the files (digest, extraction); nothing touches the store.
+  // Fewer files than threads: each file is read on its share of them (a single big log on all).
+  const size_t todo = static_cast<size_t>(
+      std::count_if(work.begin(), work.end(), [](const Work& w) { return w.todo; }));
+  const unsigned per_file = std::max(
+      1u, static_cast<unsigned>(std::max<size_t>(opts.jobs, 1) / std::max<size_t>(todo, 1)));
   std::atomic<size_t> next{0}, read{0};
   const auto worker = [&](bool reports) {
     for (size_t k; (k = next++) < work.size();) {
@@ -118,7 +123,7 @@ std::vector<IngestedFile> ingest_paths(Store& store, const CaseSpec& spec,
             w.prev->log_sha256 == sha256_file(w.file.path))
           w.unchanged = true;
         else
-          w.run = ingest_file(spec, w.file.path, w.params, opts.assume_complete);
+          w.run = ingest_file(spec, w.file.path, w.params, opts.assume_complete, per_file);
       } catch (...) {
         w.error = std::current_exception();
       }

@@ -164,3 +164,58 @@ TEST(Ingest, ExtractionWarningsAreCountedAndShown) {
               HasSubstr("extraction warnings (what the log gave that was not used)\n  metric "
                         "loss: 3 captures were not"));
 }
+
+// One big log is read on several threads, cut at line ends into parts: the stored run is the one a
+// single pass stores, to the bit, whatever the parts (here 5,000-byte parts of a 1.3 MB log made of
+// every fixture log, plus values whose sum depends on the order of addition, a metric with a skip
+// count and a series).
+TEST(Ingest, ABigLogReadOnSeveralThreadsIsStoredAsOnePassStoresIt) {
+  TempDir d;
+  write_file(d / "big.yaml", R"yaml(case: big
+command: 'true'
+presets: [megatron, deepspeed, stronghold, ezpz, hf-trainer, startup]
+metrics:
+  v: {regex: 'v=(\S+)', reduce: mean, skip: 40, series: true}
+  v_med: {regex: 'v=(\S+)', reduce: median, skip: 3}
+  w: {regex: 'w=(\S+)', reduce: count}
+)yaml");
+  std::string fixtures;
+  for (const auto& e : fs::directory_iterator(kLogs))
+    if (e.path().extension() == ".log") fixtures += read_file(e.path());
+  std::string log;
+  for (int i = 0; log.size() < 1'300'000; ++i) {
+    log +=
+        "v=" + std::to_string(i % 7 == 0 ? 1e17 + i : 0.1 * i) + " w=x" + std::to_string(i) + "\n";
+    if (i % 500 == 0) log += fixtures;
+  }
+  write_file(d / "logs/run.log", log);
+  auto r = run_aerun(d, {"ingest", "logs", "--case", "big.yaml", "--db", "one.db", "-j", "1"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  r = run_aerun(d, {"ingest", "logs", "--case", "big.yaml", "--db", "parts.db", "-j", "3"},
+                "AERUN_INGEST_SEGMENT_BYTES=5000");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto dump = [&](const std::string& db) {
+    std::string out;
+    for (const char* q :
+         {"SELECT status, reason, log_sha256, log_size, launch_time, startup_time, end_time, "
+          "startup_s, wall_s FROM runs",
+          "SELECT name, quote(value), unit, count, source_line FROM metrics ORDER BY name",
+          "SELECT metric, idx, quote(value), source_line FROM series ORDER BY metric, idx",
+          "SELECT position, text FROM run_warnings ORDER BY position"})
+      for (const auto& row : sql(d / db, q)) {
+        for (const auto& c : row) out += c + "|";
+        out += "\n";
+      }
+    return out;
+  };
+  const std::string one = dump("one.db");
+  EXPECT_EQ(dump("parts.db"), one);
+  EXPECT_THAT(one, HasSubstr("v|0|"));  // the series is there, and with it every value
+  EXPECT_EQ(sql1(d / "one.db", "SELECT count(*) FROM metrics"),
+            sql1(d / "parts.db", "SELECT count(*) FROM metrics"));
+  EXPECT_GT(std::stoi(sql1(d / "one.db", "SELECT count(*) FROM metrics")), 10);
+  // The digest is the file's SHA-256, as sha256sum computes it.
+  EXPECT_EQ(sql1(d / "parts.db", "SELECT log_sha256 FROM runs"),
+            command_output("sha256sum " + aerun::shell_quote(d / "logs/run.log") + " | cut -c1-64")
+                .substr(0, 64));
+}

@@ -38,6 +38,17 @@ class Extractor {
   // Flushes a final unterminated line.
   void finish();
 
+  // Reading one log in parts (on several threads): each part, cut at a line end, is fed to its own
+  // Extractor of the same patterns; those of the second part on are marked with
+  // follows_earlier_part() before they are fed (they keep each metric's first `skip` values
+  // aside: whether those are skipped depends on the parts before). first.append(std::move(next))
+  // then takes in the part that follows, in order, as if `first` had read both: the same metrics
+  // (sums are exact, so values do not depend on where the log was cut), series, status lines,
+  // counters, line numbers and warnings. The part appended to must be a first part that ended at
+  // a line end (std::logic_error otherwise).
+  void follows_earlier_part();
+  void append(Extractor&& next);
+
   // True once the startup pattern has matched a line (the runner timestamps the chunk in which it
   // flips).
   bool startup_seen() const;

@@ -71,8 +71,12 @@ struct IngestOptions {
 // it is later than the job-start stamp, else the file's modification time; wall_s = end - launch
 // only when both come from the log; log path = the file itself.
 // assume_complete: the user vouches the run finished (RunEvidence::assume_complete).
+// threads > 1: a log over 16 MiB is read on that many threads, cut at line ends into parts of
+// about size / (4 x threads) (16 to 256 MiB, or $AERUN_INGEST_SEGMENT_BYTES), extracted apart and
+// appended in order (Extractor::append: the record is the same whatever the cut), while the calling
+// thread computes the digest and then helps. The file's size at the start bounds what is read.
 RunRecord ingest_file(const CaseSpec& spec, const std::string& path, const ParamList& params,
-                      bool assume_complete = false);
+                      bool assume_complete = false, unsigned threads = 1);
 
 // The last timestamp in the log's last 64 KiB: a line matching the case's startup step_time
 // pattern (read with its format), else a leading "YYYY-MM-DD HH:MM:SS[.frac]" (also with

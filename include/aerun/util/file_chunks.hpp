@@ -14,5 +14,12 @@ namespace aerun {
 // opened or read.
 long long for_each_chunk(const std::string& path,
                          const std::function<void(std::string_view chunk)>& fn);
+// The same over the bytes [offset, offset + length) only (fewer when the file ends first).
+long long for_each_chunk(const std::string& path, long long offset, long long length,
+                         const std::function<void(std::string_view chunk)>& fn);
+
+// The offset just past the first '\n' at or after `from` (the start of the next line), or `size`
+// when there is none before it. Throws SystemError when the file cannot be read.
+long long next_line_start(const std::string& path, long long from, long long size);
 
 }  // namespace aerun
