@@ -111,11 +111,11 @@ trap 'rm -rf "$work" "${logs[0]}"' EXIT
 python3 bench/gen_megatron_log.py "${logs[1]}" "$mb"
 for log in "${logs[@]}"; do
   cat "$log" > /dev/null
-  g=""; p=""; a=""; i=""; i1=""; fr=""; fl=""; fs=""
+  g=""; p=""; a=""; i=""; i1=""; fr=""; fl=""; fd=""
   for _ in 1 2 3; do
     keep_best fr "$(cpu taskset -c 0 build/bench/bench/bench_extract --floor read "$log")"
     keep_best fl "$(cpu taskset -c 0 build/bench/bench/bench_extract --floor literals "$log")"
-    keep_best fs "$(cpu taskset -c 0 build/bench/bench/bench_extract --floor sha256 "$log")"
+    keep_best fd "$(cpu taskset -c 0 build/bench/bench/bench_extract --floor sha256 "$log")"
     keep_best g "$(cpu grep -c 'elapsed time per iteration' "$log")"
     keep_best p "$(cpu perl bench/seed004_averager.pl "$log")"
     keep_best a "$(cpu taskset -c 0 build/bench/bench/bench_extract "$log")"
@@ -124,10 +124,10 @@ for log in "${logs[@]}"; do
   done
   rm -f "$work"/ingest-*.db*
   bytes=$(stat -c %s "$log")
-  awk -v g="$g" -v p="$p" -v a="$a" -v i="$i" -v i1="$i1" -v fr="$fr" -v fl="$fl" -v fs="$fs" -v n="$bytes" \
+  awk -v g="$g" -v p="$p" -v a="$a" -v i="$i" -v i1="$i1" -v fr="$fr" -v fl="$fl" -v fd="$fd" -v n="$bytes" \
       -v name="$(basename "$log")" -v load="$(cut -d' ' -f1 /proc/loadavg)" 'BEGIN {
     split(g, G, " "); split(p, P, " "); split(a, A, " "); split(i, I, " "); split(i1, I1, " ");
-    split(fr, FR, " "); split(fl, FL, " "); split(fs, FS, " ");
+    split(fr, FR, " "); split(fl, FL, " "); split(fd, FD, " ");
     verdict = "met"; no = "NOT met";
     printf "-- %s: %.0f MiB, load average %s\n", name, n / 1048576, load;
     printf "grep -c:                          %6.3f s  %6.2f GB/s\n", G[1], n / G[1] / 1e9;
@@ -137,7 +137,7 @@ for log in "${logs[@]}"; do
     printf "aerun ingest, all cores:          %6.3f s  %6.2f GB/s  peak RSS %d MB  (cpu %.2f s)\n", I[1], n / I[1] / 1e9, I[4] / 1024, I[2] + I[3];
     printf "floor, read + count lines:        %6.3f s\n", FR[1];
     printf "floor, + find the preset literals:%6.3f s\n", FL[1];
-    printf "floor, read + SHA-256:            %6.3f s  (%.2fx grep -c on its own)\n", FS[1], FS[1] / G[1];
+    printf "floor, read + SHA-256:            %6.3f s  (%.2fx grep -c on its own)\n", FD[1], FD[1] / G[1];
     vs_grep = I[1] / G[1]; vs_perl = P[1] / I[1];
     printf "goal: ingest / grep -c <= 2x:     %6.2fx     %s\n", vs_grep, (vs_grep <= 2 ? verdict : no);
     printf "goal: perl / ingest >= 3x:        %6.2fx     %s\n", vs_perl, (vs_perl >= 3 ? verdict : no);
