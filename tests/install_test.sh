@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `cmake --install` gives a working aerun anywhere: binary, demo workload, templates found beside
-# the binary (not in the source tree), docs and the man page.
+# the binary (not in the source tree), docs, the man page and the bash completion.
 # Usage: tests/install_test.sh BUILD_DIR
 set -euo pipefail
 build=$(cd "$1" && pwd)
@@ -12,7 +12,8 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 
 cmake --install "$build" --prefix "$prefix" >/dev/null
 for f in bin/aerun bin/aerun-demo-train share/aerun/templates/slurm.sbatch \
-         share/aerun/templates/pbs.sh share/doc/aerun/presets.md; do
+         share/aerun/templates/pbs.sh share/doc/aerun/presets.md \
+         share/bash-completion/completions/aerun; do
   [ -e "$prefix/$f" ] || fail "$f not installed"
 done
 if command -v help2man >/dev/null; then
@@ -34,4 +35,8 @@ grep -q 'installed-template-mark' "$script" || fail "the installed templates wer
 # Without an installed tree, the source tree's templates are used.
 script=$(script_of "$build/aerun")
 grep -q 'installed-template-mark' "$script" && fail "a build used an installed template"
+# The installed completion, run by bash against the installed aerun, completes a subcommand.
+words=$(cd "$work" && bash -c 'source "$1"; COMP_WORDS=("$2" ing); COMP_CWORD=1; _aerun; echo "${COMPREPLY[*]}"' \
+  _ "$prefix/share/bash-completion/completions/aerun" "$prefix/bin/aerun")
+[ "$words" = ingest ] || fail "the installed completion gave '$words' for 'aerun ing'"
 echo "install test passed"

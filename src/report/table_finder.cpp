@@ -40,7 +40,7 @@ std::vector<std::string> case_files_under(const fs::path& dir) {
 
 // The cases at `where` (a file, or a directory searched recursively).
 std::vector<CaseSpec> load_cases_at(const std::string& where, const std::string& what,
-                                    const std::string& name) {
+                                    const std::string& name, bool quiet = false) {
   std::error_code ec;
   const bool is_dir = fs::is_directory(where, ec);
   if (!is_dir && !fs::exists(where, ec))
@@ -54,7 +54,7 @@ std::vector<CaseSpec> load_cases_at(const std::string& where, const std::string&
       try {
         cases.push_back(load_case(file));
       } catch (const std::exception& e) {
-        std::cerr << "aerun: warning: skipping " << file << ": " << e.what() << "\n";
+        if (!quiet) std::cerr << "aerun: warning: skipping " << file << ": " << e.what() << "\n";
       }
     }
   } else {
@@ -122,6 +122,29 @@ std::pair<CaseSpec, std::vector<PlotSpec>> find_plots(const std::string& name,
           ? fmt::format("no plot or case with plots named '{}' (no case there has plots)", name)
           : fmt::format("no plot or case with plots named '{}'; plots: {}", name,
                         fmt::join(existing, ", ")));
+}
+
+std::vector<std::string> defined_names(const std::string& where, bool plots) {
+  std::vector<std::string> names;
+  std::error_code ec;
+  if (!fs::exists(where, ec)) return names;
+  std::vector<CaseSpec> cases;
+  try {
+    cases = load_cases_at(where, plots ? "plot" : "table", "", true);
+  } catch (const std::exception&) {
+    return names;
+  }
+  for (const auto& c : cases) {
+    if (!plots)
+      for (const auto& t : c.tables) names.push_back(t.name);
+    if (plots && !c.plots.empty()) {
+      names.push_back(c.name);
+      for (const auto& p : c.plots) names.push_back(p.name);
+    }
+  }
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return names;
 }
 
 }  // namespace aerun

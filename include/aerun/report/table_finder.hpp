@@ -20,4 +20,9 @@ std::pair<CaseSpec, TableSpec> find_table(const std::string& name, const std::st
 std::pair<CaseSpec, std::vector<PlotSpec>> find_plots(const std::string& name,
                                                       const std::string& where);
 
+// What `aerun table` (plots false: the table names) or `aerun plot` (plots true: the plot names
+// and the names of the cases that have plots) accept among the case files at `where`, sorted, for
+// completion: files that fail to load are left out silently; none when `where` does not exist.
+std::vector<std::string> defined_names(const std::string& where, bool plots);
+
 }  // namespace aerun
