@@ -1,0 +1,77 @@
+// `aerun init NAME [--sweep KEY=V1,V2,...] [--out FILE] [--force] -- COMMAND...`: a starter case.
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "aerun/case/starter_case.hpp"
+#include "aerun/util/error.hpp"
+#include "cli/app.hpp"
+
+namespace aerun::cli {
+
+namespace {
+
+struct InitArgs {
+  std::string name;
+  std::vector<std::string> command;
+  std::vector<std::string> sweeps;
+  std::string out;
+  bool force = false;
+};
+
+int init_command(const InitArgs& a) {
+  StarterRequest req{a.name, a.command, {}};
+  for (const auto& s : a.sweeps) {
+    const size_t eq = s.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw InputError(SourceLoc{}, "--sweep", "write KEY=V1,V2,... (got '" + s + "')");
+    std::vector<std::string> values;
+    const std::string list = s.substr(eq + 1);
+    for (size_t at = 0; at <= list.size();) {
+      const size_t comma = std::min(list.find(',', at), list.size());
+      if (comma > at) values.push_back(list.substr(at, comma - at));
+      at = comma + 1;
+    }
+    req.sweeps.emplace_back(s.substr(0, eq), values);
+  }
+  const std::string text = starter_case(req);
+  if (a.out == "-") {
+    std::cout << text;
+    return 0;
+  }
+  namespace fs = std::filesystem;
+  const fs::path out = a.out.empty() ? fs::path("cases") / (a.name + ".yaml") : fs::path(a.out);
+  std::error_code ec;
+  if (fs::exists(out, ec) && !a.force)
+    throw InputError(SourceLoc{out.string(), 0, 0}, "--out",
+                     "exists; pass --force to replace it or --out another file");
+  if (out.has_parent_path()) fs::create_directories(out.parent_path(), ec);
+  const fs::path tmp = out.string() + ".tmp";
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    f << text;
+    if (!f.flush()) throw SystemError("cannot write " + tmp.string());
+  }
+  fs::rename(tmp, out, ec);
+  if (ec) throw SystemError("cannot write " + out.string() + ": " + ec.message());
+  std::cerr << "aerun: wrote " << out.string() << "; check it with: aerun case " << out.string()
+            << " --dry-run\n";
+  return 0;
+}
+
+}  // namespace
+
+void add_init_command(CLI::App& app, Globals&, Action& action) {
+  auto a = std::make_shared<InitArgs>();
+  CLI::App* c = app.add_subcommand(
+      "init", "write a starter case from a command line: aerun init fig7a -- ./run.sh -l 32");
+  c->add_option("name", a->name, "the case name")->required();
+  c->add_option("command", a->command, "the command line, after --")->required();
+  c->add_option("--sweep", a->sweeps, "KEY=V1,V2,...: sweep this parameter over these values")
+      ->allow_extra_args(false);
+  c->add_option("--out", a->out, "the case file (default cases/NAME.yaml; - for stdout)");
+  c->add_flag("--force", a->force, "replace the file when it exists");
+  c->callback([&action, a] { action = [a] { return init_command(*a); }; });
+}
+
+}  // namespace aerun::cli
