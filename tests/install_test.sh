@@ -13,7 +13,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 cmake --install "$build" --prefix "$prefix" >/dev/null
 for f in bin/aerun bin/aerun-demo-train share/aerun/templates/slurm.sbatch \
          share/aerun/templates/pbs.sh share/doc/aerun/presets.md \
-         share/bash-completion/completions/aerun; do
+         share/bash-completion/completions/aerun share/aerun/case.schema.json; do
   [ -e "$prefix/$f" ] || fail "$f not installed"
 done
 if command -v help2man >/dev/null; then

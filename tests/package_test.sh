@@ -22,7 +22,7 @@ root="$out/root"
 dpkg -x "$deb" "$root"
 for f in usr/bin/aerun usr/bin/aerun-demo-train usr/share/aerun/templates/slurm.sbatch \
          usr/share/aerun/templates/pbs.sh usr/share/doc/aerun/case-format.md \
-         usr/share/bash-completion/completions/aerun; do
+         usr/share/bash-completion/completions/aerun usr/share/aerun/case.schema.json; do
   [ -e "$root/$f" ] || fail "$f is not in the package"
 done
 if command -v help2man >/dev/null; then

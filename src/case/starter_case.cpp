@@ -135,6 +135,7 @@ std::string starter_case(const StarterRequest& req) {
   std::string original;
   for (const auto& a : req.argv) original += (original.empty() ? "" : " ") + shell_quote(a);
   std::string y;
+  if (!req.schema.empty()) y += "# yaml-language-server: $schema=" + printable(req.schema) + "\n";
   y += "# Written by `aerun init` from: " + printable(original) + "\n";
   y += "# Check it with `aerun case FILE --dry-run`; docs/case-format.md has every key.\n";
   y += "case: " + req.name + "\n";

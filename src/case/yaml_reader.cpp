@@ -129,9 +129,18 @@ void YamlReader::expect_list(const Item& it) const {
     throw InputError(it.loc, it.key, "expected a list, got " + describe(it.node));
 }
 
+namespace {
+thread_local KeyObserver key_observer = nullptr;
+}  // namespace
+
+void set_key_observer(KeyObserver observer) {
+  key_observer = observer;
+}
+
 std::vector<Item> YamlReader::entries(const Item& map,
                                       const std::vector<std::string>& valid) const {
   expect_map(map);
+  if (key_observer && !valid.empty()) key_observer(map.key, valid);
   std::vector<Item> out;
   for (auto kv = map.node.begin(); kv != map.node.end(); ++kv) {
     const YAML::Node k = kv->first;

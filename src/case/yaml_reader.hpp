@@ -21,6 +21,11 @@ struct Item {
   SourceLoc key_loc;  // of the map key (= loc for list entries)
 };
 
+// For tests (tests/unit/case/case_schema_test.cpp): called with a map's key path and its valid
+// keys each time a map with a fixed set of keys is read, on this thread. Null: nothing is called.
+using KeyObserver = void (*)(const std::string& map_key, const std::vector<std::string>& valid);
+void set_key_observer(KeyObserver observer);
+
 // Typed access to the nodes of one YAML document.
 class YamlReader {
  public:

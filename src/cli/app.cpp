@@ -47,6 +47,7 @@ int main(int argc, char** argv) {
   add_merge_command(app, g, action);
   add_watch_command(app, g, action);
   add_init_command(app, g, action);
+  add_schema_command(app, g, action);
   add_complete_command(app, g, action);
   try {
     app.parse(argc, argv);

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "aerun/case/starter_case.hpp"
+#include "aerun/run/provenance.hpp"
 #include "aerun/util/error.hpp"
 #include "cli/app.hpp"
 
@@ -19,8 +20,20 @@ struct InitArgs {
   bool force = false;
 };
 
+// The case schema an editor can read: the installed one (../share/aerun/case.schema.json beside
+// the binary), else the source tree's (a build not installed).
+std::string schema_path() {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const auto installed =
+      fs::path(self_binary()).parent_path().parent_path() / "share/aerun/case.schema.json";
+  if (fs::is_regular_file(installed, ec)) return installed.string();
+  const fs::path source = AERUN_SOURCE_DIR "/schema/case.schema.json";
+  return fs::is_regular_file(source, ec) ? source.string() : "";
+}
+
 int init_command(const InitArgs& a) {
-  StarterRequest req{a.name, a.command, {}};
+  StarterRequest req{a.name, a.command, {}, schema_path()};
   for (const auto& s : a.sweeps) {
     const size_t eq = s.find('=');
     if (eq == std::string::npos || eq == 0)

@@ -14,6 +14,10 @@ TEST(Init, WritesACaseWhoseDryRunIsTheCommandBackForEachSweptValue) {
                          "stronghold", "-l", "32", "-h", "2048"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_THAT(r.err, HasSubstr("wrote cases/fig7a.yaml"));
+  // Editors find the schema (the source tree's, for a build that is not installed).
+  EXPECT_THAT(read_file(d / "cases/fig7a.yaml"),
+              ::testing::StartsWith("# yaml-language-server: $schema=/"));
+  EXPECT_THAT(read_file(d / "cases/fig7a.yaml"), HasSubstr("schema/case.schema.json\n"));
   r = run_aerun(d, {"case", "cases/fig7a.yaml", "--dry-run"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("./examples/run.sh -m stronghold -l 16 -h 2048\n"));

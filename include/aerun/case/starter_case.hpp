@@ -12,6 +12,9 @@ struct StarterRequest {
   std::vector<std::string> argv;  // the command line, as the shell gave it to aerun after `--`
   // --sweep KEY=V1,V2,...: these parameters get these values (in this order).
   std::vector<std::pair<std::string, std::vector<std::string>>> sweeps;
+  // When not empty: the JSON Schema's path, written on a first `# yaml-language-server:
+  // $schema=...` line so that editors complete and check the keys.
+  std::string schema;
 };
 
 // The YAML text of a starter case: each option value of the command line that is a number or a
