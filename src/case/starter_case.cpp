@@ -115,7 +115,9 @@ std::string starter_case(const StarterRequest& req) {
     if (word.empty()) word = template_text(shell_quote(a));
     command += (command.empty() ? "" : " ") + word;
   }
-  for (const auto& [key, values] : req.sweeps) {
+  for (const auto& sweep : req.sweeps) {
+    const std::string& key = sweep.first;
+    const std::vector<std::string>& values = sweep.second;
     auto it =
         std::find_if(params.begin(), params.end(), [&](const Param& p) { return p.name == key; });
     if (it == params.end()) {

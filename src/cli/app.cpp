@@ -46,6 +46,7 @@ int main(int argc, char** argv) {
   add_prune_command(app, g, action);
   add_merge_command(app, g, action);
   add_watch_command(app, g, action);
+  add_diff_command(app, g, action);
   add_init_command(app, g, action);
   add_schema_command(app, g, action);
   add_complete_command(app, g, action);

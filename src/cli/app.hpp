@@ -39,6 +39,7 @@ void add_report_command(CLI::App& app, Globals& g, Action& action);
 void add_prune_command(CLI::App& app, Globals& g, Action& action);
 void add_merge_command(CLI::App& app, Globals& g, Action& action);
 void add_watch_command(CLI::App& app, Globals& g, Action& action);
+void add_diff_command(CLI::App& app, Globals& g, Action& action);
 void add_init_command(CLI::App& app, Globals& g, Action& action);
 void add_schema_command(CLI::App& app, Globals& g, Action& action);
 // Hidden: the words bash completion offers (scripts/aerun-completion.bash).

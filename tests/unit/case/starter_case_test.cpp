@@ -27,13 +27,22 @@ std::string param_text(const aerun::CaseSpec& c, const std::string& name) {
   return "<none>";
 }
 
+// A request without a schema line.
+StarterRequest req(std::string name, std::vector<std::string> argv,
+                   std::vector<std::pair<std::string, std::vector<std::string>>> sweeps = {}) {
+  StarterRequest r;
+  r.name = std::move(name);
+  r.argv = std::move(argv);
+  r.sweeps = std::move(sweeps);
+  return r;
+}
+
 }  // namespace
 
 TEST(StarterCase, TheIssuesExampleSweepsLAndKeepsMethodAndHiddenFixed) {
-  const std::string y =
-      aerun::starter_case({"fig7a",
-                           {"./examples/run.sh", "-m", "stronghold", "-l", "32", "-h", "2048"},
-                           {{"l", {"16", "32", "48"}}}});
+  const std::string y = aerun::starter_case(
+      req("fig7a", {"./examples/run.sh", "-m", "stronghold", "-l", "32", "-h", "2048"},
+          {{"l", {"16", "32", "48"}}}));
   const auto c = load(y);
   EXPECT_EQ(c.name, "fig7a");
   EXPECT_EQ(c.command, "./examples/run.sh -m {m} -l {l} -h {h}");
@@ -45,11 +54,9 @@ TEST(StarterCase, TheIssuesExampleSweepsLAndKeepsMethodAndHiddenFixed) {
 }
 
 TEST(StarterCase, LongOptionsEqualsFormsRepeatsAndWordsYamlWouldMisread) {
-  const auto c =
-      load(aerun::starter_case({"t",
-                                {"python", "train.py", "--hidden-size", "1024", "--lr=3e-4",
-                                 "seed=7", "--opt", "on", "--opt", "no", "--shift", "-1.5"},
-                                {}}));
+  const auto c = load(
+      aerun::starter_case(req("t", {"python", "train.py", "--hidden-size", "1024", "--lr=3e-4",
+                                    "seed=7", "--opt", "on", "--opt", "no", "--shift", "-1.5"})));
   EXPECT_EQ(c.command,
             "python train.py --hidden-size {hidden_size} --lr={lr} seed={seed} --opt {opt} --opt "
             "{opt_2} --shift {shift}");
@@ -62,10 +69,8 @@ TEST(StarterCase, LongOptionsEqualsFormsRepeatsAndWordsYamlWouldMisread) {
 }
 
 TEST(StarterCase, PathsFlagsPositionalsAndBracesStayAsWrittenQuotedForTheShell) {
-  const auto c = load(aerun::starter_case(
-      {"t",
-       {"./run.sh", "--data", "/scratch/x y", "--fp16", "input.txt", "--cfg", "{\"a\": 1}", "it's"},
-       {}}));
+  const auto c = load(aerun::starter_case(req("t", {"./run.sh", "--data", "/scratch/x y", "--fp16",
+                                                    "input.txt", "--cfg", "{\"a\": 1}", "it's"})));
   EXPECT_TRUE(c.params.empty());
   EXPECT_EQ(c.command,
             "./run.sh --data '/scratch/x y' --fp16 input.txt --cfg '{{\"a\": 1}}' 'it'\\''s'");
@@ -73,12 +78,12 @@ TEST(StarterCase, PathsFlagsPositionalsAndBracesStayAsWrittenQuotedForTheShell) 
 
 TEST(StarterCase, BadRequestsNameWhatIsWrong) {
   try {
-    aerun::starter_case({"t", {"./run.sh", "-l", "32"}, {{"layers", {"1", "2"}}}});
+    aerun::starter_case(req("t", {"./run.sh", "-l", "32"}, {{"layers", {"1", "2"}}}));
     FAIL() << "no error";
   } catch (const aerun::InputError& e) {
     EXPECT_THAT(e.what(), HasSubstr("--sweep: 'layers' is not a parameter of the command"));
     EXPECT_THAT(e.what(), HasSubstr("its parameters: l"));
   }
-  EXPECT_THROW(aerun::starter_case({"..", {"./run.sh"}, {}}), aerun::InputError);
-  EXPECT_THROW(aerun::starter_case({"t", {}, {}}), aerun::InputError);
+  EXPECT_THROW(aerun::starter_case(req("..", {"./run.sh"})), aerun::InputError);
+  EXPECT_THROW(aerun::starter_case(req("t", {})), aerun::InputError);
 }
