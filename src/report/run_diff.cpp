@@ -13,6 +13,8 @@ namespace aerun {
 
 namespace {
 
+constexpr size_t kColumn = 26;  // the width of the A and B columns
+
 // One section of name, A, B lines: the different ones always, the same ones when `all`.
 class Section {
  public:
@@ -23,6 +25,11 @@ class Section {
     const bool same = a == b;
     same ? ++same_ : ++different_;
     if (!same || all_) {
+      if (a.size() > kColumn || b.size() > kColumn) {  // too wide for columns: one line each
+        lines_ += fmt::format("  {}{}\n    A  {}\n    B  {}\n", name,
+                              note.empty() ? "" : "  " + note, a, b);
+        return;
+      }
       std::string line = fmt::format("  {:<20} {:<26} {:<26} {}", name, a, b, note);
       while (!line.empty() && line.back() == ' ') line.pop_back();
       lines_ += line + "\n";
