@@ -15,13 +15,17 @@ namespace aerun {
 
 namespace {
 
+bool is_number(const std::string& v) {
+  double d = 0;
+  const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), d);
+  return ec == std::errc() && end == v.data() + v.size();
+}
+
 // A value that becomes a parameter: a number, or a word of [A-Za-z0-9_+-] with a letter or a digit
 // and no leading dash (file names, paths and anything a shell would need quoted stay text).
 bool plain_value(const std::string& v) {
   if (v.empty() || v.size() > 200) return false;
-  double d = 0;
-  const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), d);
-  if (ec == std::errc() && end == v.data() + v.size()) return true;
+  if (is_number(v)) return true;
   if (v[0] == '-') return false;
   bool alnum = false;
   for (char c : v) {
@@ -32,12 +36,6 @@ bool plain_value(const std::string& v) {
     if (c != '_' && c != '+' && c != '-') return false;  // a dot: a file name, left as text
   }
   return alnum;
-}
-
-bool is_number(const std::string& v) {
-  double d = 0;
-  const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), d);
-  return ec == std::errc() && end == v.data() + v.size();
 }
 
 // An option token: -x, --name (not a negative number, not "--").

@@ -8,6 +8,7 @@
 
 #include "aerun/report/table_finder.hpp"
 #include "aerun/store/store.hpp"
+#include "aerun/util/text_format.hpp"
 #include "cli/app.hpp"
 
 namespace aerun::cli {
@@ -31,15 +32,8 @@ std::vector<std::string> fixed_values(const CLI::Option& o) {
   static const std::regex braces(R"(\{([^}]*)\})");
   std::smatch m;
   const std::string type = o.get_type_name();
-  std::vector<std::string> out;
-  if (!std::regex_search(type, m, braces)) return out;
-  std::string list = m[1];
-  for (size_t at = 0; at <= list.size();) {
-    const size_t comma = std::min(list.find(',', at), list.size());
-    if (comma > at) out.push_back(list.substr(at, comma - at));
-    at = comma + 1;
-  }
-  return out;
+  if (!std::regex_search(type, m, braces)) return {};
+  return comma_items(m[1].str());
 }
 
 int complete(const CLI::App& app, const Globals& g, const CompleteArgs& a) {

@@ -6,6 +6,7 @@
 #include "aerun/case/starter_case.hpp"
 #include "aerun/run/provenance.hpp"
 #include "aerun/util/error.hpp"
+#include "aerun/util/text_format.hpp"
 #include "cli/app.hpp"
 
 namespace aerun::cli {
@@ -38,14 +39,7 @@ int init_command(const InitArgs& a) {
     const size_t eq = s.find('=');
     if (eq == std::string::npos || eq == 0)
       throw InputError(SourceLoc{}, "--sweep", "write KEY=V1,V2,... (got '" + s + "')");
-    std::vector<std::string> values;
-    const std::string list = s.substr(eq + 1);
-    for (size_t at = 0; at <= list.size();) {
-      const size_t comma = std::min(list.find(',', at), list.size());
-      if (comma > at) values.push_back(list.substr(at, comma - at));
-      at = comma + 1;
-    }
-    req.sweeps.emplace_back(s.substr(0, eq), values);
+    req.sweeps.emplace_back(s.substr(0, eq), comma_items(std::string_view(s).substr(eq + 1)));
   }
   const std::string text = starter_case(req);
   if (a.out == "-") {

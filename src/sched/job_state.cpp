@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "aerun/judge/run_status.hpp"
+#include "aerun/util/text_format.hpp"
 
 namespace aerun {
 
@@ -175,12 +176,7 @@ RunState slurm_run_state(const std::string& state) {
   // decides (the table's order); a launch failure names why a finished job ended.
   std::vector<const SlurmStateWord*> rows;
   bool launch_failed = false;
-  size_t at = 0;
-  while (at <= first.size()) {
-    const size_t comma = std::min(first.find(',', at), first.size());
-    const std::string w = first.substr(at, comma - at);
-    at = comma + 1;
-    if (w.empty()) continue;
+  for (const std::string& w : comma_items(first)) {
     const auto* row = find_word(w);
     if (!row) {
       warn_unknown_once("Slurm", w);

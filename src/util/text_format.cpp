@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace aerun {
@@ -99,6 +100,16 @@ std::string format_number(double v, std::string_view spec) {
   if (!std::isfinite(v)) return fmt::format("{}", v);
   if (spec.empty()) return fmt::format("{:.4g}", v);
   return fmt::format(fmt::runtime("{:" + std::string(spec) + "}"), v);
+}
+
+std::vector<std::string> comma_items(std::string_view s) {
+  std::vector<std::string> out;
+  for (size_t at = 0; at <= s.size();) {
+    const size_t comma = std::min(s.find(',', at), s.size());
+    if (comma > at) out.emplace_back(s.substr(at, comma - at));
+    at = comma + 1;
+  }
+  return out;
 }
 
 }  // namespace aerun

@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace aerun {
 
@@ -21,5 +22,7 @@ std::string md_cell(std::string_view s);
 std::string html_escape(std::string_view s);
 // A number with `spec` as a fmt format spec (e.g. ".3f"); default: 4 significant digits.
 std::string format_number(double v, std::string_view spec = {});
+// The items of a comma-separated list, in order, empty ones left out ("a,,b," -> a, b).
+std::vector<std::string> comma_items(std::string_view s);
 
 }  // namespace aerun
