@@ -27,11 +27,11 @@ namespace {
 
 const std::vector<std::string>& top_level_keys() {
   static const std::vector<std::string> keys{
-      "case",    "title",         "paper",     "figure",    "workdir",   "shell",   "env",
-      "params",  "zip",           "include",   "exclude",   "derive",    "command", "repeat",
-      "timeout", "retries",       "exclusive", "presets",   "metrics",   "status",  "startup",
-      "tables",  "plots",         "launcher",  "scheduler", "resources", "search",  "completion",
-      "rerun",   "poll_interval", "stall",     "first_step"};
+      "case",    "title",         "paper",     "figure",     "workdir",   "shell",   "env",
+      "params",  "zip",           "include",   "exclude",    "derive",    "command", "repeat",
+      "timeout", "retries",       "exclusive", "presets",    "metrics",   "status",  "startup",
+      "tables",  "plots",         "launcher",  "scheduler",  "resources", "search",  "completion",
+      "rerun",   "poll_interval", "stall",     "first_step", "provenance"};
   return keys;
 }
 
@@ -51,6 +51,35 @@ void read_env(const YamlReader& r, const Item& it, CaseSpec& spec) {
     if (!e.node.IsScalar())
       throw InputError(e.loc, e.key, "expected a single value, got " + detail::describe(e.node));
     spec.env.emplace_back(e.name, Value::of_string(e.node.Scalar()));
+  }
+}
+
+// `provenance: {name: command}` or `{name: {command: ..., timeout: ...}}`.
+void read_provenance(const YamlReader& r, const Item& it, CaseSpec& spec) {
+  for (const Item& e : r.entries(it)) {
+    if (!detail::is_name(e.name))
+      throw InputError(e.key_loc, e.key,
+                       "provenance names are made of [A-Za-z0-9_.-], not '" + e.name + "'");
+    ProvenanceSpec p;
+    p.name = e.name;
+    p.loc = e.loc;
+    if (e.node.IsMap()) {
+      bool has_command = false;
+      for (const Item& f : r.entries(e, {"command", "timeout"})) {
+        if (f.name == "command") {
+          p.command = r.text(f);
+          has_command = true;
+        } else {
+          p.timeout_s = parse_duration(r.text(f), f.loc, f.key);
+          if (p.timeout_s <= 0) throw InputError(f.loc, f.key, "must be longer than 0 s");
+        }
+      }
+      if (!has_command)
+        throw InputError(e.loc, e.key, "missing required key 'command' (the shell command)");
+    } else {
+      p.command = r.text(e);
+    }
+    spec.provenance.push_back(std::move(p));
   }
 }
 
@@ -82,6 +111,8 @@ void read_top_level(const YamlReader& r, const Item& e, CaseSpec& spec, const fs
     spec.shell = r.text(e);
   } else if (k == "env") {
     read_env(r, e, spec);
+  } else if (k == "provenance") {
+    read_provenance(r, e, spec);
   } else if (k == "params") {
     detail::read_params(r, e, spec);
   } else if (k == "zip") {

@@ -32,8 +32,9 @@ int run_in_allocation(const Globals& g, const CaseSpec& spec, std::vector<Planne
       spec.name, to_string(sched), alloc);
   as_job_steps(spec, sched, planned);
   Store store(g.resolved_db());
-  SessionScope session(
-      store, describe_session(a.session, "case", {&spec}, to_string(sched), spec.workdir));
+  SessionInfo info = describe_session(a.session, "case", {&spec}, to_string(sched), spec.workdir);
+  record_environment(store, info, spec, a.env);
+  SessionScope session(store, info);
   RunnerOptions opts = runner_options(session, g.logs_dir(), a.jobs, a.force, a.rerun_failed);
   opts.env = a.env;
   CaseRunner runner(spec, store, opts, std::cerr);
@@ -108,8 +109,10 @@ int run_batch_case(const Globals& g, const CaseSpec& spec, const RunSelector& se
   if (in_allocation) return run_in_allocation(g, spec, planned, sched, allocation_id(sched), a);
 
   Store store(g.resolved_db());
-  SessionScope session(
-      store, describe_session(a.session, "case", {&spec}, to_string(sched), spec.workdir));
+  SessionInfo info = describe_session(a.session, "case", {&spec}, to_string(sched), spec.workdir);
+  // Taken where aerun submits: a job's compute node may differ (its host is in each run's row).
+  record_environment(store, info, spec, a.env);
+  SessionScope session(store, info);
   o.session_id = session.id();
   o.fresh_session = session.fresh();
   auto client = make_scheduler_client(sched);

@@ -52,13 +52,24 @@ struct LocalInvocation {
   LocalInvocation(const Globals& g, const CaseArgs& a, const CaseSpec& spec,
                   const LaunchSetup& launch)
       : store(g.resolved_db()),
-        session(store, describe_session(a.session, "case", {&spec}, "local", spec.workdir)),
+        env(invocation_env(launch)),
+        session(store, recorded(describe_session(a.session, "case", {&spec}, "local", spec.workdir),
+                                spec)),
         opts(runner_options(session, g.logs_dir(), a.jobs, a.force, a.rerun_failed)) {
     opts.tty = !a.quiet_progress && isatty(STDERR_FILENO);
-    opts.env = demo_workload_env();
-    set_vars(opts.env, launch.env);
+    opts.env = env;
+  }
+  static EnvVars invocation_env(const LaunchSetup& launch) {
+    EnvVars env = demo_workload_env();
+    set_vars(env, launch.env);
+    return env;
+  }
+  SessionInfo recorded(SessionInfo s, const CaseSpec& spec) {
+    record_environment(store, s, spec, env);
+    return s;
   }
   Store store;
+  EnvVars env;  // aerun's additions to every run's environment
   SessionScope session;
   RunnerOptions opts;
 };

@@ -53,7 +53,12 @@ int merge_command(const MergeArgs& a) {
   for (const auto& src : a.sources) {
     const Store from = open_existing_store(src);
     std::map<long long, long long> session_of;  // source id -> target id
-    for (const auto& s : from.sessions()) session_of[s.id] = target_session(into, s);
+    for (const auto& s : from.sessions()) {
+      // The session's environment record comes along (same content, same digest).
+      if (!s.env_record.empty())
+        if (const auto rec = from.env_record(s.env_record)) into.save_env_record(*rec);
+      session_of[s.id] = target_session(into, s);
+    }
     int here = 0, there = 0;
     for (const auto& name : from.case_names()) {
       std::vector<RunRecord> attempts = from.all_attempts(name);

@@ -4,6 +4,7 @@
 #include <ctime>
 #include <iostream>
 
+#include "aerun/util/shell_quote.hpp"
 #include "aerun/util/text_format.hpp"
 #include "cli/app.hpp"
 #include "cli/open_store.hpp"
@@ -25,11 +26,42 @@ std::string when(const std::optional<double>& t) {
   return fmt::format("{}.{:03} {} ({:.3f})", buf, ms, zone, *t);
 }
 
-int show_command(const Globals& g, const std::string& ref) {
+// The environment record of the run's session, part by part.
+std::string env_record_text(const Store& store, const RunRecord& r) {
+  const auto s = r.session_id ? store.find_session(std::to_string(r.session_id)) : std::nullopt;
+  if (!s || s->env_record.empty())
+    return fmt::format(
+        "run {}: no environment record (its session {} kept none: an ingested log, or a run "
+        "stored before aerun 0.1 kept records)\n",
+        r.key.substr(0, 12), s ? printable(s->label) : "-");
+  const auto rec = store.env_record(s->env_record);
+  if (!rec) return fmt::format("run {}: its environment record is missing\n", r.key.substr(0, 12));
+  std::string o = fmt::format("environment record of session {} (run {}, host {}; record {})\n",
+                              printable(s->label), r.key.substr(0, 12), printable(r.host),
+                              s->env_record.substr(0, 16));
+  for (const auto& item : rec->items) {
+    o += fmt::format("== {}{} ==\n", item.name,
+                     item.status.empty() ? "" : "  [" + item.status + "]");
+    size_t b = 0;
+    while (b < item.text.size()) {
+      size_t e = item.text.find('\n', b);
+      if (e == std::string::npos) e = item.text.size();
+      o += printable(std::string_view(item.text).substr(b, e - b)) + "\n";
+      b = e + 1;
+    }
+  }
+  return o;
+}
+
+int show_command(const Globals& g, const std::string& ref, bool env) {
   Store store = open_existing_store(g.resolved_db());
   const auto r = store.find(ref);
   if (!r)
     throw InputError(SourceLoc{}, "RUN", fmt::format("no run '{}' in {}", ref, g.resolved_db()));
+  if (env) {
+    std::cout << env_record_text(store, *r);
+    return 0;
+  }
   std::string o;
   o += fmt::format("run {}  (id {})\n", r->key, r->id);
   o += fmt::format("case        {}  ({})\n", r->case_name, r->case_file);
@@ -82,6 +114,10 @@ int show_command(const Globals& g, const std::string& ref) {
   o += fmt::format("  host              {}\n", r->host);
   o += fmt::format("  aerun             {}\n", r->aerun_version);
   o += fmt::format("  git commit        {}\n", r->git_commit.empty() ? "-" : r->git_commit);
+  if (const auto s =
+          r->session_id ? store.find_session(std::to_string(r->session_id)) : std::nullopt)
+    o += fmt::format("  session           {}{}\n", printable(s->label),
+                     s->env_record.empty() ? "" : "  (environment record: aerun show --env)");
   o += fmt::format("log         {}  ({} bytes, sha256 {}){}\n", r->log_path, r->log_size,
                    r->log_sha256,
                    r->log_state == "pruned"       ? "  [log pruned: the lines below are gone]"
@@ -111,11 +147,18 @@ int show_command(const Globals& g, const std::string& ref) {
 }  // namespace
 
 void add_show_command(CLI::App& app, Globals& g, Action& action) {
-  auto ref = std::make_shared<std::string>();
+  struct ShowArgs {
+    std::string ref;
+    bool env = false;
+  };
+  auto a = std::make_shared<ShowArgs>();
   CLI::App* c = app.add_subcommand("show", "one run in full");
-  c->add_option("run", *ref, "run id, key or key prefix")->required();
+  c->add_option("run", a->ref, "run id, key or key prefix")->required();
+  c->add_flag("--env", a->env,
+              "the environment record of the run's session: variables (secrets redacted), "
+              "modules, compilers, MPI, GPUs, Python packages, CPU, kernel, git, case file");
   c->add_option("--db", g.db, "results store");
-  c->callback([&action, &g, ref] { action = [&g, ref] { return show_command(g, *ref); }; });
+  c->callback([&action, &g, a] { action = [&g, a] { return show_command(g, a->ref, a->env); }; });
 }
 
 }  // namespace aerun::cli

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <ctime>
 
+#include "aerun/probe/capture_environment.hpp"
 #include "aerun/run/provenance.hpp"
 #include "aerun/util/calendar_time.hpp"
 #include "aerun/util/error.hpp"
@@ -65,6 +66,20 @@ SessionInfo describe_session(const SessionArgs& a, const std::string& kind,
   s.git_commit = commit;
   for (const CaseSpec* c : cases) s.cases += fmt::format("{} {}\n", c->name, c->file_digest);
   return s;
+}
+
+void record_environment(Store& store, SessionInfo& s, const CaseSpec& spec, const EnvVars& extra) {
+  CaptureOptions o;
+  o.env = process_environment();
+  set_vars(o.env, extra);
+  for (const auto& [name, value] : spec.env) set_var(o.env, name, value.text());
+  o.workdir = spec.workdir;
+  o.shell = spec.shell;
+  o.case_file = spec.file;
+  o.case_digest = spec.file_digest;
+  for (const auto& p : spec.provenance)
+    o.commands.push_back(ProvenanceCommand{p.name, p.command, p.timeout_s});
+  s.env_record = store.save_env_record(capture_environment(o));
 }
 
 SessionScope::SessionScope(Store& store, SessionInfo info) : store_(store), info_(std::move(info)) {

@@ -25,6 +25,11 @@ SessionInfo describe_session(const SessionArgs& a, const std::string& kind,
                              const std::vector<const CaseSpec*>& cases,
                              const std::string& scheduler, const std::string& workdir);
 
+// Takes the environment record of the case's runs (this process's environment with `extra` and
+// the case's `env:` on top, in its workdir; its `provenance:` commands), saves it and names it in
+// s. The record is what `aerun show RUN --env` shows and `aerun diff` compares.
+void record_environment(Store& store, SessionInfo& s, const CaseSpec& spec, const EnvVars& extra);
+
 class SessionScope {
  public:
   SessionScope(Store& store, SessionInfo info);

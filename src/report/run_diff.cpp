@@ -6,6 +6,7 @@
 #include <cmath>
 #include <optional>
 
+#include "aerun/report/env_record_diff.hpp"
 #include "aerun/util/shell_quote.hpp"
 #include "aerun/util/text_format.hpp"
 
@@ -90,7 +91,8 @@ std::vector<std::string> names_of(const List& a, const List& b, Name name) {
 
 }  // namespace
 
-RunDiff diff_runs(const RunRecord& a, const RunRecord& b, bool all) {
+RunDiff diff_runs(const RunRecord& a, const RunRecord& b, bool all, const EnvRecord* env_a,
+                  const EnvRecord* env_b) {
   RunDiff d;
   std::string& o = d.text;
   o += fmt::format("A  {}  {}  repeat {}  attempt {}  {}\n", a.key.substr(0, 12),
@@ -148,7 +150,12 @@ RunDiff diff_runs(const RunRecord& a, const RunRecord& b, bool all) {
   }
 
   for (const Section* s : {&params, &metrics, &times, &how, &env}) o += s->text();
-  d.differs = params.different() + how.different() + env.different() > 0;
+  const EnvRecordDiff record = diff_env_records(env_a, env_b, all);
+  if (env_a && env_b && a.session_id != 0 && a.session_id == b.session_id)
+    o += "environment record (the same: both runs are of one session)\n";
+  else
+    o += record.text;
+  d.differs = params.different() + how.different() + env.different() + record.different > 0;
   return d;
 }
 

@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "sched/captured_command.hpp"
+#include "aerun/util/captured_command.hpp"
 
 namespace aerun {
 

@@ -4,7 +4,7 @@
 
 #include <sstream>
 
-#include "sched/captured_command.hpp"
+#include "aerun/util/captured_command.hpp"
 
 namespace aerun {
 

@@ -191,6 +191,30 @@ CREATE TABLE run_warnings (
 );
 )sql";
 
+// The environment record of a session (docs/store.md#the-environment-record): each text once by
+// its SHA-256, each record once by the digest of its items.
+constexpr std::string_view kEnvRecords = R"sql(
+CREATE TABLE env_texts (
+  id     INTEGER PRIMARY KEY,
+  digest TEXT UNIQUE NOT NULL,
+  bytes  INTEGER NOT NULL,
+  text   TEXT NOT NULL
+);
+CREATE TABLE env_records (
+  digest     TEXT PRIMARY KEY,
+  created_at REAL NOT NULL
+);
+CREATE TABLE env_record_items (
+  record      TEXT NOT NULL REFERENCES env_records(digest) ON DELETE CASCADE,
+  position    INTEGER NOT NULL,
+  name        TEXT NOT NULL,
+  status      TEXT NOT NULL DEFAULT '',
+  text_digest TEXT NOT NULL REFERENCES env_texts(digest),
+  PRIMARY KEY (record, position)
+);
+ALTER TABLE sessions ADD COLUMN env_record TEXT NOT NULL DEFAULT '';
+)sql";
+
 }  // namespace
 
 const std::vector<Migration>& store_migrations() {
@@ -205,6 +229,7 @@ const std::vector<Migration>& store_migrations() {
       {7, "an index of runs by case, in id order", kCaseIndex},
       {8, "the process group of a running run's command", kChildGroup},
       {9, "extraction warnings: what a log gave that could not be used", kWarnings},
+      {10, "environment records: what a session ran with, each text stored once", kEnvRecords},
   };
   return migrations;
 }

@@ -16,6 +16,7 @@
 #include "aerun/judge/run_status.hpp"
 #include "aerun/util/error.hpp"
 #include "aerun/util/process_identity.hpp"
+#include "aerun/util/sha256.hpp"
 #include "store/migrations.hpp"
 #include "store/sqlite.hpp"
 
@@ -1011,7 +1012,7 @@ namespace {
 
 constexpr const char* kSessionColumns =
     "id, label, kind, fresh, started_at, ended_at, aerun_version, host, cluster, scheduler, "
-    "user, git_commit, git_dirty, cases";
+    "user, git_commit, git_dirty, cases, env_record";
 
 SessionInfo read_session(const Statement& q) {
   SessionInfo s;
@@ -1029,6 +1030,7 @@ SessionInfo read_session(const Statement& q) {
   s.git_commit = q.text(11);
   if (auto d = q.opt_int(12)) s.git_dirty = *d != 0;
   s.cases = q.text(13);
+  s.env_record = q.text(14);
   return s;
 }
 
@@ -1042,7 +1044,12 @@ long long Store::open_session(SessionInfo& s) {
     q->bind(1, s.label);
     if (q->step()) {
       s.id = q->int64(0);
-      db.prepare("UPDATE sessions SET ended_at=NULL WHERE id=?")->bind(1, s.id).run();
+      db.prepare(
+            "UPDATE sessions SET ended_at=NULL, env_record=CASE WHEN env_record='' THEN ?2 ELSE "
+            "env_record END WHERE id=?1")
+          ->bind(1, s.id)
+          .bind(2, s.env_record)
+          .run();
       tx.commit();
       return s.id;
     }
@@ -1050,7 +1057,8 @@ long long Store::open_session(SessionInfo& s) {
   if (s.started_at == 0) s.started_at = now_epoch();
   db.prepare(
         "INSERT INTO sessions(label, kind, fresh, started_at, aerun_version, host, cluster, "
-        "scheduler, user, git_commit, git_dirty, cases) VALUES(?,?,?,?,?,?,?,?,?,?,?,?)")
+        "scheduler, user, git_commit, git_dirty, cases, env_record) "
+        "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)")
       ->bind(1, s.label)
       .bind(2, s.kind)
       .bind(3, s.fresh ? 1 : 0)
@@ -1063,10 +1071,67 @@ long long Store::open_session(SessionInfo& s) {
       .bind(10, s.git_commit)
       .bind(11, s.git_dirty ? std::optional<int>(*s.git_dirty ? 1 : 0) : std::nullopt)
       .bind(12, s.cases)
+      .bind(13, s.env_record)
       .run();
   s.id = db.last_insert_rowid();
   tx.commit();
   return s.id;
+}
+
+std::string Store::save_env_record(const EnvRecord& rec) {
+  std::vector<std::string> texts;
+  std::string list;  // what the record's digest is of
+  for (const auto& item : rec.items) {
+    texts.push_back(sha256_hex(item.text));
+    list += item.name + '\0' + item.status + '\0' + texts.back() + '\n';
+  }
+  const std::string digest = sha256_hex(list);
+  auto& db = impl_->db;
+  Transaction tx(db, Transaction::Mode::Immediate);
+  {
+    auto q = db.prepare("SELECT 1 FROM env_records WHERE digest=?");
+    q->bind(1, digest);
+    if (q->step()) return digest;  // stored already (the transaction ends unchanged)
+  }
+  db.prepare("INSERT INTO env_records(digest, created_at) VALUES(?,?)")
+      ->bind(1, digest)
+      .bind(2, now_epoch())
+      .run();
+  for (size_t i = 0; i < rec.items.size(); ++i) {
+    const EnvItem& item = rec.items[i];
+    db.prepare("INSERT OR IGNORE INTO env_texts(digest, bytes, text) VALUES(?,?,?)")
+        ->bind(1, texts[i])
+        .bind(2, static_cast<long long>(item.text.size()))
+        .bind(3, item.text)
+        .run();
+    db.prepare(
+          "INSERT INTO env_record_items(record, position, name, status, text_digest) "
+          "VALUES(?,?,?,?,?)")
+        ->bind(1, digest)
+        .bind(2, static_cast<long long>(i))
+        .bind(3, item.name)
+        .bind(4, item.status)
+        .bind(5, texts[i])
+        .run();
+  }
+  tx.commit();
+  return digest;
+}
+
+std::optional<EnvRecord> Store::env_record(const std::string& digest) const {
+  Transaction tx(impl_->db, Transaction::Mode::Deferred);
+  {
+    auto q = impl_->db.prepare("SELECT 1 FROM env_records WHERE digest=?");
+    q->bind(1, digest);
+    if (!q->step()) return std::nullopt;
+  }
+  EnvRecord rec;
+  auto q = impl_->db.prepare(
+      "SELECT i.name, i.status, t.text FROM env_record_items i JOIN env_texts t ON "
+      "t.digest=i.text_digest WHERE i.record=? ORDER BY i.position");
+  q->bind(1, digest);
+  while (q->step()) rec.items.push_back({q->text(0), q->text(1), q->text(2)});
+  return rec;
 }
 
 void Store::close_session(long long id) {

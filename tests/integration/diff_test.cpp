@@ -41,5 +41,5 @@ metrics: {samples_per_s: {regex: 'samples per second: ([0-9.]+)', unit: samples/
   // A run that is not there: exit 2, named.
   r = run_aerun(d, {"diff", a, "ffffff"});
   EXPECT_EQ(r.code, 2);
-  EXPECT_THAT(r.err, HasSubstr("RUN_B: no run 'ffffff'"));
+  EXPECT_THAT(r.err, HasSubstr("B: no run or session 'ffffff'"));
 }

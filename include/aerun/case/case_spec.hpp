@@ -181,6 +181,15 @@ struct SearchSpec {
   SourceLoc loc;
 };
 
+// `provenance:` — a command whose output joins the environment record of every session that
+// runs the case (docs/case-format.md#provenance), e.g. torch: "python -c 'import torch; ...'".
+struct ProvenanceSpec {
+  std::string name;
+  std::string command;
+  double timeout_s = 30;
+  SourceLoc loc;
+};
+
 struct CaseSpec {
   std::string file;  // absolute path of the case file
   std::string name;  // `case`
@@ -190,6 +199,7 @@ struct CaseSpec {
   std::string workdir;  // absolute; relative paths resolve against the case file's folder
   ParamList env;        // exported to every run
   std::string shell = "/bin/bash";
+  std::vector<ProvenanceSpec> provenance;  // the case's own entries of the environment record
 
   std::vector<ParamSpec> params;  // in file order
   std::vector<ZipGroup> zips;

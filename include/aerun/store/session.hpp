@@ -18,6 +18,7 @@ struct SessionInfo {
   std::string git_commit;         // of the workdir
   std::optional<bool> git_dirty;  // uncommitted changes there (nullopt: not a git repository)
   std::string cases;              // "name sha256" per line: the case files it ran
+  std::string env_record;         // digest of its environment record (Store::env_record), or ""
   bool named = false;             // the label is the user's (not stored): continue, never rename
 };
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "aerun/record/env_record.hpp"
 #include "aerun/record/run_record.hpp"
 #include "aerun/store/session.hpp"
 
@@ -153,8 +154,16 @@ class Store {
   // Every case name in the store, sorted (for "did you mean").
   std::vector<std::string> case_names() const;
 
+  // Saves an environment record once per distinct content (each item's text once by its SHA-256,
+  // the record once by the digest of its items) and returns its digest; the same record saved
+  // again (here or in another store) has the same digest.
+  std::string save_env_record(const EnvRecord& rec);
+  // The record of that digest, or nullopt.
+  std::optional<EnvRecord> env_record(const std::string& digest) const;
+
   // Records a session (its id set in s). A label already stored continues that session (a night
-  // resumed after a stop): its id is returned and it is open again.
+  // resumed after a stop): its id is returned and it is open again (its environment record is
+  // set when it had none).
   long long open_session(SessionInfo& s);
   void close_session(long long id);
   // Oldest first.

@@ -34,6 +34,7 @@ figure: f
 workdir: .
 shell: /bin/bash
 env: {A: 1}
+provenance: {torch: 'python -c 1', nccl: {command: 'true', timeout: 5s}}
 params: {method: [a, b], layers: [16, 32], nodes: 1}
 zip:
   - {z1: [1, 2], z2: [3, 4]}

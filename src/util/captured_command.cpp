@@ -1,4 +1,4 @@
-#include "sched/captured_command.hpp"
+#include "aerun/util/captured_command.hpp"
 #include "aerun/util/spawn_setup.hpp"
 
 #include <errno.h>
@@ -7,15 +7,17 @@
 #include <signal.h>
 #include <spawn.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
 
+#include <chrono>
 #include <cmath>
+#include <algorithm>
 #include <utility>
 
-#include "aerun/run/provenance.hpp"
 #include "aerun/util/unique_fd.hpp"
 
 extern char** environ;
@@ -23,6 +25,10 @@ extern char** environ;
 namespace aerun {
 
 namespace {
+
+double seconds_now() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
 
 std::string trimmed(const std::string& s) {
   const size_t b = s.find_first_not_of(" \t\r\n");
@@ -46,7 +52,34 @@ std::string CommandResult::message() const {
   return exit_code ? fmt::format("exit code {}", *exit_code) : "no exit status";
 }
 
-CommandResult run_captured(const std::vector<std::string>& argv, double timeout_s) {
+std::string CommandResult::outcome(double timeout_s) const {
+  if (!started) return error;
+  if (timed_out) return fmt::format("timed out after {:g} s", timeout_s);
+  if (signal) return fmt::format("killed by signal {}", *signal);
+  if (!exit_code) return "no exit status";
+  return *exit_code == 0 ? "" : fmt::format("exit code {}", *exit_code);
+}
+
+std::string find_in_path(const std::string& argv0, const std::string& path) {
+  if (argv0.empty()) return "";
+  if (argv0.find('/') != std::string::npos) return access(argv0.c_str(), X_OK) == 0 ? argv0 : "";
+  size_t start = 0;
+  while (start <= path.size()) {
+    size_t end = path.find(':', start);
+    if (end == std::string::npos) end = path.size();
+    std::string dir = path.substr(start, end - start);
+    if (dir.empty()) dir = ".";
+    const std::string file = dir + "/" + argv0;
+    struct stat st {};
+    if (stat(file.c_str(), &st) == 0 && S_ISREG(st.st_mode) && access(file.c_str(), X_OK) == 0)
+      return file;
+    start = end + 1;
+  }
+  return "";
+}
+
+CommandResult run_captured(const std::vector<std::string>& argv, const CommandSettings& how) {
+  const double timeout_s = how.timeout_s;
   CommandResult r;
   if (argv.empty()) {
     r.error = "no command";
@@ -70,28 +103,50 @@ CommandResult run_captured(const std::vector<std::string>& argv, double timeout_
   posix_spawn_file_actions_adddup2(&setup.actions, err_w.get(), 2);
   posix_spawnattr_setflags(&setup.attr, POSIX_SPAWN_SETPGROUP);
   posix_spawnattr_setpgroup(&setup.attr, 0);
+  if (!how.workdir.empty())
+    posix_spawn_file_actions_addchdir_np(&setup.actions, how.workdir.c_str());
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
+  std::vector<char*> envp;
+  if (how.environment) {
+    for (const auto& e : *how.environment) envp.push_back(const_cast<char*>(e.c_str()));
+    envp.push_back(nullptr);
+  }
+  // The program is looked up in the PATH the command will have, not in aerun's.
+  std::string program = argv[0];
+  if (how.environment) {
+    std::string path = "/usr/bin:/bin";
+    for (const auto& e : *how.environment)
+      if (e.rfind("PATH=", 0) == 0) path = e.substr(5);
+    program = find_in_path(argv[0], path);
+    if (program.empty()) {
+      r.error = fmt::format("{}: not found in PATH", argv[0]);
+      return r;
+    }
+  }
   pid_t pid = -1;
-  const int rc = posix_spawnp(&pid, args[0], &setup.actions, &setup.attr, args.data(), environ);
+  const int rc = posix_spawnp(&pid, program.c_str(), &setup.actions, &setup.attr, args.data(),
+                              how.environment ? envp.data() : environ);
   if (rc != 0) {
-    r.error = rc == ENOENT ? fmt::format("{}: not found in PATH", argv[0])
-                           : fmt::format("{}: cannot run: {}", argv[0], strerror(rc));
+    r.error = rc == ENOENT && how.workdir.empty()
+                  ? fmt::format("{}: not found in PATH", argv[0])
+                  : fmt::format("{}: cannot run{}: {}", argv[0],
+                                how.workdir.empty() ? "" : " in " + how.workdir, strerror(rc));
     return r;
   }
   r.started = true;
   out_w.reset();
   err_w.reset();
 
-  const double deadline = mono_now() + timeout_s;
+  const double deadline = seconds_now() + timeout_s;
   char buf[8192];
   while (out_r.get() >= 0 || err_r.get() >= 0) {
     pollfd fds[2];
     nfds_t n = 0;
     if (out_r.get() >= 0) fds[n++] = {out_r.get(), POLLIN, 0};
     if (err_r.get() >= 0) fds[n++] = {err_r.get(), POLLIN, 0};
-    const double left = deadline - mono_now();
+    const double left = deadline - seconds_now();
     if (left <= 0) {
       r.timed_out = true;
       kill(-pid, SIGKILL);
@@ -105,10 +160,14 @@ CommandResult run_captured(const std::vector<std::string>& argv, double timeout_
       if (got < 0 && errno == EINTR) continue;
       UniqueFd& end = fds[i].fd == out_r.get() ? out_r : err_r;
       std::string& dst = fds[i].fd == out_r.get() ? r.out : r.err;
-      if (got <= 0)
+      if (got <= 0) {
         end.reset();
-      else
-        dst.append(buf, static_cast<size_t>(got));
+      } else {
+        const size_t room = how.max_output_bytes - std::min(how.max_output_bytes, dst.size());
+        const size_t keep = std::min(room, static_cast<size_t>(got));
+        dst.append(buf, keep);
+        if (keep < static_cast<size_t>(got)) r.truncated = true;
+      }
     }
   }
   int status = 0;

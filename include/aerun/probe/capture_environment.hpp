@@ -1,0 +1,47 @@
+// Takes the environment record of a session: what its runs' commands will run with.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "aerun/record/env_record.hpp"
+#include "aerun/util/env_vars.hpp"
+
+namespace aerun {
+
+// A case's own `provenance:` command: run with the shell, its output recorded under its name.
+struct ProvenanceCommand {
+  std::string name;
+  std::string command;
+  double timeout_s = 30;
+};
+
+// Where and with what the runs' commands start. Tools (compilers, MPI, GPU tools, Python) are
+// looked up in this environment's PATH and run in it, in workdir, each within tool_timeout_s.
+struct CaptureOptions {
+  EnvVars env;          // the environment a run's command starts from
+  std::string workdir;  // its working directory (git state is read there)
+  std::string shell = "bash";
+  std::string case_file;    // recorded as "case file" (its text); "" for none
+  std::string case_digest;  // SHA-256 the case was loaded with: a change since is said
+  std::vector<ProvenanceCommand> commands;
+  double tool_timeout_s = 20;
+  size_t max_item_bytes = 256u << 10;  // longer outputs (a big git diff) are cut, and say so
+};
+
+// The record: os, kernel, cpu, memory, environment (redacted), modules, git, git diff, case
+// file, then each tool found (cc/c++/nvcc/mpicc --version, mpiexec/mpirun --version,
+// nvidia-smi, rocm-smi, xpu-smi, python --version, pip freeze, conda list) and each provenance
+// command, all commands run at once. A command that fails or times out is recorded with its
+// status; nothing here throws for it.
+EnvRecord capture_environment(const CaptureOptions& o);
+
+// Names whose values are never recorded: containing TOKEN, SECRET, PASSWORD, PASSWD, KEY,
+// CREDENTIAL or AUTH, in any case (AWS_SECRET_ACCESS_KEY, HF_TOKEN, SSH_AUTH_SOCK, ...).
+bool secret_variable(const std::string& name);
+constexpr const char* kRedacted = "<redacted>";
+// "NAME=value" lines, sorted by name, secret values replaced by kRedacted, a newline inside a
+// value written as \\n (exported shell functions).
+std::string redacted_environment(const EnvVars& env);
+
+}  // namespace aerun

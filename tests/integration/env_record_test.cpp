@@ -1,0 +1,143 @@
+// The environment record: what a session's runs ran with, kept once per distinct content, shown
+// by `aerun show RUN --env` and compared by `aerun diff` (runs or sessions).
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "harness.hpp"
+
+using namespace aerun::testing;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+namespace {
+
+const char* kCase = R"yaml(case: rec
+params: {hidden: [64, 128]}
+provenance:
+  toolkit: "echo toolkit 1.2.3"
+  torch: {command: "echo 'No module named torch' >&2; exit 3", timeout: 5s}
+command: 'echo "samples per second: $(( {hidden} / 8 ))"'
+metrics: {samples_per_s: {regex: 'samples per second: ([0-9.]+)', unit: samples/s}}
+)yaml";
+
+std::string key_of(const std::string& db, const std::string& hidden) {
+  return sql1(db,
+              "SELECT r.key FROM runs r JOIN run_params p ON p.run_id=r.id AND p.name='hidden' "
+              "WHERE p.value='" +
+                  hidden + "'")
+      .substr(0, 10);
+}
+
+}  // namespace
+
+TEST(EnvRecord, ACaseRecordsWhatItsRunsRanWithAndNeverASecretsValue) {
+  TempDir d;
+  write_file(d / "c.yaml", kCase);
+  const std::string secret = "tok-7f3a9c55e1";
+  auto r = run_aerun(
+      d, {"case", "c.yaml"},
+      "MY_SERVICE_TOKEN=" + secret + " AWS_SECRET_ACCESS_KEY=" + secret + " NCCL_ALGO=Ring");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string db = d / "results/aerun.db";
+  r = run_aerun(d, {"show", key_of(db, "64"), "--env"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("environment record of session "));
+  for (const char* part : {"== os ==", "== kernel ==", "== cpu ==", "== memory ==",
+                           "== environment ==", "== case file ==\ncase: rec\n"})
+    EXPECT_THAT(r.out, HasSubstr(part));
+  EXPECT_THAT(r.out, HasSubstr("\nNCCL_ALGO=Ring\n"));
+  EXPECT_THAT(r.out, HasSubstr("\nMY_SERVICE_TOKEN=<redacted>\n"));
+  EXPECT_THAT(r.out, HasSubstr("\nAWS_SECRET_ACCESS_KEY=<redacted>\n"));
+  EXPECT_THAT(r.out, HasSubstr("== provenance toolkit ==\ntoolkit 1.2.3\n"));
+  // A failing command is recorded as failing; the runs went on (exit 0 above).
+  EXPECT_THAT(r.out, HasSubstr("== provenance torch  [exit code 3] ==\nNo module named torch\n"));
+  // The secret is nowhere in the store's files.
+  for (const char* f : {"results/aerun.db", "results/aerun.db-wal"})
+    EXPECT_THAT(read_file(d / f), Not(HasSubstr(secret))) << f;
+  // `aerun show` points at it.
+  r = run_aerun(d, {"show", key_of(db, "64")});
+  EXPECT_THAT(r.out, HasSubstr("(environment record: aerun show --env)"));
+}
+
+TEST(EnvRecord, SessionsWithTheSameEnvironmentShareOneStoredRecord) {
+  TempDir d;
+  write_file(d / "c.yaml", kCase);
+  ASSERT_EQ(run_aerun(d, {"case", "c.yaml", "--label", "one"}, "NCCL_ALGO=Ring").code, 0);
+  ASSERT_EQ(run_aerun(d, {"case", "c.yaml", "--label", "two"}, "NCCL_ALGO=Ring").code, 0);
+  const std::string db = d / "results/aerun.db";
+  EXPECT_EQ(sql1(db, "SELECT count(DISTINCT env_record) FROM sessions WHERE env_record<>''"), "1");
+  EXPECT_EQ(sql1(db, "SELECT count(*) FROM env_records"), "1");
+  ASSERT_EQ(run_aerun(d, {"case", "c.yaml", "--label", "three"}, "NCCL_ALGO=Tree").code, 0);
+  EXPECT_EQ(sql1(db, "SELECT count(*) FROM env_records"), "2");
+  // Only the environment text differs: the other parts' texts are stored once.
+  EXPECT_EQ(sql1(db,
+                 "SELECT count(*) FROM env_texts WHERE digest IN (SELECT text_digest FROM "
+                 "env_record_items WHERE name='environment')"),
+            "2");
+  EXPECT_EQ(sql1(db,
+                 "SELECT count(*) FROM env_texts WHERE digest IN (SELECT text_digest FROM "
+                 "env_record_items WHERE name='case file')"),
+            "1");
+}
+
+TEST(EnvRecord, DiffOfTwoRunsFromSessionsThatRanDifferentlySaysWhatDiffered) {
+  TempDir d;
+  write_file(d / "c.yaml", kCase);
+  ASSERT_EQ(run_aerun(d, {"case", "c.yaml", "--only", "hidden=64"}, "NCCL_ALGO=Ring").code, 0);
+  ASSERT_EQ(run_aerun(d, {"case", "c.yaml", "--only", "hidden=128"}, "NCCL_ALGO=Tree").code, 0);
+  const std::string db = d / "results/aerun.db";
+  auto r = run_aerun(d, {"diff", key_of(db, "64"), key_of(db, "128")});
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("environment record (1 part differs, "));
+  EXPECT_THAT(r.out, HasSubstr("  environment\n    - NCCL_ALGO=Ring\n    + NCCL_ALGO=Tree\n"));
+  // Two runs of one session: one record.
+  ASSERT_EQ(run_aerun(d, {"case", "c.yaml", "--session", "new"}, "NCCL_ALGO=Ring").code, 0);
+  r = run_aerun(d, {"diff", key_of(db, "64"), key_of(db, "128")});
+  EXPECT_THAT(r.out, HasSubstr("environment record (the same: both runs are of one session)"));
+}
+
+TEST(EnvRecord, DiffOfTwoNightsComparesTheirRecordsAndTheirRunsSideBySide) {
+  TempDir d;
+  write_file(d / "c.yaml", kCase);
+  ASSERT_EQ(run_aerun(d, {"case", "c.yaml", "--label", "night-1"}, "NCCL_ALGO=Ring").code, 0);
+  write_file(d / "c.yaml", std::string(kCase) + "# edited the next day\n");
+  ASSERT_EQ(run_aerun(d, {"case", "c.yaml", "--label", "night-2"}, "NCCL_ALGO=Tree").code, 0);
+  auto r = run_aerun(d, {"diff", "night-1", "night-2"});
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("A  session night-1  (case, started "));
+  EXPECT_THAT(r.out, HasSubstr("B  session night-2  (case, started "));
+  EXPECT_THAT(r.out, HasSubstr("  case rec file "));  // the case file's digest changed
+  EXPECT_THAT(r.out, HasSubstr("    - NCCL_ALGO=Ring\n    + NCCL_ALGO=Tree\n"));
+  EXPECT_THAT(r.out, HasSubstr("  case file\n    + # edited the next day\n"));
+  EXPECT_THAT(r.out, HasSubstr("runs (2 in both, 0 only in A, 0 only in B)"));
+  EXPECT_THAT(r.out, HasSubstr("metrics (median over the runs ok in both sessions)\n"
+                               "  samples_per_s        12 samples/s               12 samples/s"));
+  EXPECT_THAT(r.out, HasSubstr("(same)  n=2"));
+  // A session against itself: nothing differs.
+  r = run_aerun(d, {"diff", "--sessions", "night-2", "night-2"});
+  EXPECT_EQ(r.code, 0) << r.out;
+  // Neither a run nor a session: said, exit 2.
+  r = run_aerun(d, {"diff", "night-1", "no-such-night"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("no run or session 'no-such-night'"));
+}
+
+TEST(EnvRecord, AMergedStoreKeepsTheRecordsAndAnIngestedRunHasNone) {
+  TempDir d;
+  write_file(d / "c.yaml", kCase);
+  ASSERT_EQ(run_aerun(d, {"case", "c.yaml", "--db", "a.db"}, "NCCL_ALGO=Ring").code, 0);
+  ASSERT_EQ(run_aerun(d, {"merge", "a.db", "--into", "m.db"}).code, 0);
+  const std::string key = key_of(d / "a.db", "64");
+  auto r = run_aerun(d, {"show", key, "--env", "--db", "m.db"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("\nNCCL_ALGO=Ring\n"));
+  EXPECT_EQ(sql1(d / "m.db", "SELECT env_record FROM sessions LIMIT 1"),
+            sql1(d / "a.db", "SELECT env_record FROM sessions LIMIT 1"));
+
+  write_file(d / "logs/x.log", "samples per second: 9\n");
+  r = run_aerun(d, {"ingest", "logs", "--case", "c.yaml", "--db", "i.db", "--assume-complete"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  r = run_aerun(d, {"show", sql1(d / "i.db", "SELECT id FROM runs"), "--env", "--db", "i.db"});
+  EXPECT_EQ(r.code, 0);
+  EXPECT_THAT(r.out, HasSubstr("no environment record"));
+}
