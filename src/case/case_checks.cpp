@@ -72,13 +72,78 @@ void check_command(const YamlReader& r, const CaseSpec& spec) {
   for (const auto& b : builtin_placeholders()) valid.push_back(b);
   if (spec.launcher) valid.push_back("launch");  // the launcher's prefix
   PlaceholderLocator where(r, spec);
+  const std::vector<std::string> params = parameter_names(spec);
   for (const auto& ph : placeholders(spec.command)) {
     const SourceLoc loc = where.find(ph.name);
     if (!contains(valid, ph.name))
       throw InputError(loc, "command",
                        "placeholder '{" + ph.name + "}' names no parameter" +
                            did_you_mean(ph.name, valid) + " (write {{ and }} for literal braces)");
+    if (ph.name == "rundir" && !spec.rundir && !contains(params, "rundir"))
+      throw InputError(loc, "command",
+                       "placeholder '{rundir}' needs a run directory: add `rundir:` to the case "
+                       "(e.g. `rundir: {keep: failed}`)");
   }
+}
+
+// A step depends on parameters, and its command names only those (and {case}).
+void check_steps(const CaseSpec& spec) {
+  if (spec.search && !spec.steps.empty())
+    throw InputError(spec.steps.front().loc, "steps",
+                     "a search case cannot have setup steps yet: run them as a case of their own");
+  const std::vector<std::string> params = parameter_names(spec);
+  for (const auto& step : spec.steps) {
+    const std::string key = "steps." + step.name;
+    for (const auto& d : step.depends_on)
+      if (!contains(params, d))
+        throw InputError(step.loc, key + ".depends_on",
+                         "'" + d + "' is no parameter" + did_you_mean(d, params));
+    for (const auto& ph : placeholders(step.command))
+      if (ph.name != "case" && !contains(step.depends_on, ph.name))
+        throw InputError(
+            step.loc, key + ".command",
+            "placeholder '{" + ph.name +
+                "}': a step's command names only the "
+                "parameters it depends on" +
+                (contains(params, ph.name) ? " (add it: `depends_on: [" + ph.name + "]`)"
+                                           : did_you_mean(ph.name, step.depends_on)));
+    if (std::count_if(spec.steps.begin(), spec.steps.end(),
+                      [&](const StepSpec& s) { return s.name == step.name; }) > 1)
+      throw InputError(step.loc, key, "two steps named '" + step.name + "'");
+  }
+}
+
+// `rundir: {path}`: parameters and {case}, {key}, {repeat}.
+void check_rundir(const CaseSpec& spec) {
+  if (!spec.rundir) return;
+  std::vector<std::string> valid = parameter_names(spec);
+  for (const char* b : {"case", "key", "repeat"}) valid.push_back(b);
+  std::vector<std::string> used;
+  for (const auto& ph : placeholders(spec.rundir->path)) {
+    if (!contains(valid, ph.name))
+      throw InputError(spec.rundir->loc, "rundir.path",
+                       "placeholder '{" + ph.name + "}' names no parameter" +
+                           did_you_mean(ph.name, valid) + " ({case}, {key} and {repeat} too)");
+    used.push_back(ph.name);
+  }
+  if (spec.rundir->path.empty() || contains(used, "key")) return;
+  // Without {key}, every value that tells two runs apart must be in the path.
+  std::vector<std::string> varying;
+  for (const auto& p : spec.params)
+    if (p.values.size() > 1) varying.push_back(p.name);
+  for (const auto& g : spec.zips)
+    for (const auto& m : g.members)
+      if (m.values.size() > 1) varying.push_back(m.name);
+  for (const auto& inc : spec.includes)
+    for (const auto& p : inc.params)
+      if (!contains(varying, p.name)) varying.push_back(p.name);
+  if (spec.repeat > 1) varying.push_back("repeat");
+  for (const auto& name : varying)
+    if (!contains(used, name))
+      throw InputError(spec.rundir->loc, "rundir.path",
+                       "'" + spec.rundir->path + "' has no {" + name +
+                           "}: runs that differ in it would share one directory (add {" + name +
+                           "}, or {key})");
 }
 
 // `{name}` in a per-point resource value must name a parameter (built-ins are no resource).
@@ -144,6 +209,8 @@ void check_case(const YamlReader& r, CaseSpec& spec) {
                            "' has the name of a parameter or of a run time (start, first_step, "
                            "end, startup_s, ...); rename one");
   check_command(r, spec);
+  check_rundir(spec);
+  check_steps(spec);
   check_resources(spec);
   check_watchdogs(spec);
 }

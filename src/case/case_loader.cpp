@@ -27,11 +27,11 @@ namespace {
 
 const std::vector<std::string>& top_level_keys() {
   static const std::vector<std::string> keys{
-      "case",    "title",         "paper",     "figure",     "workdir",   "shell",   "env",
-      "params",  "zip",           "include",   "exclude",    "derive",    "command", "repeat",
-      "timeout", "retries",       "exclusive", "presets",    "metrics",   "status",  "startup",
-      "tables",  "plots",         "launcher",  "scheduler",  "resources", "search",  "completion",
-      "rerun",   "poll_interval", "stall",     "first_step", "provenance"};
+      "case",    "title",         "paper",     "figure",     "workdir",    "shell",   "env",
+      "params",  "zip",           "include",   "exclude",    "derive",     "command", "repeat",
+      "timeout", "retries",       "exclusive", "presets",    "metrics",    "status",  "startup",
+      "tables",  "plots",         "launcher",  "scheduler",  "resources",  "search",  "completion",
+      "rerun",   "poll_interval", "stall",     "first_step", "provenance", "rundir",  "steps"};
   return keys;
 }
 
@@ -83,6 +83,77 @@ void read_provenance(const YamlReader& r, const Item& it, CaseSpec& spec) {
   }
 }
 
+// `steps: {name: {command, depends_on, timeout}}` (a plain command: `name: COMMAND`).
+void read_steps(const YamlReader& r, const Item& it, CaseSpec& spec) {
+  for (const Item& e : r.entries(it)) {
+    if (!detail::is_name(e.name))
+      throw InputError(e.key_loc, e.key,
+                       "step names are made of [A-Za-z0-9_.-], not '" + e.name + "'");
+    StepSpec step;
+    step.name = e.name;
+    step.loc = e.loc;
+    if (!e.node.IsMap()) {
+      step.command = r.text(e);
+    } else {
+      bool has_command = false;
+      for (const Item& f : r.entries(e, {"command", "depends_on", "timeout"})) {
+        if (f.name == "command") {
+          step.command = r.text(f);
+          has_command = true;
+        } else if (f.name == "depends_on") {
+          step.depends_on = r.texts(f);
+        } else {
+          step.timeout_s = parse_duration(r.text(f), f.loc, f.key);
+        }
+      }
+      if (!has_command)
+        throw InputError(e.loc, e.key, "missing required key 'command' (the step's command)");
+    }
+    spec.steps.push_back(std::move(step));
+  }
+}
+
+// `rundir: none | PATH | {path, copy, link, keep}`.
+void read_rundir(const YamlReader& r, const Item& it, CaseSpec& spec) {
+  RundirSpec d;
+  d.loc = it.loc;
+  if (it.node.IsScalar()) {
+    const std::string text = r.text(it);
+    if (text == "none") return;  // every run in the workdir, as without the key
+    d.path = detail::expand_env(text);
+  } else {
+    r.expect_map(it);
+    for (const Item& e : r.entries(it, {"path", "copy", "link", "keep"})) {
+      if (e.name == "path") {
+        d.path = detail::expand_env(r.text(e));
+      } else if (e.name == "copy") {
+        d.copy = r.texts(e);
+      } else if (e.name == "link") {
+        d.link = r.texts(e);
+      } else {
+        const std::string k = r.text(e);
+        if (k == "all")
+          d.keep = RundirSpec::Keep::All;
+        else if (k == "failed")
+          d.keep = RundirSpec::Keep::Failed;
+        else if (k == "none")
+          d.keep = RundirSpec::Keep::None;
+        else
+          throw InputError(e.loc, e.key,
+                           "'" + k +
+                               "': keep is all, failed (only failed runs' directories) or "
+                               "none (the logs stay)");
+      }
+    }
+    for (const auto* list : {&d.copy, &d.link})
+      for (const auto& f : *list)
+        if (f.empty() || fs::path(f).filename().empty() || f == "." || f == "..")
+          throw InputError(it.loc, it.key + (list == &d.copy ? ".copy" : ".link"),
+                           "'" + f + "' names no file or folder to place in a run's directory");
+  }
+  spec.rundir = std::move(d);
+}
+
 // `stall:` / `first_step:`: a duration, or a text with `{param}` placeholders filled per point.
 void read_watchdog(const std::string& text, const Item& e, double& seconds, std::string& tmpl) {
   if (!placeholders(text).empty()) {
@@ -113,6 +184,10 @@ void read_top_level(const YamlReader& r, const Item& e, CaseSpec& spec, const fs
     read_env(r, e, spec);
   } else if (k == "provenance") {
     read_provenance(r, e, spec);
+  } else if (k == "rundir") {
+    read_rundir(r, e, spec);
+  } else if (k == "steps") {
+    read_steps(r, e, spec);
   } else if (k == "params") {
     detail::read_params(r, e, spec);
   } else if (k == "zip") {

@@ -81,7 +81,7 @@ std::vector<std::string> parameter_names(const CaseSpec& spec);
 
 // Placeholders every command may use without a parameter.
 inline const std::vector<std::string>& builtin_placeholders() {
-  static const std::vector<std::string> names{"repeat", "case", "attempt"};
+  static const std::vector<std::string> names{"repeat", "case", "attempt", "rundir"};
   return names;
 }
 

@@ -1,6 +1,12 @@
 // `aerun case --scheduler ...`: submission, following, dry-run scripts, allocation mode.
 #include "cli/batch_case.hpp"
 
+#include <map>
+#include <set>
+
+#include "aerun/judge/run_status.hpp"
+#include "aerun/run/setup_steps.hpp"
+
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -37,6 +43,25 @@ int run_in_allocation(const Globals& g, const CaseSpec& spec, std::vector<Planne
   SessionScope session(store, info);
   RunnerOptions opts = runner_options(session, g.logs_dir(), a.jobs, a.force, a.rerun_failed);
   opts.env = a.env;
+  // Setup steps first, here (as the runs: steps of the allocation's job).
+  SetupSteps steps(spec);
+  long long blocked = 0;
+  if (!steps.empty()) {
+    for (const auto& p : planned) steps.need(p);
+    const RunSummary st = steps.run(store, opts, std::cerr);
+    if (st.stop_signal) return 128 + st.stop_signal;
+    std::vector<PlannedRun> ready;
+    for (auto& p : planned) {
+      if (steps.blocked(p).empty())
+        ready.push_back(std::move(p));
+      else
+        ++blocked;
+    }
+    planned = std::move(ready);
+    if (blocked > 0)
+      std::cerr << fmt::format("aerun: {} run{} of case '{}' not started: a setup step failed\n",
+                               blocked, blocked == 1 ? "" : "s", spec.name);
+  }
   CaseRunner runner(spec, store, opts, std::cerr);
   const RunSummary s = runner.run(planned);
   for (const auto& p : planned) {
@@ -47,7 +72,7 @@ int run_in_allocation(const Globals& g, const CaseSpec& spec, std::vector<Planne
     store.update_job(*r);
   }
   if (s.stop_signal) return 128 + s.stop_signal;
-  return s.failed > 0 || s.kept > 0 || s.interrupted > 0 || s.busy > 0 ? 1 : 0;
+  return s.failed > 0 || s.kept > 0 || s.interrupted > 0 || s.busy > 0 || blocked > 0 ? 1 : 0;
 }
 
 }  // namespace
@@ -93,6 +118,14 @@ int run_batch_case(const Globals& g, const CaseSpec& spec, const RunSelector& se
     if (std::filesystem::exists(g.resolved_db(), ec))
       store = std::make_unique<Store>(g.resolved_db());
     BatchRunner runner(spec, store.get(), sched, o, std::cerr);
+    SetupSteps steps(spec);
+    for (const auto& p : planned) steps.need(p);
+    for (size_t i = 0; i < steps.size(); ++i) {  // the steps' job scripts, submitted first
+      BatchRunner step_runner(steps.step_case(i), store.get(), sched, o, std::cerr);
+      for (const auto& path : step_runner.write_scripts(steps.instances(i)))
+        std::cout << fmt::format("# setup step {}, submitted first: {}\n", spec.steps[i].name,
+                                 path);
+    }
     const auto scripts = runner.write_scripts(planned);
     std::cout << fmt::format("# case {}: {} run{} in {} {} job script{} (nothing submitted)\n",
                              spec.name, planned.size(), planned.size() == 1 ? "" : "s",
@@ -116,6 +149,58 @@ int run_batch_case(const Globals& g, const CaseSpec& spec, const RunSelector& se
   o.session_id = session.id();
   o.fresh_session = session.fresh();
   auto client = make_scheduler_client(sched);
+  // Setup steps first, as jobs of their own: followed to their end before the runs are submitted,
+  // or (--no-wait) the runs' jobs wait for them (afterok).
+  SetupSteps steps(spec);
+  std::map<std::string, std::string> in_flight;  // a step instance's key -> its job
+  long long blocked = 0;
+  if (!steps.empty()) {
+    for (const auto& p : planned) steps.need(p);
+    std::set<std::string> failed;
+    for (size_t i = 0; i < steps.size(); ++i) {
+      BatchOptions so = o;
+      so.rerun_failed = true;  // a failed step is a setup problem, never a result to keep
+      std::vector<std::string> earlier;
+      for (const auto& [key, job] : in_flight) earlier.push_back(job);
+      so.after_ok = [earlier](const PlannedRun&) { return earlier; };
+      std::vector<PlannedRun> todo;
+      for (auto& inst : steps.instances(i)) todo.push_back(std::move(inst));
+      BatchRunner step_runner(steps.step_case(i), &store, sched, so, std::cerr);
+      const BatchSummary ss = step_runner.run(todo, *client);
+      if (ss.stop_signal) return 128 + ss.stop_signal;
+      for (const auto& inst : todo) {
+        const auto r = store.find_by_key(inst.key);
+        if (r && r->status == run_status::ok) continue;
+        if (r && !r->job_id.empty() &&
+            (r->status == run_status::pending || r->status == run_status::running))
+          in_flight[inst.key] = client->base_id(r->job_id);
+        else
+          failed.insert(inst.key);
+      }
+    }
+    std::vector<PlannedRun> ready;
+    for (auto& p : planned) {
+      bool ok = true;
+      for (size_t i = 0; i < steps.size() && ok; ++i) ok = !failed.count(steps.instance_key(i, p));
+      if (ok)
+        ready.push_back(std::move(p));
+      else
+        ++blocked;
+    }
+    planned = std::move(ready);
+    o.after_ok = [&](const PlannedRun& p) {
+      std::vector<std::string> ids;
+      for (size_t i = 0; i < steps.size(); ++i)
+        if (auto it = in_flight.find(steps.instance_key(i, p)); it != in_flight.end())
+          ids.push_back(it->second);
+      return ids;
+    };
+    if (blocked > 0)
+      std::cerr << fmt::format(
+          "aerun: {} run{} of case '{}' not submitted: a setup step failed (aerun runs --case "
+          "{}.<step>)\n",
+          blocked, blocked == 1 ? "" : "s", spec.name, spec.name);
+  }
   BatchRunner runner(spec, &store, sched, o, std::cerr);
   const BatchSummary s = runner.run(planned, *client);
   if (s.stop_signal) return 128 + s.stop_signal;
@@ -123,7 +208,8 @@ int run_batch_case(const Globals& g, const CaseSpec& spec, const RunSelector& se
     std::cerr << "aerun: error: " << s.last_error << "\n";
     return 1;
   }
-  if (s.failed > 0 || s.kept > 0 || s.busy > 0 || (a.wait && s.outstanding > 0)) return 1;
+  if (s.failed > 0 || s.kept > 0 || s.busy > 0 || (a.wait && s.outstanding > 0) || blocked > 0)
+    return 1;
   return 0;
 }
 

@@ -16,6 +16,7 @@
 #include "aerun/run/provenance.hpp"
 #include "aerun/run/run_plan.hpp"
 #include "aerun/run/search_runner.hpp"
+#include "aerun/run/setup_steps.hpp"
 #include "aerun/store/store.hpp"
 #include "aerun/util/shell_quote.hpp"
 #include "cli/app.hpp"
@@ -150,10 +151,13 @@ int run_case_command(const Globals& g, const CaseArgs& a) {
   // any size runs in bounded memory.
   long long total = 0;
   const LaunchSetup* given = launch_per_point ? nullptr : &launch;
-  plan_runs(spec, PlanOptions{&selector, /*with_keys=*/false, given}, [&](const PlannedRun&) {
-    ++total;
-    return true;
-  });
+  SetupSteps steps(spec);  // the setup steps the selected runs need (keys only then)
+  plan_runs(spec, PlanOptions{&selector, /*with_keys=*/!steps.empty(), given},
+            [&](const PlannedRun& r) {
+              ++total;
+              steps.need(r);
+              return true;
+            });
   if (total == 0 && selector.empty() && !spec.excludes.empty()) {
     std::string which;
     for (const auto& e : spec.excludes)
@@ -170,14 +174,38 @@ int run_case_command(const Globals& g, const CaseArgs& a) {
                      fmt::format("no run of case '{}' matches{}: nothing to do", spec.name, what));
   }
   LocalInvocation here(g, a, spec, launch);
+  // Setup steps first; a run starts only once every step it needs succeeded.
+  long long blocked = 0;
+  std::string first_block;
+  if (!steps.empty()) {
+    const RunSummary st = steps.run(here.store, here.opts, std::cerr);
+    if (st.stop_signal) return 128 + st.stop_signal;
+    if (st.failed > 0 || st.interrupted > 0 || st.busy > 0) {
+      plan_runs(spec, PlanOptions{&selector, /*with_keys=*/true, given}, [&](const PlannedRun& r) {
+        if (const std::string b = steps.blocked(r); !b.empty()) {
+          ++blocked;
+          if (first_block.empty()) first_block = b;
+        }
+        return true;
+      });
+    }
+  }
   CaseRunner runner(spec, here.store, here.opts, std::cerr);
   const RunSummary s = runner.run(
       [&](const std::function<bool(const PlannedRun&)>& sink) {
-        plan_runs(spec, PlanOptions{&selector, /*with_keys=*/true, given}, sink);
+        plan_runs(spec, PlanOptions{&selector, /*with_keys=*/true, given},
+                  [&](const PlannedRun& r) {
+                    return blocked > 0 && !steps.blocked(r).empty() ? true : sink(r);
+                  });
       },
-      total);
+      total - blocked);
+  if (blocked > 0)
+    std::cerr << fmt::format(
+        "aerun: {} run{} of case '{}' not started: {} (its log: aerun runs --case {}.{})\n",
+        blocked, blocked == 1 ? "" : "s", spec.name, first_block, spec.name,
+        first_block.substr(5, first_block.find_first_of(" (", 5) - 5));
   if (s.stop_signal) return 128 + s.stop_signal;
-  return s.failed > 0 || s.kept > 0 || s.interrupted > 0 || s.busy > 0 ? 1 : 0;
+  return s.failed > 0 || s.kept > 0 || s.interrupted > 0 || s.busy > 0 || blocked > 0 ? 1 : 0;
 }
 
 }  // namespace

@@ -72,6 +72,7 @@ int show_command(const Globals& g, const std::string& ref, bool env) {
   o += fmt::format("repeat      {}   attempt {}\n", r->repeat_index, r->attempt);
   o += fmt::format("command     {}\n", r->command);
   o += fmt::format("workdir     {}\n", r->workdir);
+  if (!r->rundir.empty()) o += fmt::format("rundir      {}\n", printable(r->rundir));
   o += "parameters\n";
   for (const auto& [n, v] : r->params) o += fmt::format("  {:<18} {}\n", n, v.text());
   if (!r->env.empty()) {
@@ -112,6 +113,8 @@ int show_command(const Globals& g, const std::string& ref, bool env) {
                 : std::string("  max rss           -\n");
   o += "provenance\n";
   o += fmt::format("  host              {}\n", r->host);
+  if (!r->nodes.empty() && r->nodes != r->host)
+    o += fmt::format("  nodes             {}\n", printable(r->nodes));
   o += fmt::format("  aerun             {}\n", r->aerun_version);
   o += fmt::format("  git commit        {}\n", r->git_commit.empty() ? "-" : r->git_commit);
   if (const auto s =

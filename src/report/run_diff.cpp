@@ -138,6 +138,7 @@ RunDiff diff_runs(const RunRecord& a, const RunRecord& b, bool all, const EnvRec
   how.row("command", shown(a.command), shown(b.command));
   how.row("workdir", shown(a.workdir), shown(b.workdir));
   how.row("host", shown(a.host), shown(b.host));
+  how.row("nodes", shown(a.nodes), shown(b.nodes));
   how.row("aerun", shown(a.aerun_version), shown(b.aerun_version));
   how.row("git commit", shown(a.git_commit), shown(b.git_commit));
   how.row("scheduler", shown(a.scheduler), shown(b.scheduler));

@@ -1,4 +1,5 @@
 #include "run/active_run.hpp"
+#include "aerun/run/run_directory.hpp"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -27,16 +28,18 @@ ActiveRun::ActiveRun(const CaseSpec& spec, const PlannedRun& plan, RunRecord rec
     : spec_(spec), plan_(&plan), rec_(std::move(rec)) {}
 
 void ActiveRun::start(const std::vector<std::string>& env) {
-  log_ = UniqueFd(::open(rec_.log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
   start_mono_ = mono_now();
   try {
     extractor_ = std::make_unique<Extractor>(spec_);
+    // Its own directory first: the log is written there.
+    if (!rec_.rundir.empty()) prepare_run_directory(spec_, rec_.rundir);
+    log_ = UniqueFd(::open(rec_.log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
     if (log_.get() < 0)
       throw SystemError(fmt::format("cannot write log {}: {}", rec_.log_path, strerror(errno)));
     ChildProcess::Options o;
     o.argv = {spec_.shell, "-c", plan_->command};
     o.env = env;
-    o.cwd = spec_.workdir;
+    o.cwd = rec_.rundir.empty() ? spec_.workdir : rec_.rundir;
     rec_.launch_time = wall_now();
     start_mono_ = mono_now();
     child_ = std::make_unique<ChildProcess>(o);

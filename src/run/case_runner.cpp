@@ -24,6 +24,7 @@
 #include "aerun/judge/run_status.hpp"
 #include "aerun/run/child_process.hpp"
 #include "aerun/run/provenance.hpp"
+#include "aerun/run/run_directory.hpp"
 #include "aerun/run/signal_watch.hpp"
 #include "aerun/store/store.hpp"
 #include "aerun/util/env_vars.hpp"
@@ -47,7 +48,8 @@ std::string signal_name(int sig) {
 // The host's environment, then aerun's additions, the point's rendezvous variables, the run's
 // identity and the case's `env:`: later ones win.
 std::vector<std::string> child_environment(const CaseSpec& spec, const PlannedRun& plan,
-                                           const RunnerOptions& opts, int attempt) {
+                                           const RunnerOptions& opts, int attempt,
+                                           const std::string& rundir) {
   EnvVars env = process_environment();
   set_vars(env, opts.env);
   set_vars(env, plan.env);
@@ -55,6 +57,7 @@ std::vector<std::string> child_environment(const CaseSpec& spec, const PlannedRu
   set_var(env, "AERUN_RUN_KEY", plan.key);
   set_var(env, "AERUN_REPEAT", std::to_string(plan.repeat_index));
   set_var(env, "AERUN_ATTEMPT", std::to_string(attempt));
+  if (!rundir.empty()) set_var(env, "AERUN_RUNDIR", rundir);
   for (const auto& [name, value] : spec.env) set_var(env, name, value.text());
   return to_entries(env);
 }
@@ -292,6 +295,9 @@ bool RunLoop::start(const Todo& t) {
   r.launch_time = wall_now();
   const bool first = owned_[t.plan].attempts_left == spec_.retries + 1;
   r.session_id = opts_.session_id;
+  if (spec_.rundir)
+    r.rundir = run_directory(spec_, p.params, p.key, p.repeat_index,
+                             fs::path(opts_.logs_dir).parent_path().string());
   Store::Claim claim;
   try {
     claim = store_.claim_run(r, [&](const RunRecord& found) {
@@ -328,14 +334,17 @@ bool RunLoop::start(const Todo& t) {
   }
   r.id = claim.id;
   r.attempt = claim.attempt;
-  r.log_path = (case_logs_ / fmt::format("{}-a{}.log", r.key.substr(0, 16), r.attempt)).string();
+  r.log_path =
+      !r.rundir.empty()
+          ? run_directory_log(r.rundir, r.attempt)
+          : (case_logs_ / fmt::format("{}-a{}.log", r.key.substr(0, 16), r.attempt)).string();
   try {
     store_.set_running_log(r.id, r.log_path);  // for `aerun watch`; the result holds it too
   } catch (const StoreBusy&) {
   }
   r.status.clear();
   auto a = std::make_unique<ActiveRun>(spec_, p, std::move(r));
-  a->start(child_environment(spec_, p, opts_, claim.attempt));
+  a->start(child_environment(spec_, p, opts_, claim.attempt, a->record().rundir));
   if (a->started()) {
     try {  // what a resume after kill -9 stops; a busy store only loses that safety net
       store_.set_running_child(claim.id, a->child_pid(), process_start_ticks(a->child_pid()));
@@ -433,6 +442,8 @@ void RunLoop::settle(RunRecord r, const PlannedRun* plan) {
   else if (!retry)
     ++sum_.failed;
   progress_.finished(r, retry);
+  if (!retry && spec_.rundir && !r.rundir.empty())
+    clean_run_directory(*spec_.rundir, r.rundir, r.status);
   if (retry)
     queue_.push_front({plan, owned_[plan].attempts_left});
   else

@@ -1,5 +1,6 @@
 // print_plan and demo_workload_env (plan_printer.hpp).
 #include "aerun/run/plan_printer.hpp"
+#include "aerun/run/setup_steps.hpp"
 
 #include <fmt/format.h>
 
@@ -16,6 +17,15 @@ long long print_plan(const CaseSpec& spec, const RunSelector* selector, std::FIL
   out.reserve(1 << 20);
   out += fmt::format("# case {} ({}): workdir {}\n", spec.name, printable(spec.file),
                      printable(spec.workdir));
+  if (!spec.steps.empty()) {  // the setup steps the runs need, first
+    SetupSteps steps(spec);
+    plan_runs(spec, PlanOptions{selector, /*with_keys=*/true}, [&](const PlannedRun& r) {
+      steps.need(r);
+      return true;
+    });
+    out += steps.plan_text();
+    out += "# the runs, once their steps succeeded:\n";
+  }
   long long n = 0;
   plan_runs(spec, PlanOptions{selector, /*with_keys=*/false}, [&](const PlannedRun& r) {
     out += r.command;

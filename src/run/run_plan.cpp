@@ -168,6 +168,7 @@ RunRecord new_run_record(const CaseSpec& spec, const PlannedRun& run, const std:
   r.params = run.params;
   r.env = spec.env;
   r.host = host;
+  r.nodes = host;  // a batch job's own node list replaces it when the job is collected
   r.aerun_version = AERUN_VERSION;
   r.git_commit = git_commit;
   r.case_version = spec.version;

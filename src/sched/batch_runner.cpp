@@ -1,4 +1,5 @@
 #include "aerun/sched/batch_runner.hpp"
+#include "aerun/run/run_directory.hpp"
 
 #include "aerun/judge/failure_policy.hpp"
 #include "sched/job_script.hpp"
@@ -60,8 +61,10 @@ std::vector<BatchJob> BatchRunner::plan_jobs(const std::vector<const PlannedRun*
     // in the order their first run comes in the sweep; a set with a single run is a plain job.
     std::vector<std::pair<std::string, std::vector<const PlannedRun*>>> groups;
     for (const PlannedRun* p : todo) {
-      const std::string sig = resources_signature(resources_of(spec_, *p)) + "#" +
-                              (p->launcher ? launcher_signature(*p->launcher) : "");
+      std::string sig = resources_signature(resources_of(spec_, *p)) + "#" +
+                        (p->launcher ? launcher_signature(*p->launcher) : "");
+      if (opts_.after_ok)  // an array waits only for its own runs' steps
+        for (const auto& id : opts_.after_ok(*p)) sig += "#" + id;
       auto it = std::find_if(groups.begin(), groups.end(), [&](auto& g) { return g.first == sig; });
       if (it == groups.end())
         groups.push_back({sig, {p}});
@@ -111,6 +114,12 @@ void BatchRunner::single_job(const PlannedRun& p, const fs::path& dir,
   jobs.push_back(std::move(j));
 }
 
+std::string BatchRunner::rundir_of(const PlannedRun& p) const {
+  if (!spec_.rundir) return "";
+  return run_directory(spec_, p.params, p.key, p.repeat_index,
+                       fs::path(opts_.logs_dir).parent_path().string());
+}
+
 std::string BatchRunner::write_script(const BatchJob& job) const {
   JobScriptRequest req;
   req.scheduler = scheduler_;
@@ -127,7 +136,7 @@ std::string BatchRunner::write_script(const BatchJob& job) const {
     req.runs.push_back({job.runs[i]->key, job.runs[i]->repeat_index, job.runs[i]->command,
                         job.log_paths[i], stamps_path(job.log_paths[i]),
                         i < job.attempts.size() ? job.attempts[i] : 1, job.runs[i]->stall_s,
-                        job.runs[i]->first_step_s});
+                        job.runs[i]->first_step_s, rundir_of(*job.runs[i])});
   const std::string text = render_job_script(spec_, req);
   std::error_code ec;
   fs::create_directories(fs::path(job.script_path).parent_path(), ec);
@@ -165,6 +174,8 @@ bool BatchRunner::submit_job(const BatchJob& job, SchedulerClient& client, JobFo
     r.session_id = opts_.session_id;
     r.log_path = job.log_paths[i];
     r.scheduler = to_string(scheduler_);
+    r.nodes.clear();  // known once the job ran
+    r.rundir = rundir_of(p);
     r.id = store_->begin_run(r);
     r.attempt = job.attempts[i];
     // Leftovers of an earlier attempt with the same name must not be mistaken for this one's.
@@ -173,11 +184,47 @@ bool BatchRunner::submit_job(const BatchJob& job, SchedulerClient& client, JobFo
     fs::remove(stamps_path(r.log_path), ec);
     recs.push_back(std::move(r));
   }
+  // Each run's own directory is made ready here, on the shared filesystem the logs are on: its
+  // inputs are copied as they are at submission. Its log and stamps (the scheduler's files) are
+  // linked into it.
+  std::string rundir_error;
+  for (const auto& r : recs) {
+    if (r.rundir.empty()) continue;
+    try {
+      prepare_run_directory(spec_, r.rundir);
+      std::error_code ec;
+      for (const auto& [from, to] :
+           {std::pair{r.log_path, run_directory_log(r.rundir, r.attempt)},
+            std::pair{stamps_path(r.log_path),
+                      stamps_path(run_directory_log(r.rundir, r.attempt))}})
+        fs::create_symlink(fs::absolute(from), to, ec);
+    } catch (const std::exception& e) {
+      rundir_error = e.what();
+      break;
+    }
+  }
+  if (!rundir_error.empty()) {
+    out_ << fmt::format("[{}] not submitting {}: {}\n", spec_.name, job.script_path, rundir_error);
+    sum.last_error = rundir_error;
+    for (auto& r : recs) {
+      r.status = run_status::submit_failed;
+      r.reason = rundir_error;
+      r.end_time = wall_now();
+      store_->finish_run(r);
+      ++sum.submit_failed;
+    }
+    return false;
+  }
   write_script(job);
+  std::vector<std::string> after;
+  if (opts_.after_ok)
+    for (const PlannedRun* p : job.runs)
+      for (const auto& id : opts_.after_ok(*p))
+        if (std::find(after.begin(), after.end(), id) == after.end()) after.push_back(id);
   const double submitted = wall_now();
   std::string id;
   try {
-    id = client.submit(job.script_path, spec_.workdir);
+    id = client.submit(job.script_path, spec_.workdir, after);
   } catch (const SchedulerError& e) {
     out_ << fmt::format("[{}] submitting {} failed: {}\n", spec_.name, job.script_path, e.what());
     sum.last_error = e.what();

@@ -79,7 +79,7 @@ void collect_run(RunRecord& r, const RunState& state, const JobReport* report,
     r.wall_s = *r.end_time - *r.launch_time;
     if (r.startup_time) r.startup_s = *r.startup_time - *r.launch_time;
   }
-  if (!st.host.empty()) r.host = st.host;
+  if (!st.host.empty()) r.host = r.nodes = st.host;  // the scheduler's node list, when given, wins
   r.exit_code = st.exit_code ? st.exit_code : report ? report->exit_code : std::nullopt;
   if (!st.exit_code && report && report->signal) r.signal = report->signal;
 
@@ -107,6 +107,7 @@ void collect_run(RunRecord& r, const RunState& state, const JobReport* report,
   if (report) {
     r.scheduler_state = report->state;
     r.scheduler_reason = report->reason;
+    if (!report->nodes.empty()) r.nodes = report->nodes;
   }
 }
 

@@ -47,14 +47,23 @@ std::string case_name_of(const std::string& ref) {
   return ref;
 }
 
-// Runs of the case (or all) whose batch job has not been seen to end, by scheduler.
+// Runs of the case (or all) whose batch job has not been seen to end, by scheduler; a case's
+// runs come with those of its setup steps (cases "<case>.<step>").
 std::map<Scheduler, std::vector<RunRecord>> open_jobs(Store& store, const std::string& case_name) {
   std::map<Scheduler, std::vector<RunRecord>> by;
-  RunFilter f;
-  f.case_name = case_name;
-  for (auto& r : store.list(f))
-    if (!r.job_id.empty() && (r.status == run_status::pending || r.status == run_status::running))
-      by[parse_scheduler(r.scheduler)].push_back(std::move(r));
+  std::vector<std::string> names = {case_name};
+  if (!case_name.empty())
+    for (const auto& n : store.case_names())
+      if (n.size() > case_name.size() + 1 &&
+          n.compare(0, case_name.size() + 1, case_name + ".") == 0)
+        names.push_back(n);
+  for (const auto& name : names) {
+    RunFilter f;
+    f.case_name = name;
+    for (auto& r : store.list(f))
+      if (!r.job_id.empty() && (r.status == run_status::pending || r.status == run_status::running))
+        by[parse_scheduler(r.scheduler)].push_back(std::move(r));
+  }
   return by;
 }
 

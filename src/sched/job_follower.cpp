@@ -12,6 +12,7 @@
 
 #include "aerun/judge/run_status.hpp"
 #include "aerun/run/provenance.hpp"
+#include "aerun/run/run_directory.hpp"
 #include "aerun/run/signal_watch.hpp"
 #include "aerun/sched/job_stamps.hpp"
 #include "aerun/store/store.hpp"
@@ -30,6 +31,8 @@ void JobFollower::finish(Followed& f, const RunState& state, const JobReport* re
   RunRecord& r = f.rec;
   collect_run(r, state, report, f.spec);
   store_.finish_run(r);
+  if (f.spec && f.spec->rundir && !r.rundir.empty())
+    clean_run_directory(*f.spec->rundir, r.rundir, r.status);
   if (r.status == run_status::ok)
     ++sum_.ok;
   else

@@ -33,6 +33,7 @@ std::string runs_block(const CaseSpec& spec, const JobScriptRequest& req) {
     if (!spec.stall_template.empty()) out += fmt::format("    aerun_stall={:g}\n", r.stall_s);
     if (!spec.first_step_template.empty())
       out += fmt::format("    aerun_first_step={:g}\n", r.first_step_s);
+    if (!r.rundir.empty()) out += fmt::format("    AERUN_RUNDIR={}\n", shell_quote(r.rundir));
     out += "    ;;\n";
   }
   out +=
@@ -42,11 +43,17 @@ std::string runs_block(const CaseSpec& spec, const JobScriptRequest& req) {
   return out;
 }
 
+// The case's environment; with `rundir:`, then the move into the run's own directory (made ready
+// by aerun when it submitted the job), so that every template, the user's too, runs it there.
 std::string env_block(const CaseSpec& spec, const JobScriptRequest& req) {
   std::string out = "export AERUN_CASE=" + shell_quote(spec.name);
   for (const auto& [name, value] : req.env) out += "\nexport " + name + "=" + shell_quote(value);
   for (const auto& [name, value] : spec.env)
     out += "\nexport " + name + "=" + shell_quote(value.text());
+  if (spec.rundir)
+    out +=
+        "\nexport AERUN_RUNDIR\ncd \"$AERUN_RUNDIR\" || { printf 'end %s 97\\n' \"$(date "
+        "+%s.%N)\" >>\"$AERUN_STAMPS\"; exit 97; }";
   return out;
 }
 

@@ -25,6 +25,7 @@ struct ScriptRun {
   // Its watchdogs (0 = off), used when the case's vary per point (`stall: "{stall}"`).
   double stall_s = 0;
   double first_step_s = 0;
+  std::string rundir = {};  // its own directory (case `rundir:`), where it runs; "": none
 };
 
 // What a job script is made of besides the case.

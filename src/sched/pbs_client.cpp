@@ -294,9 +294,17 @@ std::vector<JobReport> parse_qstat_full(const std::string& out) {
   return jobs;
 }
 
-std::string PbsClient::submit(const std::string& script, const std::string& dir) {
+std::string PbsClient::submit(const std::string& script, const std::string& dir,
+                              const std::vector<std::string>& after_ok) {
   (void)dir;  // the script changes to the case's workdir itself
-  const auto r = run_captured({"qsub", script});
+  std::vector<std::string> argv{"qsub"};
+  if (!after_ok.empty()) {
+    std::string dep = "depend=afterok";
+    for (const auto& id : after_ok) dep += ":" + id;
+    argv.insert(argv.end(), {"-W", dep});
+  }
+  argv.push_back(script);
+  const auto r = run_captured(argv);
   if (!r.ok()) throw SchedulerError("qsub rejected the job: " + r.message());
   std::string id = r.out.substr(0, r.out.find_first_of("\r\n"));
   if (id.empty() || id.find_first_of(" \t") != std::string::npos)

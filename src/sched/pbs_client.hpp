@@ -11,7 +11,9 @@ namespace aerun {
 class PbsClient : public SchedulerClient {
  public:
   Scheduler kind() const override { return Scheduler::Pbs; }
-  std::string submit(const std::string& script, const std::string& dir) override;
+  using SchedulerClient::submit;
+  std::string submit(const std::string& script, const std::string& dir,
+                     const std::vector<std::string>& after_ok) override;
   QueryResult query(const std::vector<std::string>& job_ids) override;
   void cancel(const std::vector<std::string>& job_ids) override;
   // "123[].srv" + 4 -> "123[4].srv".

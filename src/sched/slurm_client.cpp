@@ -64,8 +64,15 @@ std::vector<JobReport> parse_squeue(const std::string& out) {
   return jobs;
 }
 
-std::string SlurmClient::submit(const std::string& script, const std::string& dir) {
-  const auto r = run_captured({"sbatch", "--parsable", "--chdir=" + dir, script});
+std::string SlurmClient::submit(const std::string& script, const std::string& dir,
+                                const std::vector<std::string>& after_ok) {
+  std::vector<std::string> argv{"sbatch", "--parsable", "--chdir=" + dir};
+  if (!after_ok.empty()) {
+    argv.push_back("--dependency=afterok:" + join(after_ok, ':'));
+    argv.push_back("--kill-on-invalid-dep=yes");  // a failed step cancels, never strands, its runs
+  }
+  argv.push_back(script);
+  const auto r = run_captured(argv);
   if (!r.ok()) throw SchedulerError("sbatch rejected the job: " + r.message());
   std::string id = r.out.substr(0, r.out.find_first_of(";\n"));
   if (id.empty() || id.find_first_not_of("0123456789") != std::string::npos)

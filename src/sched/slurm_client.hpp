@@ -9,7 +9,9 @@ namespace aerun {
 class SlurmClient : public SchedulerClient {
  public:
   Scheduler kind() const override { return Scheduler::Slurm; }
-  std::string submit(const std::string& script, const std::string& dir) override;
+  using SchedulerClient::submit;
+  std::string submit(const std::string& script, const std::string& dir,
+                     const std::vector<std::string>& after_ok) override;
   // `squeue -h -r -t all -j ID,ID,... -O JobArrayID,State,Reason,exit_code,StartTime,EndTime`.
   QueryResult query(const std::vector<std::string>& job_ids) override;
   void cancel(const std::vector<std::string>& job_ids) override;

@@ -192,7 +192,8 @@ CREATE TABLE run_warnings (
 )sql";
 
 // The environment record of a session (docs/store.md#the-environment-record): each text once by
-// its SHA-256, each record once by the digest of its items.
+// its SHA-256, each record once by the digest of its items. And where a run ran: its own directory
+// (case `rundir:`) and its nodes.
 constexpr std::string_view kEnvRecords = R"sql(
 CREATE TABLE env_texts (
   id     INTEGER PRIMARY KEY,
@@ -213,6 +214,8 @@ CREATE TABLE env_record_items (
   PRIMARY KEY (record, position)
 );
 ALTER TABLE sessions ADD COLUMN env_record TEXT NOT NULL DEFAULT '';
+ALTER TABLE runs ADD COLUMN rundir TEXT NOT NULL DEFAULT '';
+ALTER TABLE runs ADD COLUMN nodes TEXT NOT NULL DEFAULT '';
 )sql";
 
 }  // namespace
@@ -229,7 +232,8 @@ const std::vector<Migration>& store_migrations() {
       {7, "an index of runs by case, in id order", kCaseIndex},
       {8, "the process group of a running run's command", kChildGroup},
       {9, "extraction warnings: what a log gave that could not be used", kWarnings},
-      {10, "environment records: what a session ran with, each text stored once", kEnvRecords},
+      {10, "environment records (what a session ran with, each text once); run directories, nodes",
+       kEnvRecords},
   };
   return migrations;
 }

@@ -40,7 +40,7 @@ constexpr const char* kRunColumns =
     "user_cpu_s, sys_cpu_s, max_rss_kb, host, aerun_version, git_commit, runner_pid, log_path, "
     "log_size, log_sha256, scheduler, job_id, array_index, submit_time, job_start_time, "
     "queue_wait_s, scheduler_state, scheduler_reason, runner_start, runner_boot, heartbeat, "
-    "case_version, case_digest, session_id, log_state";
+    "case_version, case_digest, session_id, log_state, rundir, nodes";
 
 // A run left "running" by an aerun process that is provably gone, or silent for longer than
 // kStaleAfterS, is shown (and may be taken over) as "stale". Batch jobs are their scheduler's.
@@ -105,6 +105,8 @@ RunRecord read_run(const Statement& s) {
   r.case_digest = s.text(c++);
   r.session_id = s.int64(c++);
   r.log_state = s.text(c++);
+  r.rundir = s.text(c++);
+  r.nodes = s.text(c++);
   mark_if_stale(r, now_epoch());
   return r;
 }
@@ -230,11 +232,13 @@ struct Store::Impl {
     return id;
   }
 
-  // The batch-job columns, from r.
+  // The batch-job columns and the run directory, from r.
   void write_job(long long id, const RunRecord& r) {
     db.prepare(
           "UPDATE runs SET scheduler=?, job_id=?, array_index=?, submit_time=?, "
-          "job_start_time=?, queue_wait_s=?, scheduler_state=?, scheduler_reason=? WHERE id=?")
+          "job_start_time=?, queue_wait_s=?, scheduler_state=?, scheduler_reason=?, "
+          "rundir=CASE WHEN ?10='' THEN rundir ELSE ?10 END, "
+          "nodes=CASE WHEN ?11='' THEN nodes ELSE ?11 END WHERE id=?9")
         ->bind(1, r.scheduler)
         .bind(2, r.job_id)
         .bind(3, r.array_index)
@@ -244,6 +248,8 @@ struct Store::Impl {
         .bind(7, r.scheduler_state)
         .bind(8, r.scheduler_reason)
         .bind(9, id)
+        .bind(10, r.rundir)
+        .bind(11, r.nodes)
         .run();
   }
 
@@ -519,6 +525,11 @@ struct Store::Impl {
           .run();
       clear_results(id);
       write_job(id, r);
+      db.prepare("UPDATE runs SET rundir=?, nodes=? WHERE id=?")
+          ->bind(1, r.rundir)
+          .bind(2, r.nodes)
+          .bind(3, id)
+          .run();
     } else {
       id = insert_run(r, run_status::running, 1);
     }

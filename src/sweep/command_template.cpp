@@ -1,5 +1,7 @@
 #include "aerun/sweep/command_template.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 #include "aerun/util/shell_quote.hpp"
@@ -63,6 +65,23 @@ CommandTemplate::Context context_of(const ShellContext& sh) {
   return CommandTemplate::Context::Plain;
 }
 
+// A variable the shell fills in, as one word wherever it lands: "${V}" outside quotes, ${V}
+// inside the double quotes the template wrote, '"${V}"' inside its single quotes.
+void append_variable(std::string& out, const char* name, CommandTemplate::Context c) {
+  switch (c) {
+    case CommandTemplate::Context::SingleQuoted:
+      out += fmt::format("'\"${{{}}}\"'", name);
+      break;
+    case CommandTemplate::Context::DoubleQuoted:
+    case CommandTemplate::Context::Comment:
+      out += fmt::format("${{{}}}", name);
+      break;
+    case CommandTemplate::Context::Plain:
+      out += fmt::format("\"${{{}}}\"", name);
+      break;
+  }
+}
+
 }  // namespace
 
 CommandTemplate::CommandTemplate(std::string tmpl, SourceLoc loc,
@@ -89,6 +108,8 @@ CommandTemplate::CommandTemplate(std::string tmpl, SourceLoc loc,
       seg.kind = Kind::Repeat;
     else if (name == "attempt")
       seg.kind = Kind::Attempt;
+    else if (name == "rundir")
+      seg.kind = Kind::Rundir;
     else if (name == "launch" && launch) {
       seg = {Kind::Literal, *launch, 0};  // already shell-ready
       sh.feed(*launch);
@@ -124,9 +145,14 @@ std::string CommandTemplate::render(const ParamList& params, const std::string& 
         break;
       case Kind::Attempt:
         // The shell fills it in: the command (and so the run's key) is the same for every attempt.
+        // (As written since {attempt} exists: run keys of stored runs depend on this text.)
         out += seg.context == Context::SingleQuoted ? "'\"$AERUN_ATTEMPT\"'"
                : seg.context == Context::Comment    ? "$AERUN_ATTEMPT"
                                                     : "\"$AERUN_ATTEMPT\"";
+        break;
+      case Kind::Rundir:
+        // The run's own directory, known once it runs (its key names it): the shell fills it in.
+        append_variable(out, "AERUN_RUNDIR", seg.context);
         break;
       case Kind::Param: {
         const Value* v = nullptr;

@@ -26,7 +26,7 @@ metrics: {samples_per_s: {regex: 'samples per second: ([0-9.]+)', unit: samples/
   EXPECT_THAT(r.out, HasSubstr("128\n"));
   EXPECT_THAT(r.out, HasSubstr("  samples_per_s        8 samples/s                16 samples/s"));
   EXPECT_THAT(r.out, HasSubstr("+100.0 %"));
-  EXPECT_THAT(r.out, HasSubstr("how it ran (1 differ, 8 the same)\n  command"));
+  EXPECT_THAT(r.out, HasSubstr("how it ran (1 differ, 9 the same)\n  command"));
   EXPECT_THAT(r.out, HasSubstr("environment set by the case (0 differ, 1 the same)"));
   EXPECT_THAT(r.out, Not(HasSubstr("OMP_NUM_THREADS")));
   // --all lists the same entries too.

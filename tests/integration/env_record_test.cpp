@@ -54,6 +54,8 @@ TEST(EnvRecord, ACaseRecordsWhatItsRunsRanWithAndNeverASecretsValue) {
   // The secret is nowhere in the store's files.
   for (const char* f : {"results/aerun.db", "results/aerun.db-wal"})
     EXPECT_THAT(read_file(d / f), Not(HasSubstr(secret))) << f;
+  // What can differ per run is kept per run: the hosts it ran on.
+  EXPECT_EQ(sql1(db, "SELECT count(*) FROM runs WHERE nodes=host AND host<>''"), "2");
   // `aerun show` points at it.
   r = run_aerun(d, {"show", key_of(db, "64")});
   EXPECT_THAT(r.out, HasSubstr("(environment record: aerun show --env)"));

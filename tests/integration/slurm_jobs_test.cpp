@@ -252,3 +252,40 @@ TEST_F(SlurmJobs, ControllerStoppedAndRestartedWhileJobsRunFinishesNoJobEarly) {
   EXPECT_EQ(*follower.exit().code, 0);
   EXPECT_EQ(sql1(db(), "SELECT group_concat(status) FROM runs"), "ok,ok");
 }
+
+// Setup steps as Slurm jobs: the runs' array is submitted with --dependency=afterok on the build
+// job; a failed build gets its runs cancelled by Slurm (--kill-on-invalid-dep), never run.
+TEST_F(SlurmJobs, TheRunsArrayWaitsForItsBuildJobAndAFailedBuildCancelsIt) {
+  write_file(dir_ / "c.yaml", R"(case: stepped
+params: {method: [a, b], n: [1, 2]}
+steps:
+  build:
+    depends_on: [method]
+    command: 'sleep 2; if [ -e broken-{method} ]; then exit 2; fi; echo built-{method} > built-{method}.txt'
+command: 'cat built-{method}.txt; echo n={n}'
+resources: {nodes: 1, tasks_per_node: 1, walltime: 5m, partition: debug}
+)");
+  auto r = aerun({"case", "c.yaml", "--scheduler", "slurm", "--no-wait"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  r = aerun({"collect", "stepped", "--wait"});
+  ASSERT_EQ(r.code, 0) << r.err << r.out;
+  // Each run read its build's file, written 2 s into the build job: it started after it.
+  for (const auto& log : sql(db(), "SELECT log_path FROM runs WHERE case_name='stepped'"))
+    EXPECT_THAT(read_file(log[0]), HasSubstr("built-"));
+  EXPECT_EQ(sql1(db(), "SELECT count(*) FROM runs WHERE status='ok'"), "6");
+  // Each run keeps the node list Slurm gave its job (per run: it can differ).
+  EXPECT_EQ(sql1(db(), "SELECT count(*) FROM runs WHERE nodes=''"), "0");
+
+  write_file(dir_ / "broken-a", "");
+  write_file(dir_ / "broken-b", "");
+  r = aerun({"case", "c.yaml", "--scheduler", "slurm", "--no-wait", "--force"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  r = aerun({"collect", "stepped", "--wait"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(sql1(db(), "SELECT group_concat(DISTINCT status) FROM runs WHERE case_name='stepped'"),
+            "cancelled");
+  EXPECT_EQ(sql1(db(),
+                 "SELECT count(*) FROM runs WHERE case_name='stepped.build' AND "
+                 "status='failed'"),
+            "2");
+}

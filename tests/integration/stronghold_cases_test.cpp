@@ -49,13 +49,33 @@ const char* const kNotebook[] = {
     "./examples/run.sh -m \"stronghold\" -l 32 -h 2048 -w 14\n",
 };
 
-// The command lines of a dry-run (its comment lines dropped).
+// The run command lines of a dry-run (its setup steps and comment lines dropped).
 std::string commands_of(const std::string& out) {
+  const std::string marker = "# the runs, once their steps succeeded:\n";
+  const size_t runs = out.find(marker);
   std::string cmds, line;
-  std::istringstream in(out);
+  std::istringstream in(runs == std::string::npos ? out : out.substr(runs + marker.size()));
   while (std::getline(in, line))
     if (!line.empty() && line[0] != '#') cmds += line + "\n";
   return cmds;
+}
+
+// Each case builds what its methods need first, as the notebook's runs do (seed 002: `make`
+// in <tree>/megatron/data before each method's first run): one step per method, shown first.
+TEST(StrongholdCases, EachDryRunShowsTheBuildOfEachOfItsMethodsFirst) {
+  TempDir dir;
+  const Result r =
+      run_aerun(dir, {"case", kCases + "/case1.yaml", "--dry-run", "--db", dir / "a.db"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  for (const char* m : {"l2l", "megatron-lm", "stronghold", "zero-infinity", "zero-offload"})
+    EXPECT_THAT(r.out, HasSubstr(std::string("# setup step build (method=") + m +
+                                 "), before the runs that need it:\n"));
+  EXPECT_THAT(r.out, HasSubstr("make -C \"$tree/megatron/data\""));
+  EXPECT_LT(r.out.find("# setup step build"), r.out.find("./examples/run.sh"));
+  const Result five =
+      run_aerun(dir, {"case", kCases + "/case5.yaml", "--dry-run", "--db", dir / "a.db"});
+  EXPECT_THAT(five.out, HasSubstr("# setup step build (method=stronghold)"));
+  EXPECT_THAT(five.out, ::testing::Not(HasSubstr("method=l2l")));
 }
 
 TEST(StrongholdCases, EachDryRunPrintsItsNotebookCellsLinesByteForByte) {

@@ -190,6 +190,30 @@ struct ProvenanceSpec {
   SourceLoc loc;
 };
 
+// `rundir:` — a directory of its own for every run (docs/case-format.md#rundir): created before
+// the run (emptied for a new attempt, its earlier logs kept), inputs copied or linked into it,
+// the run's working directory, its log and stamps there, cleaned after it as `keep` says.
+struct RundirSpec {
+  std::string
+      path;  // a template ({case} {key} {repeat} {param}); "": <store's folder>/runs/{case}/{key}
+  std::vector<std::string> copy;  // files or folders copied in (relative: from the workdir)
+  std::vector<std::string> link;  // symbolic links made to these (relative: from the workdir)
+  enum class Keep { All, Failed, None };
+  Keep keep = Keep::All;  // what stays after the run: all, only failed runs', none (logs stay)
+  SourceLoc loc;
+};
+
+// `steps:` — a setup command run before the runs (docs/case-format.md#steps): once per distinct
+// value of the parameters it depends on (a build per `method`), reused once it succeeded with the
+// same command and environment, stored as a run of case "<case>.<step>".
+struct StepSpec {
+  std::string name;
+  std::string command;                  // {param} of depends_on, {case}
+  std::vector<std::string> depends_on;  // parameters; none: the step runs once
+  double timeout_s = 0;                 // 0: none
+  SourceLoc loc;
+};
+
 struct CaseSpec {
   std::string file;  // absolute path of the case file
   std::string name;  // `case`
@@ -200,6 +224,8 @@ struct CaseSpec {
   ParamList env;        // exported to every run
   std::string shell = "/bin/bash";
   std::vector<ProvenanceSpec> provenance;  // the case's own entries of the environment record
+  std::optional<RundirSpec> rundir;        // nullopt: every run runs in the workdir
+  std::vector<StepSpec> steps;             // setup steps, in file order
 
   std::vector<ParamSpec> params;  // in file order
   std::vector<ZipGroup> zips;

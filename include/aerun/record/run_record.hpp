@@ -45,6 +45,7 @@ struct RunRecord {
   std::string reason;   // why: the matching line, the signal, "exit code 3", ...
   std::string command;  // fully expanded, shell-ready
   std::string workdir;
+  std::string rundir;  // the run's own directory (case `rundir:`), where it ran; "" = the workdir
   ParamList params;
   ParamList env;
 
@@ -63,6 +64,8 @@ struct RunRecord {
   long long max_rss_kb = 0;
 
   std::string host;
+  std::string nodes;  // the hosts it ran on: a batch job's node list (Slurm hostlist, PBS
+                      // hosts), else the host; "" when unknown (ingested, stored before v10)
   std::string aerun_version;
   std::string git_commit;      // of workdir, when it is a git repository
   std::string case_version;    // CaseSpec::version of the case it ran from ("" for ingested runs)

@@ -30,6 +30,9 @@ struct BatchOptions {
   long long session_id = 0;    // the session runs are made in (session.hpp)
   bool fresh_session = false;  // reuse only what this session already did
   FollowOptions follow;
+  // The jobs a run's job starts only after (its setup steps' jobs in flight); a job of several
+  // runs waits for every one of theirs. Null: none.
+  std::function<std::vector<std::string>(const PlannedRun&)> after_ok;
 };
 
 struct BatchSummary {
@@ -80,6 +83,8 @@ class BatchRunner {
   void single_job(const PlannedRun& p, const std::filesystem::path& dir,
                   std::vector<BatchJob>& jobs) const;
   int attempt_of(const PlannedRun& p) const;
+  // The run's own directory (case `rundir:`), or "".
+  std::string rundir_of(const PlannedRun& p) const;
   bool submit_job(const BatchJob& job, SchedulerClient& client, JobFollower& follower,
                   BatchSummary& sum);
 

@@ -46,9 +46,15 @@ class SchedulerClient {
  public:
   virtual ~SchedulerClient() = default;
   virtual Scheduler kind() const = 0;
-  // Submits the script (from dir); returns the job id (an array's base id). Throws
-  // SchedulerError with the scheduler's message when it is rejected or the command is missing.
-  virtual std::string submit(const std::string& script, const std::string& dir) = 0;
+  // Submits the script (from dir); returns the job id (an array's base id). after_ok: jobs it
+  // starts only after, once each ended with exit 0 (when one fails it is never started: Slurm
+  // --kill-on-invalid-dep, PBS deletes it). Throws SchedulerError with the scheduler's message
+  // when it is rejected or the command is missing.
+  virtual std::string submit(const std::string& script, const std::string& dir,
+                             const std::vector<std::string>& after_ok) = 0;
+  std::string submit(const std::string& script, const std::string& dir) {
+    return submit(script, dir, {});
+  }
   // Every job and array task of these ids (as submit() returned them) in one scheduler call.
   virtual QueryResult query(const std::vector<std::string>& job_ids) = 0;
   // Cancels these jobs (whole arrays for base ids). Throws SchedulerError.

@@ -21,8 +21,9 @@ namespace aerun {
 //  - A `{` that does not start a valid placeholder (e.g. awk's `{print $1}`) is literal.
 //  - Built-ins: {case} (the case name, quoted), {repeat} (the 0-based repeat index) and
 //    {attempt} (rendered as "$AERUN_ATTEMPT": the shell gives the attempt number, so the command
-//    and the run's key stay the same for every attempt); a parameter of the same name takes
-//    precedence.
+//    and the run's key stay the same for every attempt) and {rundir} (rendered as
+//    "$AERUN_RUNDIR": the run's own directory, named after its key); a parameter of the same name
+//    takes precedence.
 //  - {launch}: the launcher's line (launch_setup.hpp), as it is (it is already shell-ready); a
 //    command without {launch} gets the line in front of it.
 class CommandTemplate {
@@ -47,7 +48,7 @@ class CommandTemplate {
   const std::vector<std::string>& placeholders() const { return used_; }
 
  private:
-  enum class Kind { Literal, Param, Case, Repeat, Attempt };  // {launch}: a Literal
+  enum class Kind { Literal, Param, Case, Repeat, Attempt, Rundir };  // {launch}: a Literal
   struct Segment {
     Kind kind;
     std::string text;  // the literal, or the parameter's name

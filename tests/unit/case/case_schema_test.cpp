@@ -35,6 +35,8 @@ workdir: .
 shell: /bin/bash
 env: {A: 1}
 provenance: {torch: 'python -c 1', nccl: {command: 'true', timeout: 5s}}
+rundir: {path: 'runs/{case}/{key}', copy: [a.json], link: data, keep: failed}
+steps: {build: {command: 'make -C {method}', depends_on: [method], timeout: 30m}, fetch: 'true'}
 params: {method: [a, b], layers: [16, 32], nodes: 1}
 zip:
   - {z1: [1, 2], z2: [3, 4]}

@@ -35,12 +35,16 @@ class FakeScheduler : public SchedulerClient {
 
   // What the test may look at.
   std::vector<std::string> submitted_scripts;
+  std::vector<std::vector<std::string>> dependencies;  // each submission's after_ok ids
   int queries = 0;
   size_t most_tasks_in_queue = 0;  // pending or running at once, over all queries
 
   Scheduler kind() const override { return Scheduler::Slurm; }
 
-  std::string submit(const std::string& script, const std::string& dir) override {
+  using SchedulerClient::submit;
+  std::string submit(const std::string& script, const std::string& dir,
+                     const std::vector<std::string>& after_ok) override {
+    dependencies.push_back(after_ok);
     if (!refuse_with.empty()) throw SchedulerError(refuse_with);
     std::ifstream in(script);
     const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

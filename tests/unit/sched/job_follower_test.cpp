@@ -20,7 +20,11 @@ class CountingScheduler : public SchedulerClient {
  public:
   std::atomic<int> queries{0};
   Scheduler kind() const override { return Scheduler::Slurm; }
-  std::string submit(const std::string&, const std::string&) override { return "1"; }
+  using SchedulerClient::submit;
+  std::string submit(const std::string&, const std::string&,
+                     const std::vector<std::string>&) override {
+    return "1";
+  }
   QueryResult query(const std::vector<std::string>& ids) override {
     ++queries;
     QueryResult q;

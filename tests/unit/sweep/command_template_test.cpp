@@ -61,6 +61,15 @@ TEST(CommandTemplate, TheAttemptIsLeftToTheShellSoTheCommandIsTheSameForEveryAtt
   EXPECT_EQ(run_sh("AERUN_ATTEMPT=3; " + cmd), "out_1_try3.txt\n");
 }
 
+TEST(CommandTemplate, TheRunDirectoryIsOneWordWhereverItLandsEvenWithSpaces) {
+  const ParamList p{{"a", Value::parse("1")}};
+  const std::string cmd =
+      render("printf '<%s>' {rundir} \"{rundir}_x\" 'in {rundir}' {rundir}/out.{a}", p);
+  EXPECT_EQ(run_sh("AERUN_RUNDIR='/scratch/my runs/k1'; " + cmd),
+            "</scratch/my runs/k1></scratch/my runs/k1_x><in /scratch/my runs/k1>"
+            "</scratch/my runs/k1/out.1>");
+}
+
 TEST(CommandTemplate, AParameterNamedLikeABuiltinWins) {
   const ParamList p{{"repeat", Value::parse("x")}};
   EXPECT_EQ(render("echo {repeat}", p), "echo x");
