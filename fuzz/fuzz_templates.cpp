@@ -95,6 +95,8 @@ void check_command(std::string_view tmpl, const std::vector<std::string>& values
         want += "3";
       } else if (p.text == "attempt") {
         want += "\"$AERUN_ATTEMPT\"";
+      } else if (p.text == "rundir") {  // the run's own directory, the shell fills it in
+        want += "\"${AERUN_RUNDIR}\"";
       } else {
         __builtin_trap();  // an unknown name must have been refused
       }

@@ -555,7 +555,9 @@ Store::Store(const std::string& path) : path_(path) {
     const auto parent = std::filesystem::path(path).parent_path();
     std::error_code ec;
     if (!parent.empty()) std::filesystem::create_directories(parent, ec);
-    if (ec) throw SystemError("cannot create " + parent.string() + ": " + ec.message());
+    if (ec)
+      throw SystemError("store " + path + ": cannot create its folder " + parent.string() + ": " +
+                        ec.message());
   }
   impl_ = std::make_unique<Impl>(path);
 }

@@ -107,8 +107,9 @@ command: echo "a long command line that every planned run carries with it {a} {b
   bg->wait();
   EXPECT_EQ(*bg->exit().code, 130);
   EXPECT_GT(hwm_kb, 0);
-  if (!kAddressSanitizer)
+  if (!kAddressSanitizer) {
     EXPECT_LT(hwm_kb, 40 * 1024) << "a queued plan of 160,000 runs is held in memory";
+  }
   EXPECT_THAT(read_file(d / "err.txt"),
               HasSubstr("0 ok, 0 failed, 0 reused, 2 interrupted, 159998 not started"));
   EXPECT_EQ(count(db, "1"), 2);
@@ -166,4 +167,53 @@ command: if [ "$AERUN_ATTEMPT" = 1 ]; then echo $$ > pid; sleep 60; echo finishe
   EXPECT_EQ(read_file(d / "ran.txt"), "second\n");  // the first attempt never finished
   EXPECT_EQ(sql1(db, "SELECT status || ' ' || attempt FROM runs"), "ok 2");
   EXPECT_EQ(sql1(db, "SELECT coalesce(child_pgid, 'none') FROM runs"), "none");
+}
+
+// SIGTERM long before the run's own `timeout:`, to a command that ignores TERM: aerun waits out
+// the kill grace (5 s) asleep, then kills the group. It used to wake on the run's deadline
+// instead of the grace and spin at 100 % CPU for the whole grace. Counted in CPU seconds (aerun's
+// own rusage), not in wall time: a spinning loop would use about as much CPU as the grace lasts.
+TEST(Interrupt, SigtermToARunThatIgnoresItCostsNoCpuWhileTheKillGraceRuns) {
+  TempDir d;
+  write_file(d / "c.yaml", R"yaml(case: stubborn
+timeout: 10m
+command: trap '' TERM; echo $$ > pid; while :; do sleep 0.1; done
+)yaml");
+  const std::string db = d / "results/aerun.db";
+  auto bg = start_aerun(d, {"case", "c.yaml"});
+  ASSERT_TRUE(
+      eventually([&] { return fs::exists(d / "pid") && count(db, "status='running'") == 1; }));
+  const auto sent = std::chrono::steady_clock::now();
+  kill(bg->pid(), SIGTERM);
+  bg->wait();
+  const double waited =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - sent).count();
+  ASSERT_TRUE(bg->exit().code.has_value());
+  EXPECT_EQ(*bg->exit().code, 143);
+  EXPECT_GE(waited, 4.0);  // it did wait out the grace for the stubborn command
+  const double cpu = bg->exit().user_cpu_s + bg->exit().sys_cpu_s;
+  EXPECT_LT(cpu, waited / 2) << "aerun used " << cpu << " s of CPU over " << waited << " s";
+  EXPECT_EQ(count(db, "status='interrupted'"), 1);
+  const int pid = std::stoi(read_file(d / "pid"));
+  EXPECT_TRUE(eventually([&] { return kill(pid, 0) != 0; }, 5)) << "the stubborn shell survived";
+}
+
+// A run whose log cannot be opened fails at once with the reason (it used to cost 5 s each).
+TEST(Interrupt, ARunWhoseLogCannotBeOpenedFailsAtOnceNamingIt) {
+  TempDir d;
+  write_file(d / "c.yaml", "case: nolog\nparams: {i: [1, 2, 3]}\ncommand: echo {i}\n");
+  ASSERT_EQ(run_aerun(d, {"case", "c.yaml"}).code, 0);
+  const std::string db = d / "results/aerun.db";
+  // The next attempt's log paths are taken by directories.
+  for (const auto& row : sql(db, "SELECT key FROM runs"))
+    fs::create_directories(d / ("results/logs/nolog/" + row[0].substr(0, 16) + "-a2.log"));
+  const auto t0 = std::chrono::steady_clock::now();
+  const Result r = run_aerun(d, {"case", "c.yaml", "--force"});
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(count(db, "attempt=2 AND status<>'ok'"), 3);
+  EXPECT_THAT(sql1(db, "SELECT reason FROM runs LIMIT 1"), HasSubstr("cannot write log"));
+  EXPECT_THAT(sql1(db, "SELECT reason FROM runs LIMIT 1"), HasSubstr("Is a directory"));
+  // Generous (a loaded machine): the old cost was 5 s for each of the three.
+  EXPECT_LT(took, 8.0);
 }
