@@ -13,9 +13,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <algorithm>
 #include <utility>
 
 #include "aerun/util/unique_fd.hpp"
@@ -67,9 +67,9 @@ std::string find_in_path(const std::string& argv0, const std::string& path) {
   while (start <= path.size()) {
     size_t end = path.find(':', start);
     if (end == std::string::npos) end = path.size();
-    std::string dir = path.substr(start, end - start);
-    if (dir.empty()) dir = ".";
-    const std::string file = dir + "/" + argv0;
+    // An empty entry is the current directory, as for execvp.
+    const std::string file =
+        (end > start ? path.substr(start, end - start) : std::string(".")) + "/" + argv0;
     struct stat st {};
     if (stat(file.c_str(), &st) == 0 && S_ISREG(st.st_mode) && access(file.c_str(), X_OK) == 0)
       return file;
