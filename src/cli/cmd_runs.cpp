@@ -64,6 +64,8 @@ int runs_command(const Globals& g, const RunsArgs& a) {
   std::optional<RunSelector> selector;
   if (!a.select.empty()) selector.emplace(a.select.only, outline.params, a.select.where);
   RunListing listing(outline, {a.format, a.columns, a.all_columns, a.all_versions});
+  f.columns = RunListing::store_columns();
+  f.with_metric_details = false;  // a listing shows their values
   // Runs of earlier versions of their case are left out, or (--all-versions) kept and marked.
   CurrentVersions versions;
   ChunkedOut out;

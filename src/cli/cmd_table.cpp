@@ -13,6 +13,7 @@
 #include "cli/open_store.hpp"
 #include "cli/progress_line.hpp"
 #include "cli/run_selection.hpp"
+#include "cli/table_stream.hpp"
 
 namespace aerun::cli {
 
@@ -26,6 +27,7 @@ struct TableArgs {
   bool check = false;
   std::string session;  // one session's runs (label or id)
   SelectionArgs select;
+  int threads = 0;  // threads reading the store (0: one per CPU for a large case)
 };
 
 // --check: every cell with a paper value must be measured and within the tolerance. Returns the
@@ -146,36 +148,42 @@ int table_command(const Globals& g, const TableArgs& a) {
     if (stored == 0) require_case(store, spec.name, g.resolved_db());
     std::vector<std::string> known = planned_param_names(spec);
     for (const auto& n : params) add(known, n);
-    std::optional<RunSelector> selector;
-    if (!a.select.empty()) selector.emplace(a.select.only, known, a.select.where);
-    CurrentVersions versions;
-    versions.add(spec);
-    TableBuilder builder(spec, table, params, metrics);
-    size_t older = 0, read = 0;
-    for (const auto& name : cases) {
-      RunFilter f;
-      f.case_name = name;
-      f.with_env = false;
-      f.with_series = false;  // a series' reduced value is stored as a metric too
-      store.for_each(f, [&](RunRecord& r) {
-        ++read;
-        progress.show(fmt::format("[aerun] table {}: {} of {} runs read", a.name, read, stored));
-        store.prefer_latest_ok(r);  // a run that failed lately shows its latest success
-        if (!a.all_versions && !versions.holds(r)) {
-          ++older;
-          return true;
-        }
-        if (selector && !selector->keeps(r.params, r.repeat_index)) return true;
-        builder.add(r);
-        return true;
-      });
+    auto make_builder = [&] {
+      return std::make_unique<TableBuilder>(spec, table, params, metrics);
+    };
+    TableStream::Options o;
+    o.db_path = g.resolved_db();
+    // Of the runs' own columns, besides their identity and status, the run times the table's
+    // columns show (every one when formulas may name them).
+    for (const RunTime& t : kRunTimes)
+      if (!table.derive.empty() ||
+          std::any_of(table.columns.begin(), table.columns.end(),
+                      [&](const ColumnSpec& col) { return col.source == t.name; }))
+        o.columns.emplace_back(t.column);
+    // Of the runs' metrics, those the columns show (every one when formulas may name them).
+    if (table.derive.empty()) {
+      o.metrics.emplace();
+      for (const auto& col : table.columns) add(*o.metrics, col.source);
     }
+    o.all_versions = a.all_versions;
+    o.select = a.select;
+    o.known = known;
+    o.threads = a.threads;
+    TableStream reader(spec, std::move(o), make_builder);
+    const std::unique_ptr<TableBuilder> builder = make_builder();
+    for (const auto& name : cases)
+      reader.read_case(store, name, *builder, [&](long long read) {
+        if (progress.enabled())
+          progress.show(fmt::format("[aerun] table {}: {} of {} runs read", a.name, read, stored));
+      });
+    const long long read = reader.runs_read();
+    const size_t older = reader.older();
     note_older(older);
     std::vector<PlannedRuns> plans = planned_runs(spec, table.runs_from, case_files);
     if (!a.select.empty()) keep_selected(plans, a.select, known);
     progress.show(fmt::format("[aerun] table {}: {} runs read, building the rows…", a.name, read),
                   true);
-    t = builder.finish(plans);
+    t = builder->finish(plans);
   }
   progress.clear();
   if (a.format == "csv")
@@ -211,6 +219,10 @@ void add_table_command(CLI::App& app, Globals& g, Action& action) {
               "exit 1 when a cell with a paper value is not measured or not within the "
               "table's tolerance");
   add_selection_options(c, args->select);
+  c->add_option("-j,--threads", args->threads,
+                "threads reading the store at once (default: one per CPU, up to 8, for a case of "
+                "50,000 runs or more; 1 for fewer)")
+      ->check(CLI::Range(1, 64));
   c->add_option("--db", g.db, "results store");
   c->callback([&action, &g, args] { action = [&g, args] { return table_command(g, *args); }; });
 }

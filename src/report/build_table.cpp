@@ -621,6 +621,43 @@ struct TableBuilder::Impl {
     }
   }
 
+  void merge(Impl&& later) {
+    for (RowAcc& theirs : later.rows) {
+      size_t i = index.find(theirs.key);
+      if (i == RowIndex::npos) i = new_row(theirs.key);
+      RowAcc& mine = rows[i];
+      if (theirs.first < mine.first) {
+        mine.first = theirs.first;
+        mine.key = std::move(theirs.key);  // shown as its first run wrote it
+      }
+      mine.runs += theirs.runs;
+      mine.any_ok = mine.any_ok || theirs.any_ok;
+      for (auto& [order, label] : theirs.statuses) {
+        auto st = std::find_if(mine.statuses.begin(), mine.statuses.end(),
+                               [&](const auto& e) { return e.second == label; });
+        if (st == mine.statuses.end())
+          mine.statuses.emplace_back(order, std::move(label));
+        else if (order < st->first)
+          st->first = order;
+      }
+      for (size_t j = 0; j < mine.cols.size(); ++j) {
+        RowAcc::Column& a = mine.cols[j];
+        RowAcc::Column& b = theirs.cols[j];
+        a.values.insert(a.values.end(), b.values.begin(), b.values.end());
+        if (b.best && (!a.best || *a.best < *b.best)) a.best = std::move(b.best);
+        for (Value& v : b.distinct)
+          if (std::none_of(a.distinct.begin(), a.distinct.end(),
+                           [&](const Value& x) { return values_equal(x, v); }))
+            a.distinct.push_back(std::move(v));
+      }
+      for (size_t r = 0; r < mine.ref_hits.size(); ++r)
+        for (size_t m = 0; m < mine.ref_hits[r].size(); ++m)
+          mine.ref_hits[r][m] = static_cast<char>(mine.ref_hits[r][m] || theirs.ref_hits[r][m]);
+    }
+    later.rows.clear();
+    later.index = RowIndex();
+  }
+
   Table finish(const std::vector<PlannedRuns>& plan) {
     // Planned points: a row no stored run has yet reads "missing"; each row counts its runs due.
     for (const PlannedRuns& pr : plan)
@@ -723,6 +760,10 @@ TableBuilder::~TableBuilder() = default;
 
 void TableBuilder::add(const RunRecord& r) {
   impl_->add(r);
+}
+
+void TableBuilder::merge(TableBuilder&& later) {
+  impl_->merge(std::move(*later.impl_));
 }
 
 Table TableBuilder::finish(const std::vector<PlannedRuns>& plan) {

@@ -21,7 +21,7 @@ std::vector<RunRecord> select_runs_to_forget(const Store& store, const ForgetSel
   if (s.case_name.empty() && s.only.empty() && s.statuses.empty() && !s.before && s.where.empty())
     throw InputError(SourceLoc{}, "--case",
                      "say which runs to forget: --case, --status, --only, --where or --before");
-  std::vector<RunRecord> runs = store.list(RunFilter{s.case_name, "", ""});
+  std::vector<RunRecord> runs = store.list(RunFilter::of_case(s.case_name));
   std::vector<std::string> names;
   for (const auto& r : runs)
     for (const auto& [n, v] : r.params)

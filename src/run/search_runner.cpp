@@ -154,7 +154,7 @@ void replay_stored(Store& store, const std::string& case_name,
                    const std::vector<SearchPoint>& points, std::vector<Bisection>& search,
                    SearchSummary& sum) {
   std::unordered_map<std::string, std::string> status_by_key;
-  for (auto& r : store.list(RunFilter{case_name, "", ""})) status_by_key[r.key] = r.status;
+  for (auto& r : store.list(RunFilter::of_case(case_name))) status_by_key[r.key] = r.status;
   const auto status_of = [&](const std::string& key) -> std::optional<std::string> {
     const auto it = status_by_key.find(key);
     if (it == status_by_key.end()) return std::nullopt;

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace aerun::sqlite {
 
@@ -58,9 +59,13 @@ class Database;
 class StatementUse {
  public:
   explicit StatementUse(Statement& s) : s_(&s) {}
-  ~StatementUse() { s_->reset(); }
+  ~StatementUse() {
+    if (s_) s_->reset();
+  }
+  StatementUse(StatementUse&& o) noexcept : s_(std::exchange(o.s_, nullptr)) {}
   StatementUse(const StatementUse&) = delete;
   StatementUse& operator=(const StatementUse&) = delete;
+  StatementUse& operator=(StatementUse&&) = delete;
   Statement* operator->() const { return s_; }
   Statement& operator*() const { return *s_; }
 

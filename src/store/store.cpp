@@ -6,11 +6,13 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <filesystem>
 #include <map>
+#include <stdexcept>
 #include <unordered_set>
 
 #include "aerun/judge/run_status.hpp"
@@ -33,14 +35,114 @@ double now_epoch() {
   return duration<double>(system_clock::now().time_since_epoch()).count();
 }
 
-// The columns of runs in the order read_run() expects them.
-constexpr const char* kRunColumns =
-    "id, key, case_name, case_file, repeat_index, attempt, status, reason, command, workdir, "
-    "launch_time, first_output_time, startup_time, end_time, startup_s, wall_s, exit_code, signal, "
-    "user_cpu_s, sys_cpu_s, max_rss_kb, host, aerun_version, git_commit, runner_pid, log_path, "
-    "log_size, log_sha256, scheduler, job_id, array_index, submit_time, job_start_time, "
-    "queue_wait_s, scheduler_state, scheduler_reason, runner_start, runner_boot, heartbeat, "
-    "case_version, case_digest, session_id, log_state, rundir, nodes";
+// How one column of runs is read into the RunRecord field of the same name (streaming listings
+// and tables read a subset: RunFilter::columns).
+struct RunColumn {
+  enum Need {
+    Named,   // read when RunFilter::columns names it (or names none)
+    Always,  // identity, status, version: read whatever RunFilter::columns says
+    Claim,   // the claim that tells a stale run: always read for a running run, else as Named
+  };
+  std::string_view name;
+  void (*read)(RunRecord&, const Statement&, int);
+  Need need = Named;
+};
+
+// clang-format off
+#define AERUN_COLUMN(field, getter, need)                                              \
+  RunColumn{#field,                                                                    \
+            [](RunRecord& r, const Statement& s, int c) {                              \
+              r.field = static_cast<decltype(r.field)>(s.getter(c));                   \
+            },                                                                         \
+            RunColumn::need}
+// clang-format on
+
+// Every column of runs: what read_run() reads when RunFilter::columns names none.
+const RunColumn kRunColumnTable[] = {
+    AERUN_COLUMN(id, int64, Always),
+    AERUN_COLUMN(key, text, Named),
+    AERUN_COLUMN(case_name, text, Always),
+    AERUN_COLUMN(case_file, text, Always),
+    AERUN_COLUMN(repeat_index, int64, Always),
+    AERUN_COLUMN(attempt, int64, Always),
+    AERUN_COLUMN(status, text, Always),
+    AERUN_COLUMN(reason, text, Named),
+    AERUN_COLUMN(command, text, Named),
+    AERUN_COLUMN(workdir, text, Named),
+    AERUN_COLUMN(launch_time, opt_real, Named),
+    AERUN_COLUMN(first_output_time, opt_real, Named),
+    AERUN_COLUMN(startup_time, opt_real, Named),
+    AERUN_COLUMN(end_time, opt_real, Named),
+    AERUN_COLUMN(startup_s, opt_real, Named),
+    AERUN_COLUMN(wall_s, opt_real, Named),
+    AERUN_COLUMN(exit_code, opt_int, Named),
+    AERUN_COLUMN(signal, opt_int, Named),
+    AERUN_COLUMN(user_cpu_s, real, Named),
+    AERUN_COLUMN(sys_cpu_s, real, Named),
+    AERUN_COLUMN(max_rss_kb, int64, Named),
+    AERUN_COLUMN(host, text, Claim),
+    AERUN_COLUMN(aerun_version, text, Named),
+    AERUN_COLUMN(git_commit, text, Named),
+    AERUN_COLUMN(runner_pid, int64, Claim),
+    AERUN_COLUMN(log_path, text, Named),
+    AERUN_COLUMN(log_size, int64, Named),
+    AERUN_COLUMN(log_sha256, text, Named),
+    AERUN_COLUMN(scheduler, text, Named),
+    AERUN_COLUMN(job_id, text, Claim),
+    AERUN_COLUMN(array_index, opt_int, Named),
+    AERUN_COLUMN(submit_time, opt_real, Named),
+    AERUN_COLUMN(job_start_time, opt_real, Named),
+    AERUN_COLUMN(queue_wait_s, opt_real, Named),
+    AERUN_COLUMN(scheduler_state, text, Named),
+    AERUN_COLUMN(scheduler_reason, text, Named),
+    AERUN_COLUMN(runner_start, int64, Claim),
+    AERUN_COLUMN(runner_boot, text, Claim),
+    AERUN_COLUMN(heartbeat, opt_real, Claim),
+    AERUN_COLUMN(case_version, text, Always),
+    AERUN_COLUMN(case_digest, text, Named),
+    AERUN_COLUMN(session_id, int64, Always),
+    AERUN_COLUMN(log_state, text, Named),
+    AERUN_COLUMN(rundir, text, Named),
+    AERUN_COLUMN(nodes, text, Named),
+};
+#undef AERUN_COLUMN
+
+// Every column of runs, in the order read_run() reads them: "id, key, …".
+const std::string& all_run_columns() {
+  static const std::string cols = [] {
+    std::string out;
+    for (const RunColumn& c : kRunColumnTable)
+      out += (out.empty() ? "" : ", ") + std::string(c.name);
+    return out;
+  }();
+  return cols;
+}
+
+// The columns of runs a filter reads, and the SQL that selects them from `runs r`: every column,
+// or those always read, those it names and, of a running run only, its claim. Throws
+// std::invalid_argument for a name that is no column of runs.
+struct RunColumns {
+  std::vector<const RunColumn*> read;
+  std::string sql;
+
+  explicit RunColumns(const RunFilter& f) {
+    if (f.columns)
+      for (const auto& name : *f.columns)
+        if (std::none_of(std::begin(kRunColumnTable), std::end(kRunColumnTable),
+                         [&](const RunColumn& c) { return c.name == name; }))
+          throw std::invalid_argument("RunFilter::columns: runs has no column '" + name + "'");
+    for (const RunColumn& c : kRunColumnTable) {
+      const bool named =
+          !f.columns || c.need == RunColumn::Always ||
+          std::find(f.columns->begin(), f.columns->end(), c.name) != f.columns->end();
+      if (!named && c.need != RunColumn::Claim) continue;
+      read.push_back(&c);
+      sql += sql.empty() ? "" : ", ";
+      sql += named ? fmt::format("r.{}", c.name)
+                   : fmt::format("CASE WHEN r.status='running' THEN r.{} END", c.name);
+    }
+  }
+};
 
 // A run left "running" by an aerun process that is provably gone, or silent for longer than
 // kStaleAfterS, is shown (and may be taken over) as "stale". Batch jobs are their scheduler's.
@@ -59,56 +161,19 @@ void mark_if_stale(RunRecord& r, double now) {
   r.status = run_status::stale;
 }
 
-RunRecord read_run(const Statement& s) {
+// A row of runs selected by columns.sql, stale claims marked as of `now`.
+RunRecord read_run(const Statement& s, const RunColumns& columns, double now) {
   RunRecord r;
   int c = 0;
-  r.id = s.int64(c++);
-  r.key = s.text(c++);
-  r.case_name = s.text(c++);
-  r.case_file = s.text(c++);
-  r.repeat_index = static_cast<int>(s.int64(c++));
-  r.attempt = static_cast<int>(s.int64(c++));
-  r.status = s.text(c++);
-  r.reason = s.text(c++);
-  r.command = s.text(c++);
-  r.workdir = s.text(c++);
-  r.launch_time = s.opt_real(c++);
-  r.first_output_time = s.opt_real(c++);
-  r.startup_time = s.opt_real(c++);
-  r.end_time = s.opt_real(c++);
-  r.startup_s = s.opt_real(c++);
-  r.wall_s = s.opt_real(c++);
-  r.exit_code = s.opt_int(c++);
-  r.signal = s.opt_int(c++);
-  r.user_cpu_s = s.real(c++);
-  r.sys_cpu_s = s.real(c++);
-  r.max_rss_kb = s.int64(c++);
-  r.host = s.text(c++);
-  r.aerun_version = s.text(c++);
-  r.git_commit = s.text(c++);
-  r.runner_pid = static_cast<int>(s.int64(c++));
-  r.log_path = s.text(c++);
-  r.log_size = s.int64(c++);
-  r.log_sha256 = s.text(c++);
-  r.scheduler = s.text(c++);
-  r.job_id = s.text(c++);
-  r.array_index = s.opt_int(c++);
-  r.submit_time = s.opt_real(c++);
-  r.job_start_time = s.opt_real(c++);
-  r.queue_wait_s = s.opt_real(c++);
-  r.scheduler_state = s.text(c++);
-  r.scheduler_reason = s.text(c++);
-  r.runner_start = s.int64(c++);
-  r.runner_boot = s.text(c++);
-  r.heartbeat = s.opt_real(c++);
-  r.case_version = s.text(c++);
-  r.case_digest = s.text(c++);
-  r.session_id = s.int64(c++);
-  r.log_state = s.text(c++);
-  r.rundir = s.text(c++);
-  r.nodes = s.text(c++);
-  mark_if_stale(r, now_epoch());
+  for (const RunColumn* col : columns.read) col->read(r, s, c++);
+  mark_if_stale(r, now);
   return r;
+}
+
+// A row of every column of runs (all_run_columns()).
+RunRecord read_run(const Statement& s) {
+  static const RunColumns every{RunFilter{}};
+  return read_run(s, every, now_epoch());
 }
 
 bool all_digits(const std::string& s) {
@@ -318,12 +383,13 @@ struct Store::Impl {
   // committing its own, outermost, transaction).
   void write_results(long long id, const RunRecord& r, bool in_parts = false) {
     clear_results(id);
+    long long pos = 0;
     for (const auto& m : r.metrics) {
       auto q = db.prepare(
-          "INSERT INTO metrics(run_id, name, value, unit, count, source_line) "
-          "VALUES(?,?,?,?,?,?)");
+          "INSERT INTO metrics(run_id, name, value, unit, count, source_line, position) "
+          "VALUES(?,?,?,?,?,?,?)");
       q->bind(1, id).bind(2, m.name).bind(3, m.value).bind(4, m.unit).bind(5, m.count);
-      q->bind(6, m.source_line).run();
+      q->bind(6, m.source_line).bind(7, pos++).run();
     }
     std::vector<std::string> warnings = r.warnings;
     PendingSeries part{id, &r.series, 0, 0, {}};
@@ -406,7 +472,7 @@ struct Store::Impl {
     {
       auto q = db.prepare(
           "SELECT name, value, unit, count, source_line FROM metrics WHERE run_id=? "
-          "ORDER BY rowid");
+          "ORDER BY position");
       q->bind(1, r.id);
       while (q->step())
         r.metrics.push_back({q->text(0), q->real(1), q->text(2), q->int64(3), q->int64(4)});
@@ -540,7 +606,7 @@ struct Store::Impl {
   std::optional<RunRecord> load_where(const std::string& where, const std::string& arg) {
     std::optional<RunRecord> r;
     {
-      auto q = db.prepare(std::string("SELECT ") + kRunColumns + " FROM runs WHERE " + where);
+      auto q = db.prepare("SELECT " + all_run_columns() + " FROM runs WHERE " + where);
       q->bind(1, arg);
       if (!q->step()) return std::nullopt;
       r = read_run(*q);
@@ -709,21 +775,6 @@ namespace {
 
 // The least string greater than every string that starts with prefix ("" when there is none):
 // `key >= prefix AND key < bound` finds a prefix through the key index.
-// "a, b, c" -> {"a", "b", "c"}.
-std::vector<std::string> split_columns(std::string_view cols) {
-  std::vector<std::string> out;
-  size_t from = 0;
-  while (from < cols.size()) {
-    size_t comma = cols.find(',', from);
-    if (comma == std::string_view::npos) comma = cols.size();
-    std::string_view c = cols.substr(from, comma - from);
-    while (!c.empty() && (c.front() == ' ' || c.front() == '\n')) c.remove_prefix(1);
-    while (!c.empty() && (c.back() == ' ' || c.back() == '\n')) c.remove_suffix(1);
-    if (!c.empty()) out.emplace_back(c);
-    from = comma + 1;
-  }
-  return out;
-}
 
 std::string prefix_bound(std::string prefix) {
   while (!prefix.empty() && static_cast<unsigned char>(prefix.back()) == 0xff) prefix.pop_back();
@@ -793,6 +844,8 @@ struct RunWhere {
     if (!f.key_prefix.empty())
       sql += bound.empty() ? " AND r.key >= ?3 AND 0" : " AND r.key >= ?3 AND r.key < ?4";
     if (f.session_id != 0) sql += " AND r.session_id=?5";
+    if (f.id_from != 0) sql += " AND r.id >= ?8";
+    if (f.id_to != 0) sql += " AND r.id <= ?9";
   }
   // The cases the filter reads, in name order: its own, or every case stored.
   std::vector<std::string> cases(sqlite::Database& db) const {
@@ -808,8 +861,19 @@ struct RunWhere {
     if (!f.key_prefix.empty()) q.bind(3, f.key_prefix);
     if (!f.key_prefix.empty() && !bound.empty()) q.bind(4, bound);
     if (f.session_id != 0) q.bind(5, f.session_id);
+    if (f.id_from != 0) q.bind(8, f.id_from);
+    if (f.id_to != 0) q.bind(9, f.id_to);
   }
 };
+
+// How many runs of case_name the filter selects, and their least and greatest ids.
+Store::IdSpan id_span_of(Database& db, const RunWhere& rw, const std::string& case_name) {
+  auto q = db.prepare("SELECT count(*), min(r.id), max(r.id) FROM runs r WHERE " + rw.sql);
+  rw.bind(*q, case_name);
+  Store::IdSpan span;
+  if (q->step() && q->int64(0) > 0) span = {q->int64(0), q->int64(1), q->int64(2)};
+  return span;
+}
 
 }  // namespace
 
@@ -875,11 +939,17 @@ Store::Outline Store::outline(const RunFilter& f, bool with_names) const {
     };
     for (auto& n : names_of("run_params", "c.position"))
       if (seen_params.insert(n).second) out.params.push_back(std::move(n));
-    out.case_metrics[c] = names_of("metrics", "c.rowid");
+    out.case_metrics[c] = names_of("metrics", "c.position");
     for (const auto& n : out.case_metrics[c])
       if (seen_metrics.insert(n).second) out.metrics.push_back(n);
   }
   return out;
+}
+
+Store::IdSpan Store::id_span(const RunFilter& f) const {
+  if (f.case_name.empty()) throw std::invalid_argument("Store::id_span: the filter names no case");
+  Transaction tx(impl_->db, Transaction::Mode::Deferred);
+  return id_span_of(impl_->db, RunWhere(f), f.case_name);
 }
 
 std::vector<RunRecord> Store::list(const RunFilter& f) const {
@@ -897,12 +967,8 @@ void Store::for_each(const RunFilter& f, const std::function<bool(RunRecord&)>& 
   const RunWhere rw(f);
   const std::string& where = rw.sql;
   const std::vector<std::string> cases = rw.cases(db);
-  // Children joined to their runs, in run id order (their primary keys start with run_id).
-  const auto children = [&](const std::string& cols, const std::string& table,
-                            const std::string& extra, const std::string& order) {
-    return "SELECT " + cols + " FROM " + table + " c JOIN runs r ON r.id=c.run_id WHERE " + where +
-           extra + " ORDER BY r.id" + (order.empty() ? "" : ", " + order);
-  };
+  const RunColumns columns(f);
+  const double now = now_epoch();
   // Rows of one run taken in any order and kept in the order of their key (`order`).
   std::vector<long long> order;
   const auto in_order = [&order](auto& list, long long key) {
@@ -912,37 +978,68 @@ void Store::for_each(const RunFilter& f, const std::function<bool(RunRecord&)>& 
     std::rotate(list.begin() + static_cast<long>(at), list.end() - 1, list.end());
   };
   for (const auto& case_name : cases) {
-    std::string run_cols;
-    for (const auto& col : split_columns(kRunColumns))
-      run_cols += (run_cols.empty() ? "r." : ", r.") + col;
-    auto runs = db.prepare("SELECT " + run_cols + " FROM runs r WHERE " + where + " ORDER BY r.id");
-    // Parameters, environment and metrics come in their index's order (by name) and are put in
+    const IdSpan span = id_span_of(db, rw, case_name);
+    const long long count = span.runs, lo = span.first, hi = span.last;
+    if (count == 0) continue;
+    // A child table (parameters, environment, metrics; clustered by run id) is read in one
+    // sequential pass over the range of the selected ids when they are at least half of the
+    // range (the rows of other runs are skipped below), else joined to the selected runs (an
+    // index lookup per run). Either way its rows come in run id order.
+    const bool dense = count * 2 >= hi - lo + 1;
+    const auto children = [&](const std::string& cols, const std::string& table,
+                              const std::vector<std::string>* names = nullptr) {
+      std::string only;  // "AND c.name IN (?10, ?11, …)"
+      for (size_t i = 0; names && i < names->size(); ++i)
+        only += fmt::format("{}?{}", i == 0 ? " AND c.name IN (" : ", ", 10 + i);
+      if (names) only += names->empty() ? " AND 0" : ")";
+      auto q = db.prepare(
+          dense ? "SELECT " + cols + " FROM " + table + " c WHERE c.run_id BETWEEN ?1 AND ?2" +
+                      only + " ORDER BY c.run_id"
+                : "SELECT " + cols + " FROM " + table + " c JOIN runs r ON r.id=c.run_id WHERE " +
+                      where + only + " ORDER BY r.id");
+      if (dense)
+        q->bind(1, lo).bind(2, hi);
+      else
+        rw.bind(*q, case_name);
+      for (size_t i = 0; names && i < names->size(); ++i)
+        q->bind(static_cast<int>(10 + i), (*names)[i]);
+      return q;
+    };
+    auto runs =
+        db.prepare("SELECT " + columns.sql + " FROM runs r WHERE " + where + " ORDER BY r.id");
+    rw.bind(*runs, case_name);
+    // Parameters, environment and metrics come in their key's order (by name) and are put in
     // their own order here: sorting a run's few rows costs less than SQLite's sorter for each run.
-    auto params =
-        db.prepare(children("c.run_id, c.name, c.value, c.position", "run_params", "", ""));
-    auto env =
-        db.prepare(children("c.run_id, c.name, c.value, c.position", "run_env", " AND ?6", ""));
-    auto metrics = db.prepare(children(
-        "c.run_id, c.name, c.value, c.unit, c.count, c.source_line, c.rowid", "metrics", "", ""));
-    auto series = db.prepare(children("c.run_id, c.metric, c.idx, c.value, c.source_line", "series",
-                                      " AND ?6", "c.rowid"));
-    for (Statement* q : {&*runs, &*params, &*env, &*metrics, &*series}) rw.bind(*q, case_name);
-    env->bind(6, f.with_env ? 1 : 0);
-    series->bind(6, f.with_series ? 1 : 0);
+    auto params = children("c.run_id, c.name, c.value, c.position", "run_params");
+    auto metrics =
+        children(f.with_metric_details ? "c.run_id, c.name, c.value, c.position, c.unit, c.count, "
+                                         "c.source_line"
+                                       : "c.run_id, c.name, c.value, c.position",
+                 "metrics", f.metric_names ? &*f.metric_names : nullptr);
+    std::optional<decltype(params)> env, series;
+    if (f.with_env) env.emplace(children("c.run_id, c.name, c.value, c.position", "run_env"));
+    if (f.with_series) {
+      series.emplace(db.prepare(
+          "SELECT c.run_id, c.metric, c.idx, c.value, c.source_line FROM series c JOIN runs r ON "
+          "r.id=c.run_id WHERE " +
+          where + " ORDER BY r.id, c.rowid"));
+      rw.bind(**series, case_name);
+    }
     // Each child cursor: whether it holds an unread row (its run id in column 0).
     struct Cursor {
-      Statement& q;
+      Statement* q;
       bool has = false;
-      void next() { has = q.step(); }
+      void next() { has = q && q->step(); }
     };
-    Cursor cp{*params}, ce{*env}, cm{*metrics}, cs{*series};
+    Cursor cp{&*params}, ce{env ? &**env : nullptr}, cm{&*metrics},
+        cs{series ? &**series : nullptr};
     for (Cursor* c : {&cp, &ce, &cm, &cs}) c->next();
     auto rows_of = [](Cursor& c, long long id, auto&& take) {
-      while (c.has && c.q.int64(0) < id) c.next();
-      for (; c.has && c.q.int64(0) == id; c.next()) take(c.q);
+      while (c.has && c.q->int64(0) < id) c.next();
+      for (; c.has && c.q->int64(0) == id; c.next()) take(*c.q);
     };
     while (runs->step()) {
-      RunRecord r = read_run(*runs);
+      RunRecord r = read_run(*runs, columns, now);
       order.clear();
       rows_of(cp, r.id, [&](Statement& q) {
         r.params.emplace_back(q.text(1), Value::parse(q.text(2)));
@@ -955,8 +1052,11 @@ void Store::for_each(const RunFilter& f, const std::function<bool(RunRecord&)>& 
       });
       order.clear();
       rows_of(cm, r.id, [&](Statement& q) {
-        r.metrics.push_back({q.text(1), q.real(2), q.text(3), q.int64(4), q.int64(5)});
-        in_order(r.metrics, q.int64(6));
+        if (f.with_metric_details)
+          r.metrics.push_back({q.text(1), q.real(2), q.text(4), q.int64(5), q.int64(6)});
+        else
+          r.metrics.push_back({q.text(1), q.real(2), {}, 0, 0});
+        in_order(r.metrics, q.int64(3));
       });
       rows_of(cs, r.id, [&](Statement& q) {
         std::string name = q.text(1);
@@ -1215,7 +1315,7 @@ std::vector<RunRecord> Store::session_runs(long long session, const std::string&
   Transaction tx(db, Transaction::Mode::Deferred);
   std::vector<RunRecord> out;
   {
-    auto q = db.prepare(std::string("SELECT ") + kRunColumns +
+    auto q = db.prepare("SELECT " + all_run_columns() +
                         " FROM runs WHERE session_id=? AND (?2='' OR case_name=?2) ORDER BY id");
     q->bind(1, session).bind(2, case_name);
     while (q->step()) out.push_back(read_run(*q));
@@ -1383,7 +1483,7 @@ bool Store::session_has_runs(long long session, const std::string& case_name) co
 
 std::vector<RunRecord> Store::all_attempts(const std::string& case_name) const {
   auto& db = impl_->db;
-  std::vector<RunRecord> current = list(RunFilter{case_name, "", "", 0});
+  std::vector<RunRecord> current = list(RunFilter::of_case(case_name));
   Transaction tx(db, Transaction::Mode::Deferred);
   std::map<long long, const RunRecord*> by_id;
   for (const auto& r : current) by_id[r.id] = &r;

@@ -15,21 +15,26 @@ struct RunTime {
   bool instant;
   std::optional<double> RunRecord::*field;
   std::string_view meaning;  // for docs and error messages
+  std::string_view column;   // the store's column of runs (and RunRecord field) it is read from
 };
 
 inline constexpr RunTime kRunTimes[] = {
     {"start", true, &RunRecord::launch_time,
      "when the run started: aerun's launch, a batch job's start, an ingested log's job-start "
-     "stamp"},
-    {"first_output", true, &RunRecord::first_output_time, "the run's first output line"},
+     "stamp",
+     "launch_time"},
+    {"first_output", true, &RunRecord::first_output_time, "the run's first output line",
+     "first_output_time"},
     {"first_step", true, &RunRecord::startup_time,
-     "the first training step (the startup pattern; an ingested log's step stamp)"},
-    {"end", true, &RunRecord::end_time, "when the run ended (an ingested log: its mtime)"},
-    {"submit", true, &RunRecord::submit_time, "when aerun submitted the batch job"},
-    {"job_start", true, &RunRecord::job_start_time, "when the batch job script started"},
-    {"startup_s", false, &RunRecord::startup_s, "first_step - start"},
-    {"wall_s", false, &RunRecord::wall_s, "end - start"},
-    {"queue_wait_s", false, &RunRecord::queue_wait_s, "job_start - submit"},
+     "the first training step (the startup pattern; an ingested log's step stamp)", "startup_time"},
+    {"end", true, &RunRecord::end_time, "when the run ended (an ingested log: its mtime)",
+     "end_time"},
+    {"submit", true, &RunRecord::submit_time, "when aerun submitted the batch job", "submit_time"},
+    {"job_start", true, &RunRecord::job_start_time, "when the batch job script started",
+     "job_start_time"},
+    {"startup_s", false, &RunRecord::startup_s, "first_step - start", "startup_s"},
+    {"wall_s", false, &RunRecord::wall_s, "end - start", "wall_s"},
+    {"queue_wait_s", false, &RunRecord::queue_wait_s, "job_start - submit", "queue_wait_s"},
 };
 
 // The run time called `name`, or nullptr.

@@ -28,6 +28,12 @@ class RunListing {
   RunListing(const RunListing&) = delete;  // its columns point into it
   RunListing& operator=(const RunListing&) = delete;
 
+  // The columns of runs it shows besides those every read of the store has (RunFilter::columns).
+  static std::vector<std::string> store_columns() {
+    return {"key",      "reason",    "case_digest", "job_id",
+            "log_path", "startup_s", "wall_s",      "queue_wait_s"};
+  }
+
   std::string header() const;
   // One run's line (`current`: of its case's current version), appended to out.
   void row(const RunRecord& r, bool current, std::string& out);

@@ -85,6 +85,10 @@ class TableBuilder {
   TableBuilder(const TableBuilder&) = delete;
   TableBuilder& operator=(const TableBuilder&) = delete;
   void add(const RunRecord& r);
+  // Takes what another builder of the same case and table took, as if its runs had been added
+  // here after this one's (builders fed by threads reading parts of a store, merged in order:
+  // the table is the same as one builder's given every run).
+  void merge(TableBuilder&& later);
   Table finish(const std::vector<PlannedRuns>& plan = {});
 
  private:

@@ -19,9 +19,28 @@ struct RunFilter {
   std::string case_name;
   std::string status;
   std::string key_prefix;
-  long long session_id = 0;  // runs whose latest attempt is of this session (0: any)
-  bool with_env = true;      // load each run's env
-  bool with_series = true;   // load each run's series (every point: can be large)
+  long long session_id = 0;         // runs whose latest attempt is of this session (0: any)
+  bool with_env = true;             // load each run's env
+  bool with_series = true;          // load each run's series (every point: can be large)
+  bool with_metric_details = true;  // each metric's unit, count and source line (else "", 0, 0)
+  // Only these metrics of each run (nullopt: every one).
+  std::optional<std::vector<std::string>> metric_names = std::nullopt;
+  // The columns of runs to read besides those always read (id, case and case file, repeat,
+  // attempt, status, case version, session; of a running run, the claim that tells a stale one),
+  // by name (each the RunRecord field of that name); nullopt reads them all. Fields not read keep
+  // their defaults. A table of a million runs reads faster without the key, command, log and
+  // scheduler fields it never shows.
+  std::optional<std::vector<std::string>> columns = std::nullopt;
+  // Only runs whose id is in [id_from, id_to] (0: no bound): a large read cut into parts that
+  // threads read at once (Store::id_span tells the ids there are).
+  long long id_from = 0, id_to = 0;
+
+  // Every run of one case.
+  static RunFilter of_case(std::string name) {
+    RunFilter f;
+    f.case_name = std::move(name);
+    return f;
+  }
 };
 
 // The results store: one SQLite file (WAL, foreign keys on, busy_timeout 10 s,
@@ -140,6 +159,13 @@ class Store {
   };
   // Without names: only the counts and case files (two index lookups per case).
   Outline outline(const RunFilter& f, bool with_names = true) const;
+
+  // How many runs of one case the filter selects (f.case_name must be set), and their least and
+  // greatest ids (0 when none).
+  struct IdSpan {
+    long long runs = 0, first = 0, last = 0;
+  };
+  IdSpan id_span(const RunFilter& f) const;
 
   // Marks "stale" (reason "aerun process <pid> disappeared") the rows left "running" on this host
   // by an aerun process that no longer exists (its pid gone or reused by a process started at

@@ -168,3 +168,47 @@ TEST(TableBuilder, RunsGivenInAnyOrderMakeTheSameTable) {
     EXPECT_EQ(render_csv(b.finish(demo_plan())), whole) << (reversed ? "reversed" : "pairs");
   }
 }
+
+// Threads reading a large store in parts each fill a builder of their own, merged in order: the
+// table is the one a single builder makes of every run, wherever the runs were cut and in how many
+// parts (rows first seen in a later part, statuses, parameter columns, references included).
+TEST(TableBuilder, BuildersMergedFromPartsCutAnywhereMakeTheSameTable) {
+  std::vector<RunRecord> runs;
+  for (int i = 0; i < 14; ++i) {
+    RunRecord r = make_run(params({{"hidden", i % 5 == 4 ? "512"
+                                              : i < 4    ? "64"
+                                                         : (i % 3 ? "128" : "256")},
+                                   {"layers", std::to_string(12 + 12 * (i % 3))}}),
+                           i % 5 == 4 ? "oom" : (i % 7 == 6 ? "failed" : "ok"),
+                           {{"iter_ms", 10.0 + i * 1.25}}, i / 3);
+    r.attempt = 1 + i % 2;
+    runs.push_back(r);
+  }
+  TableSpec t = make_table(
+      {"hidden"}, {column("iter_ms"), column("iter_ms", "first"), column("iter_ms", "last"),
+                   column("iter_ms", "mean"), column("layers"), column("layers", "largest_ok")});
+  t.columns[1].label = "first";
+  t.columns[2].label = "last";
+  t.columns[3].label = "mean";
+  t.columns[5].label = "most_layers";
+  Reference ref;
+  ref.match = params({{"hidden", "256"}, {"layers", "36"}});
+  ref.column = "iter_ms";
+  ref.value = 20;
+  t.references.push_back(ref);
+  const CaseSpec spec = make_case();
+  const std::string whole = render_csv(build_table(spec, t, runs, demo_plan()));
+  EXPECT_THAT(whole, HasSubstr("OOM"));
+  for (size_t cut = 0; cut <= runs.size(); ++cut)
+    for (size_t second_cut = cut; second_cut <= runs.size(); second_cut += 5) {
+      TableBuilder first(spec, t, {"hidden", "layers"}, {"iter_ms"});
+      TableBuilder second(spec, t, {"hidden", "layers"}, {"iter_ms"});
+      TableBuilder third(spec, t, {"hidden", "layers"}, {"iter_ms"});
+      for (size_t i = 0; i < runs.size(); ++i)
+        (i < cut ? first : i < second_cut ? second : third).add(runs[i]);
+      first.merge(std::move(second));
+      first.merge(std::move(third));
+      EXPECT_EQ(render_csv(first.finish(demo_plan())), whole)
+          << "cut at " << cut << " and " << second_cut;
+    }
+}
