@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <map>
 
 #include "aerun/record/run_times.hpp"
 #include "aerun/report/table.hpp"
@@ -122,6 +123,7 @@ int table_command(const Globals& g, const TableArgs& a) {
     std::vector<std::string> params, metrics;
     std::vector<RunRecord> case_files;  // one stub per recorded case file: for planned_runs
     long long stored = 0;
+    std::map<std::string, long long> case_runs;  // runs of each case, as the outline counted
     auto add = [](std::vector<std::string>& v, const std::string& n) {
       if (std::find(v.begin(), v.end(), n) == v.end()) v.push_back(n);
     };
@@ -141,6 +143,7 @@ int table_command(const Globals& g, const TableArgs& a) {
       f.case_name = name;
       const Store::Outline o = store.outline(f, need_names);
       stored += o.runs;
+      case_runs[name] = o.runs;
       for (const auto& n : o.params) add(params, n);
       for (const auto& n : o.metrics) add(metrics, n);
       for (auto& stub : o.file_stubs(name)) case_files.push_back(std::move(stub));
@@ -172,7 +175,7 @@ int table_command(const Globals& g, const TableArgs& a) {
     TableStream reader(spec, std::move(o), make_builder);
     const std::unique_ptr<TableBuilder> builder = make_builder();
     for (const auto& name : cases)
-      reader.read_case(store, name, *builder, [&](long long read) {
+      reader.read_case(store, name, case_runs[name], *builder, [&](long long read) {
         if (progress.enabled())
           progress.show(fmt::format("[aerun] table {}: {} of {} runs read", a.name, read, stored));
       });

@@ -43,8 +43,8 @@ void TableStream::read_part(const Store& s, const RunFilter& f, TableBuilder& b,
   });
 }
 
-void TableStream::read_case(const Store& store, const std::string& case_name, TableBuilder& b,
-                            const std::function<void(long long)>& read) {
+void TableStream::read_case(const Store& store, const std::string& case_name, long long stored,
+                            TableBuilder& b, const std::function<void(long long)>& read) {
   RunFilter f;
   f.case_name = case_name;
   f.with_env = false;
@@ -55,10 +55,10 @@ void TableStream::read_case(const Store& store, const std::string& case_name, Ta
   Store::IdSpan span;
   long long parts = 1;
   if (o_.threads != 1) {
-    span = store.id_span(f);
     const long long cpus = std::clamp(static_cast<int>(std::thread::hardware_concurrency()), 1, 8);
-    parts = o_.threads > 1 ? o_.threads : span.runs >= kThreadedFrom ? cpus : 1;
-    parts = std::max(1LL, std::min(parts, span.runs));
+    parts = o_.threads > 1 ? o_.threads : stored >= kThreadedFrom ? cpus : 1;
+    parts = std::max(1LL, std::min(parts, stored));
+    if (parts > 1) span = store.id_span(f, /*count=*/false);
   }
   std::vector<Part> state(static_cast<size_t>(parts));
   total_ = 0;

@@ -37,10 +37,11 @@ class TableStream {
 
   TableStream(const CaseSpec& spec, Options o, std::function<std::unique_ptr<TableBuilder>()> make);
 
-  // Adds case_name's runs to b, through store (the first part) and connections of its own (the
-  // others); `read` (called on this thread) hears how many runs were read so far.
-  void read_case(const Store& store, const std::string& case_name, TableBuilder& b,
-                 const std::function<void(long long)>& read);
+  // Adds case_name's runs (`stored` of them, as counted by Store::outline) to b, through store
+  // (the first part) and connections of its own (the others); `read` (called on this thread)
+  // hears how many runs were read so far.
+  void read_case(const Store& store, const std::string& case_name, long long stored,
+                 TableBuilder& b, const std::function<void(long long)>& read);
 
   long long runs_read() const { return read_; }
   size_t older() const { return older_; }  // runs of earlier case versions left out

@@ -1,11 +1,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <climits>
 #include <cmath>
 #include <cstdint>
 #include <memory>
 #include <numeric>
+#include <string_view>
 #include <tuple>
 #include <unordered_map>
 
@@ -129,8 +131,18 @@ class RowIndex {
         if (parsed.kind() == Value::Kind::Int || parsed.kind() == Value::Kind::Float)
           n = parsed.number();
       }
-      const std::string text = n ? fmt::format("{}", *n == 0 ? 0.0 : *n) : v.text();
-      out += fmt::format("{}{}:", n ? 'n' : 's', text.size());
+      // Numbers by their shortest round-trip text (to_chars: this runs for every run of a table).
+      char number[32];
+      std::string_view text = v.text();
+      if (n) {
+        const auto [end, ec] = std::to_chars(number, number + sizeof number, *n == 0 ? 0.0 : *n);
+        text = std::string_view(number, static_cast<size_t>(end - number));
+      }
+      char size[24];
+      const auto [size_end, size_ec] = std::to_chars(size, size + sizeof size, text.size());
+      out += n ? 'n' : 's';
+      out.append(size, size_end);
+      out += ':';
       out += text;
     }
     return out;
@@ -196,13 +208,23 @@ std::optional<double> run_value(const RunRecord& r, const Source& src, const std
   return std::nullopt;
 }
 
+// The middle value (the mean of the two middle ones for an even count): two selections, not a sort.
 double median_of(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
   const size_t n = v.size();
-  return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+  const auto mid = v.begin() + static_cast<long>(n / 2);
+  std::nth_element(v.begin(), mid, v.end());
+  if (n % 2 == 1) return *mid;
+  return (*std::max_element(v.begin(), mid) + *mid) / 2;
 }
 
-// `values` are in run order (repeat index, then attempt); never empty.
+// Whether an aggregation's value depends on the order of its values (first, last, and the sums'
+// rounding): only then are a cell's values put in run order.
+bool depends_on_order(Aggregation agg) {
+  return agg == Aggregation::Mean || agg == Aggregation::Sum || agg == Aggregation::Stdev ||
+         agg == Aggregation::First || agg == Aggregation::Last;
+}
+
+// `values` are in run order (repeat index, attempt, id) when depends_on_order(agg); never empty.
 double aggregate(const std::vector<double>& values, Aggregation agg) {
   const double n = static_cast<double>(values.size());
   const double sum = std::accumulate(values.begin(), values.end(), 0.0);
@@ -267,8 +289,9 @@ void fill_instant(TableCell& cell, const Source& src, const ColumnSpec& col) {
 TableCell measured_cell(const RowAcc& row, size_t j, const Source& src, const ColumnSpec& col) {
   TableCell cell;
   auto entries = row.cols[j].values;
-  std::stable_sort(entries.begin(), entries.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  if (depends_on_order(col.agg))  // every run has its own place: no two entries tie
+    std::sort(entries.begin(), entries.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
   std::vector<double> values;
   values.reserve(entries.size());
   for (const auto& e : entries) values.push_back(e.second);

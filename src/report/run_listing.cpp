@@ -155,13 +155,19 @@ std::string RunListing::header() const {
   std::string out;
   if (md_) {
     out += "|";
-    for (const Column* c : shown_)
-      out += " " + md_cell(c->name == "repeat" ? "rep" : c->name) + " |";
+    for (const Column* c : shown_) {
+      out += ' ';
+      out += md_cell(c->name == "repeat" ? "rep" : c->name);
+      out += " |";
+    }
     out += "\n|";
     for (size_t i = 0; i < shown_.size(); ++i) out += "---|";
     out += "\n";
   } else if (opts_.format == "csv") {
-    for (size_t k = 0; k < shown_.size(); ++k) out += (k ? "," : "") + csv_field(shown_[k]->name);
+    for (size_t k = 0; k < shown_.size(); ++k) {
+      if (k) out += ',';
+      out += csv_field(shown_[k]->name);
+    }
     out += "\n";
   } else {
     out += "[";

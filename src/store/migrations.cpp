@@ -221,7 +221,11 @@ ALTER TABLE runs ADD COLUMN nodes TEXT NOT NULL DEFAULT '';
 // Parameters, environment and metrics stored by run (WITHOUT ROWID: the table is its primary key's
 // b-tree), so that a case's runs are read with their children in one sequential pass instead of an
 // index lookup and a row fetch per child row (docs/performance.md). A metric's place among its
-// run's metrics, its rowid until now, is a column of its own.
+// run's metrics, its rowid until now, is a column of its own. The case files a case's runs came
+// from are found through an index instead of a scan of the case. A case's runs in id order with
+// what a table reads of their own row (status, repeat, attempt, version, session, case file) come
+// from an index that holds those (runs_case_summary), not from the wide rows of runs; it replaces
+// runs_case, its prefix.
 constexpr std::string_view kClusteredChildren = R"sql(
 CREATE TABLE run_params_v11 (
   run_id   INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
@@ -260,6 +264,10 @@ INSERT INTO metrics_v11(run_id, name, value, unit, count, source_line, position)
   SELECT run_id, name, value, unit, count, source_line, rowid FROM metrics;
 DROP TABLE metrics;
 ALTER TABLE metrics_v11 RENAME TO metrics;
+CREATE INDEX runs_case_file ON runs(case_name, case_file);
+CREATE INDEX runs_case_summary ON runs(case_name, id, status, repeat_index, attempt, case_version,
+                                       session_id, case_file);
+DROP INDEX runs_case;
 )sql";
 
 }  // namespace
@@ -278,7 +286,9 @@ const std::vector<Migration>& store_migrations() {
       {9, "extraction warnings: what a log gave that could not be used", kWarnings},
       {10, "environment records (what a session ran with, each text once); run directories, nodes",
        kEnvRecords},
-      {11, "parameters, environment and metrics clustered by run (WITHOUT ROWID)",
+      {11,
+       "parameters, environment and metrics clustered by run (WITHOUT ROWID); case files and "
+       "case summaries indexed",
        kClusteredChildren},
   };
   return migrations;

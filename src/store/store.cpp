@@ -119,11 +119,13 @@ const std::string& all_run_columns() {
 }
 
 // The columns of runs a filter reads, and the SQL that selects them from `runs r`: every column,
-// or those always read, those it names and, of a running run only, its claim. Throws
+// or those always read and those it names; the claim of a running run (which tells a stale one)
+// is then read by a query of its own, for the few runs that are running. Throws
 // std::invalid_argument for a name that is no column of runs.
 struct RunColumns {
-  std::vector<const RunColumn*> read;
-  std::string sql;
+  std::vector<const RunColumn*> read, claim;
+  std::string sql, claim_sql;
+  bool summary = true;  // every column read is in the index runs_case_summary
 
   explicit RunColumns(const RunFilter& f) {
     if (f.columns)
@@ -135,12 +137,20 @@ struct RunColumns {
       const bool named =
           !f.columns || c.need == RunColumn::Always ||
           std::find(f.columns->begin(), f.columns->end(), c.name) != f.columns->end();
-      if (!named && c.need != RunColumn::Claim) continue;
-      read.push_back(&c);
-      sql += sql.empty() ? "" : ", ";
-      sql += named ? fmt::format("r.{}", c.name)
-                   : fmt::format("CASE WHEN r.status='running' THEN r.{} END", c.name);
+      if (named) {
+        static constexpr std::string_view kSummary[] = {"id",           "case_name", "status",
+                                                        "repeat_index", "attempt",   "case_version",
+                                                        "session_id",   "case_file"};
+        summary = summary &&
+                  std::find(std::begin(kSummary), std::end(kSummary), c.name) != std::end(kSummary);
+        read.push_back(&c);
+        sql += fmt::format("{}r.{}", sql.empty() ? "" : ", ", c.name);
+      } else if (c.need == RunColumn::Claim) {
+        claim.push_back(&c);
+        claim_sql += fmt::format("{}{}", claim_sql.empty() ? "SELECT " : ", ", c.name);
+      }
     }
+    if (!claim.empty()) claim_sql += " FROM runs WHERE id=?";
   }
 };
 
@@ -161,11 +171,20 @@ void mark_if_stale(RunRecord& r, double now) {
   r.status = run_status::stale;
 }
 
-// A row of runs selected by columns.sql, stale claims marked as of `now`.
-RunRecord read_run(const Statement& s, const RunColumns& columns, double now) {
+// A row of runs selected by columns.sql (with its claim from db when it is running and the
+// claim was not selected), stale claims marked as of `now`.
+RunRecord read_run(const Statement& s, const RunColumns& columns, double now,
+                   Database* db = nullptr) {
   RunRecord r;
   int c = 0;
   for (const RunColumn* col : columns.read) col->read(r, s, c++);
+  if (r.status == run_status::running && !columns.claim.empty()) {
+    auto q = db->prepare(columns.claim_sql);
+    q->bind(1, r.id);
+    c = 0;
+    if (q->step())
+      for (const RunColumn* col : columns.claim) col->read(r, *q, c++);
+  }
   mark_if_stale(r, now);
   return r;
 }
@@ -832,7 +851,7 @@ std::string json_quote(const std::string& s) {
 }
 
 // The WHERE clause of a filter on runs (as r), holding only the conditions it sets, so that a
-// case's runs come straight out of the runs_case index; binds ?1 (the case) and the rest.
+// case's runs come straight out of the runs_case_summary index; binds ?1 (the case) and the rest.
 struct RunWhere {
   const RunFilter& f;
   std::string bound;
@@ -867,11 +886,21 @@ struct RunWhere {
 };
 
 // How many runs of case_name the filter selects, and their least and greatest ids.
-Store::IdSpan id_span_of(Database& db, const RunWhere& rw, const std::string& case_name) {
-  auto q = db.prepare("SELECT count(*), min(r.id), max(r.id) FROM runs r WHERE " + rw.sql);
-  rw.bind(*q, case_name);
+// Three queries: SQLite counts an index range without reading its rows and finds a min() or a
+// max() alone with one seek, where count, min and max in one query step through every row.
+Store::IdSpan id_span_of(Database& db, const RunWhere& rw, const std::string& case_name,
+                         bool count = true) {
+  auto one = [&](const char* what) {
+    auto q = db.prepare(std::string("SELECT ") + what + " FROM runs r WHERE " + rw.sql);
+    rw.bind(*q, case_name);
+    return q->step() ? q->int64(0) : 0;
+  };
   Store::IdSpan span;
-  if (q->step() && q->int64(0) > 0) span = {q->int64(0), q->int64(1), q->int64(2)};
+  if (count) span.runs = one("count(*)");
+  if (span.runs > 0 || !count) {
+    span.first = one("min(r.id)");
+    span.last = one("max(r.id)");
+  }
   return span;
 }
 
@@ -892,12 +921,18 @@ Store::Outline Store::outline(const RunFilter& f, bool with_names) const {
       bind(*q);
       if (q->step()) out.runs += q->int64(0);
     }
-    {
-      auto q = db.prepare("SELECT DISTINCT r.case_file FROM runs r WHERE " + where +
-                          " AND r.case_file != '' LIMIT 3");
+    // Up to 3 case files, each the least after the one before: a seek each in the index
+    // runs_case_file (a DISTINCT scan reads every run of a case that has only one).
+    for (std::string after; out.case_files[c].size() < 3;) {
+      auto q = db.prepare("SELECT r.case_file FROM runs r WHERE " + where +
+                          " AND r.case_file > ?10 ORDER BY r.case_file LIMIT 1");
       bind(*q);
-      while (q->step()) out.case_files[c].push_back(q->text(0));
+      q->bind(10, after);
+      if (!q->step()) break;
+      after = q->text(0);
+      out.case_files[c].push_back(after);
     }
+    if (out.case_files[c].empty()) out.case_files.erase(c);
     if (!with_names) continue;
     // The names of one kind of child in order of first appearance (runs by id, then order), for
     // the case c. Usually every run has the names of the first run that has any: those are
@@ -946,10 +981,10 @@ Store::Outline Store::outline(const RunFilter& f, bool with_names) const {
   return out;
 }
 
-Store::IdSpan Store::id_span(const RunFilter& f) const {
+Store::IdSpan Store::id_span(const RunFilter& f, bool count) const {
   if (f.case_name.empty()) throw std::invalid_argument("Store::id_span: the filter names no case");
   Transaction tx(impl_->db, Transaction::Mode::Deferred);
-  return id_span_of(impl_->db, RunWhere(f), f.case_name);
+  return id_span_of(impl_->db, RunWhere(f), f.case_name, count);
 }
 
 std::vector<RunRecord> Store::list(const RunFilter& f) const {
@@ -1005,9 +1040,14 @@ void Store::for_each(const RunFilter& f, const std::function<bool(RunRecord&)>& 
         q->bind(static_cast<int>(10 + i), (*names)[i]);
       return q;
     };
-    auto runs =
-        db.prepare("SELECT " + columns.sql + " FROM runs r WHERE " + where + " ORDER BY r.id");
+    // The runs' own rows: from the index runs_case_summary when it holds every column read, else
+    // in one pass over the id range (dense), else through the index.
+    const bool scan = dense && !columns.summary;
+    auto runs = db.prepare("SELECT " + columns.sql + " FROM runs r" +
+                           (scan ? " NOT INDEXED WHERE r.id BETWEEN ?20 AND ?21 AND " : " WHERE ") +
+                           where + " ORDER BY r.id");
     rw.bind(*runs, case_name);
+    if (scan) runs->bind(20, lo).bind(21, hi);
     // Parameters, environment and metrics come in their key's order (by name) and are put in
     // their own order here: sorting a run's few rows costs less than SQLite's sorter for each run.
     auto params = children("c.run_id, c.name, c.value, c.position", "run_params");
@@ -1039,7 +1079,7 @@ void Store::for_each(const RunFilter& f, const std::function<bool(RunRecord&)>& 
       for (; c.has && c.q->int64(0) == id; c.next()) take(*c.q);
     };
     while (runs->step()) {
-      RunRecord r = read_run(*runs, columns, now);
+      RunRecord r = read_run(*runs, columns, now, &db);
       order.clear();
       rows_of(cp, r.id, [&](Statement& q) {
         r.params.emplace_back(q.text(1), Value::parse(q.text(2)));

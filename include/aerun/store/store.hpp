@@ -161,11 +161,12 @@ class Store {
   Outline outline(const RunFilter& f, bool with_names = true) const;
 
   // How many runs of one case the filter selects (f.case_name must be set), and their least and
-  // greatest ids (0 when none).
+  // greatest ids (0 when none). Without count, `runs` is left 0 and only the ids are sought (two
+  // index seeks; counting steps through the case's index entries).
   struct IdSpan {
     long long runs = 0, first = 0, last = 0;
   };
-  IdSpan id_span(const RunFilter& f) const;
+  IdSpan id_span(const RunFilter& f, bool count = true) const;
 
   // Marks "stale" (reason "aerun process <pid> disappeared") the rows left "running" on this host
   // by an aerun process that no longer exists (its pid gone or reused by a process started at
