@@ -548,7 +548,9 @@ struct TableBuilder::Impl {
   std::vector<Source> kinds;
   std::vector<RowAcc> rows;
   RowIndex index;
-  std::vector<Value> key;  // scratch
+  std::vector<Value> key;       // scratch
+  std::vector<Value> last_key;  // the key row_of() found last, and its row
+  size_t last_row = RowIndex::npos;
 
   Impl(const CaseSpec& c_, const TableSpec& t_, RunNames n) : c(c_), t(t_), names(std::move(n)) {
     std::vector<std::string> params_only;  // derived metrics of parameters alone
@@ -568,14 +570,24 @@ struct TableBuilder::Impl {
   }
 
   // The row of a point (its values of the row parameters), made when new.
+  // Runs of one row often come one after another (the repeats of a point): the key found last is
+  // tried first, value by value, before it is hashed.
   size_t row_of(const ParamList& params) {
     key.clear();
     for (const auto& p : keys) {
       const Value* v = find_param(params, p);
       key.push_back(v ? *v : Value());
     }
+    const auto same = [](const Value& a, const Value& b) {
+      return a.kind() == b.kind() && a.text() == b.text();
+    };
+    if (last_row != RowIndex::npos &&
+        std::equal(key.begin(), key.end(), last_key.begin(), last_key.end(), same))
+      return last_row;
     size_t i = index.find(key);
     if (i == RowIndex::npos) i = new_row(key);
+    last_key = key;
+    last_row = i;
     return i;
   }
 
@@ -691,6 +703,7 @@ struct TableBuilder::Impl {
       if (ref_key && index.find(*ref_key) == RowIndex::npos) new_row(*ref_key);
     }
     // By key; rows of equal keys ("64" and "64.0") in the order of their first runs.
+    last_row = RowIndex::npos;
     std::sort(rows.begin(), rows.end(), [](const RowAcc& a, const RowAcc& b) {
       if (key_less(a.key, b.key)) return true;
       if (key_less(b.key, a.key)) return false;

@@ -1078,8 +1078,11 @@ void Store::for_each(const RunFilter& f, const std::function<bool(RunRecord&)>& 
       while (c.has && c.q->int64(0) < id) c.next();
       for (; c.has && c.q->int64(0) == id; c.next()) take(*c.q);
     };
+    size_t params_seen = 0, metrics_seen = 0;  // the last run's: room made for as many
     while (runs->step()) {
       RunRecord r = read_run(*runs, columns, now, &db);
+      r.params.reserve(params_seen);
+      r.metrics.reserve(metrics_seen);
       order.clear();
       rows_of(cp, r.id, [&](Statement& q) {
         r.params.emplace_back(q.text(1), Value::parse(q.text(2)));
@@ -1108,6 +1111,8 @@ void Store::for_each(const RunFilter& f, const std::function<bool(RunRecord&)>& 
         }
         it->points.push_back({q.int64(2), q.real(3), q.int64(4)});
       });
+      params_seen = r.params.size();
+      metrics_seen = r.metrics.size();
       if (!fn(r)) return;
     }
   }
