@@ -80,7 +80,9 @@ int table_command(const Globals& g, const TableArgs& a) {
   if (!std::filesystem::exists(where))
     throw InputError(SourceLoc{}, "--cases",
                      "no case files at " + where + " (pass --cases DIR|FILE)");
-  auto [spec, table] = find_table(a.name, where);
+  auto found = find_table(a.name, where);
+  const CaseSpec& spec = found.first;
+  const TableSpec& table = found.second;
   Store store = open_existing_store(g.resolved_db());
   // Over a large store the reading and the building take a while: say which is under way.
   ProgressLine progress(std::cerr);

@@ -667,13 +667,14 @@ struct TableBuilder::Impl {
       }
       mine.runs += theirs.runs;
       mine.any_ok = mine.any_ok || theirs.any_ok;
-      for (auto& [order, label] : theirs.statuses) {
+      for (auto& theirs_status : theirs.statuses) {
+        const std::string& label = theirs_status.second;
         auto st = std::find_if(mine.statuses.begin(), mine.statuses.end(),
                                [&](const auto& e) { return e.second == label; });
         if (st == mine.statuses.end())
-          mine.statuses.emplace_back(order, std::move(label));
-        else if (order < st->first)
-          st->first = order;
+          mine.statuses.push_back(std::move(theirs_status));
+        else if (theirs_status.first < st->first)
+          st->first = theirs_status.first;
       }
       for (size_t j = 0; j < mine.cols.size(); ++j) {
         RowAcc::Column& a = mine.cols[j];
