@@ -54,7 +54,6 @@ struct Matcher {
 
   // Whether the line matches, given the literal's first occurrence at hit; fills cap with group 1.
   bool match(std::string_view line, size_t hit, re2::StringPiece* cap = nullptr) const {
-    const re2::StringPiece text(line.data(), line.size());
     re2::StringPiece sub[2];
     const int n = cap ? 2 : 0;
     if (fast) {
@@ -70,18 +69,24 @@ struct Matcher {
       if (cap) *cap = re2::StringPiece(got.data(), got.size());
       return true;
     }
-    if (!anchored) {
-      if (!re->Match(text, 0, line.size(), RE2::UNANCHORED, sub, n)) return false;
-    } else {
-      while (!re->Match(text, hit, line.size(), RE2::ANCHOR_START, sub, n)) {
-        const size_t from = hit + 1;
-        const void* p =
-            ::memmem(line.data() + from, line.size() - from, literal.data(), literal.size());
-        if (!p) return false;
-        hit = static_cast<size_t>(static_cast<const char*>(p) - line.data());
-      }
-    }
+    if (!re2_match(line, hit, sub, n)) return false;
     if (cap) *cap = sub[1];
+    return true;
+  }
+
+  // The same through RE2, with the whole match and the first n - 1 groups in sub[0, n). A pattern
+  // that starts with its literal runs anchored at each occurrence from hit on (the leftmost match
+  // starts at one of them): much cheaper than searching the line, captures included.
+  bool re2_match(std::string_view line, size_t hit, re2::StringPiece* sub, int n) const {
+    const re2::StringPiece text(line.data(), line.size());
+    if (!anchored) return re->Match(text, 0, line.size(), RE2::UNANCHORED, sub, n);
+    while (!re->Match(text, hit, line.size(), RE2::ANCHOR_START, sub, n)) {
+      const size_t from = hit + 1;
+      const void* p =
+          ::memmem(line.data() + from, line.size() - from, literal.data(), literal.size());
+      if (!p) return false;
+      hit = static_cast<size_t>(static_cast<const char*>(p) - line.data());
+    }
     return true;
   }
 };
@@ -340,48 +345,28 @@ constexpr size_t kSharedLiteralMin = 4;
 
 }  // namespace
 
-struct Extractor::Impl {
-  std::vector<MetricState> metrics;
+// What an Extractor's patterns compile to: never changed once made, so one is shared by every
+// Extractor made from it (fresh()), on any thread — the parts of a big log and the many logs of
+// one case compile their patterns once.
+struct Extractor::Patterns {
+  std::vector<MetricSpec> metrics;
   std::vector<std::string> status_names;
   std::vector<Probe> probes;  // in priority order: metrics (patterns in order), status, startup
-  long long startup_line = 0;
-  std::optional<StatusHit> status;
   std::vector<size_t> status_track;  // per status pattern: its status name's track
-  std::vector<StatusTrack> tracks;
-  long long status_line = 0;  // the last line a status pattern matched (one status a line)
+  size_t tracks = 0;
   bool has_progress_metrics = false;
-  long long progress_lines = 0, last_progress_line = 0;
-  std::string last_progress_text;
-  long long end_line = 0;
-  std::optional<double> counter_done, counter_planned;
-  long long counter_line = 0;
   bool completion_configured = false;
-  std::string last_line;
   long offset_s = 0;
   std::string job_start_format, step_time_format;
-  Stamp job_start, step_time;
-  long long lines = 0;
-  std::string partial;       // bytes of an unterminated line
-  bool partial_cut = false;  // it reached kMaxLineBytes
-  long long cut_lines = 0;   // lines cut at kMaxLineBytes
-  long long first_cut_line = 0;
 
   // The shared literal pass: every distinct literal of at least kSharedLiteralMin bytes, and for
   // each the probes that need it; the other probes are scanned one by one.
   MultiLiteral shared;
   std::vector<std::vector<uint16_t>> literal_probes;
-  std::vector<size_t> literal_last_line;  // per block: the last line a literal was reported on
   std::vector<uint16_t> own_scan_probes;
-  // Candidate (line in block << 16 | probe; the line's start and length in the block; the
-  // literal's offset in the line), sorted before handling.
-  struct Event {
-    uint64_t key;
-    uint32_t start, len, hit;
-    bool operator<(const Event& o) const { return key < o.key; }
-  };
-  std::vector<Event> events, own_events, merged;
-  size_t event_line = SIZE_MAX;                // the line whose bounds event_bounds holds
-  std::pair<uint32_t, uint32_t> event_bounds;  // [start, end) of that line in the block
+
+  Patterns(const std::vector<MetricSpec>& metrics, const std::vector<StatusPattern>& status,
+           const StartupSpec& startup, const CompletionSpec& completion);
 
   void build_scan_plan() {
     std::vector<std::string> lits;
@@ -399,8 +384,61 @@ struct Extractor::Impl {
       }
       literal_probes[id].push_back(static_cast<uint16_t>(p));
     }
-    literal_last_line.assign(lits.size(), 0);
     shared = MultiLiteral(std::move(lits));
+  }
+};
+
+struct Extractor::Impl {
+  std::shared_ptr<const Patterns> pat;
+  // Pat's, by their short names.
+  const std::vector<std::string>& status_names = pat->status_names;
+  const std::vector<Probe>& probes = pat->probes;
+  const std::vector<size_t>& status_track = pat->status_track;
+  const MultiLiteral& shared = pat->shared;
+  const std::vector<std::vector<uint16_t>>& literal_probes = pat->literal_probes;
+  const std::vector<uint16_t>& own_scan_probes = pat->own_scan_probes;
+  const long offset_s = pat->offset_s;
+  const std::string& job_start_format = pat->job_start_format;
+  const std::string& step_time_format = pat->step_time_format;
+
+  std::vector<MetricState> metrics;
+  long long startup_line = 0;
+  std::optional<StatusHit> status;
+  std::vector<StatusTrack> tracks;
+  long long status_line = 0;  // the last line a status pattern matched (one status a line)
+  long long progress_lines = 0, last_progress_line = 0;
+  std::string last_progress_text;
+  long long end_line = 0;
+  std::optional<double> counter_done, counter_planned;
+  long long counter_line = 0;
+  std::string last_line;
+  Stamp job_start, step_time;
+  long long lines = 0;
+  std::string partial;       // bytes of an unterminated line
+  bool partial_cut = false;  // it reached kMaxLineBytes
+  long long cut_lines = 0;   // lines cut at kMaxLineBytes
+  long long first_cut_line = 0;
+
+  std::vector<size_t> literal_last_line;  // per block: the last line a literal was reported on
+  // Candidate (line in block << 16 | probe; the line's start and length in the block; the
+  // literal's offset in the line), sorted before handling.
+  struct Event {
+    uint64_t key;
+    uint32_t start, len, hit;
+    bool operator<(const Event& o) const { return key < o.key; }
+  };
+  std::vector<Event> events, own_events, merged;
+  size_t event_line = SIZE_MAX;                // the line whose bounds event_bounds holds
+  std::pair<uint32_t, uint32_t> event_bounds;  // [start, end) of that line in the block
+
+  explicit Impl(std::shared_ptr<const Patterns> p)
+      : pat(std::move(p)), tracks(pat->tracks), literal_last_line(pat->literal_probes.size(), 0) {
+    metrics.reserve(pat->metrics.size());
+    for (const MetricSpec& spec : pat->metrics) {
+      MetricState st;
+      st.spec = spec;
+      metrics.push_back(std::move(st));
+    }
   }
 
   void set_status(size_t which, std::string_view line, long long line_no) {
@@ -445,9 +483,7 @@ struct Extractor::Impl {
         return;
       case Probe::Kind::Counter: {
         re2::StringPiece sub[3];
-        if (!p.matcher.re->Match(re2::StringPiece(line.data(), line.size()), 0, line.size(),
-                                 RE2::UNANCHORED, sub, 3))
-          return;
+        if (!p.matcher.re2_match(line, hit, sub, 3)) return;
         const auto done = parse_number(std::string_view(sub[1].data(), sub[1].size()));
         const auto planned = parse_number(std::string_view(sub[2].data(), sub[2].size()));
         if (!done || !planned) return;
@@ -624,12 +660,11 @@ struct Extractor::Impl {
 Extractor::Extractor(const CaseSpec& spec)
     : Extractor(spec.metrics, spec.status, spec.startup, spec.completion) {}
 
-Extractor::Extractor(const std::vector<MetricSpec>& metrics,
-                     const std::vector<StatusPattern>& status, const StartupSpec& startup,
-                     const CompletionSpec& completion)
-    : impl_(std::make_unique<Impl>()) {
-  Impl& s = *impl_;
-  for (const auto& spec : metrics) {
+Extractor::Patterns::Patterns(const std::vector<MetricSpec>& metric_specs,
+                              const std::vector<StatusPattern>& status, const StartupSpec& startup,
+                              const CompletionSpec& completion) {
+  Patterns& s = *this;
+  for (const auto& spec : metric_specs) {
     const size_t index = s.metrics.size();
     const std::string key = "metrics." + spec.name;
     s.probes.push_back(
@@ -637,9 +672,7 @@ Extractor::Extractor(const std::vector<MetricSpec>& metrics,
     for (const auto& alt : spec.alternatives)
       s.probes.push_back(
           {compile(alt.pattern, spec.loc, key, 1), Probe::Kind::Metric, index, alt.scale});
-    MetricState st;
-    st.spec = spec;
-    s.metrics.push_back(std::move(st));
+    s.metrics.push_back(spec);
     s.has_progress_metrics = s.has_progress_metrics || spec.progress;
   }
   for (const auto& sp : status) {
@@ -649,8 +682,7 @@ Extractor::Extractor(const std::vector<MetricSpec>& metrics,
     const auto same = std::find(s.status_names.begin(), s.status_names.end(), sp.status);
     const size_t first = static_cast<size_t>(same - s.status_names.begin());
     if (first + 1 == s.status_names.size()) {
-      s.status_track.push_back(s.tracks.size());
-      s.tracks.emplace_back();
+      s.status_track.push_back(s.tracks++);
     } else {
       s.status_track.push_back(s.status_track[first]);
     }
@@ -685,6 +717,18 @@ Extractor::Extractor(const std::vector<MetricSpec>& metrics,
   if (s.probes.size() > 0xFFFF)
     throw InputError(startup.loc, "metrics", "too many patterns (at most 65535)");
   s.build_scan_plan();
+}
+
+Extractor::Extractor(const std::vector<MetricSpec>& metrics,
+                     const std::vector<StatusPattern>& status, const StartupSpec& startup,
+                     const CompletionSpec& completion)
+    : impl_(std::make_unique<Impl>(
+          std::make_shared<const Patterns>(metrics, status, startup, completion))) {}
+
+Extractor::Extractor(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+Extractor Extractor::fresh() const {
+  return Extractor(std::make_unique<Impl>(impl_->pat));
 }
 
 Extractor::~Extractor() = default;
@@ -765,7 +809,7 @@ long long Extractor::last_progress_line() const {
 }
 
 bool Extractor::progress_seen() const {
-  if (!impl_->has_progress_metrics) return true;
+  if (!impl_->pat->has_progress_metrics) return true;
   for (const auto& m : impl_->metrics)
     if (m.spec.progress && m.matched > 0) return true;
   return false;
@@ -797,14 +841,14 @@ void Extractor::describe(RunEvidence& e) const {
     }
   std::sort(e.hits.begin(), e.hits.end(),
             [](const LogHit& a, const LogHit& b) { return a.line_no < b.line_no; });
-  e.progress_expected = s.has_progress_metrics;
+  e.progress_expected = s.pat->has_progress_metrics;
   e.progress_lines = s.progress_lines;
   e.last_progress_line = s.last_progress_line;
   e.end_line = s.end_line;
   e.counter_done = s.counter_done;
   e.counter_planned = s.counter_planned;
   e.counter_line = s.counter_line;
-  e.completion_configured = s.completion_configured;
+  e.completion_configured = s.pat->completion_configured;
   e.last_line = s.last_line;
 }
 

@@ -33,8 +33,9 @@ class MultiLiteral {
 
   // Calls fn(literal_index, start_offset, line) for each occurrence in text[0, n), where line is
   // the number of '\n' before it; returns the number of '\n' in text[0, n).
+  // Const: one MultiLiteral serves several threads at once.
   template <class Fn>
-  size_t scan(const char* text, size_t n, Fn&& fn) {
+  size_t scan(const char* text, size_t n, Fn&& fn) const {
     if (literals_.empty()) return count_newlines(text, n);
     if (teddy_) return scan_teddy(text, n, fn);
     return scan_wu_manber(text, n, fn);
@@ -72,18 +73,19 @@ class MultiLiteral {
   // kSlice bytes (plus the 2 that windows starting in the slice reach into), so the candidate
   // buffer stays small whatever the size of the text.
   template <class Fn>
-  size_t scan_teddy(const char* text, size_t n, Fn& fn) {
+  size_t scan_teddy(const char* text, size_t n, Fn& fn) const {
     constexpr size_t kSlice = 64u << 10;
+    thread_local std::vector<Teddy::Candidate> candidates;  // reused: a slice's candidates
     const auto* t = reinterpret_cast<const unsigned char*>(text);
     size_t lines = 0;
     for (size_t from = 0; from < n; from += kSlice) {
       const size_t len = std::min(kSlice, n - from);
       const size_t reach = std::min(len + 2, n - from);
-      candidates_.clear();
+      candidates.clear();
       const size_t base = lines;  // newlines before the slice
-      lines += teddy_->scan(text + from, reach, candidates_);
+      lines += teddy_->scan(text + from, reach, candidates);
       for (size_t k = len; k < reach; ++k) lines -= text[from + k] == '\n';  // the next slice's
-      for (const Teddy::Candidate& c : candidates_) {
+      for (const Teddy::Candidate& c : candidates) {
         const size_t off = from + c.offset;
         if (c.offset >= len || n - off < 4) continue;
         uint32_t head;
@@ -134,9 +136,8 @@ class MultiLiteral {
   }
   std::vector<std::string> literals_;
   std::vector<uint32_t> heads_;  // the first 4 bytes of each literal
-  // Teddy: the prefilter, the literals of each bucket and a reused candidate buffer.
+  // Teddy: the prefilter (its nibble tables for the literals' buckets).
   std::optional<Teddy> teddy_;
-  std::vector<Teddy::Candidate> candidates_;
   static constexpr unsigned kHeadBits = 8;
   static uint32_t head_hash(uint32_t head) { return (head * 0x9E3779B1u) >> (32 - kHeadBits); }
   std::vector<uint32_t> slot_begin_;  // by head_hash: [begin, end) in slot_ of literal indices

@@ -53,10 +53,11 @@ struct ReadLog {
 // its size, `size`, is big enough: then only those bytes) and the SHA-256 digest (on the calling
 // thread, beside the parts, which it then helps with). A small file is read on the calling thread
 // to its end, whatever its size said.
-ReadLog read_log(const CaseSpec& spec, const std::string& path, long long size, unsigned threads) {
+ReadLog read_log(const Extractor& blank, const std::string& path, long long size,
+                 unsigned threads) {
   const long long seg = segment_bytes(size, std::max(threads, 1u));
   if (threads <= 1 || size <= seg) {
-    Extractor ex(spec);
+    Extractor ex = blank.fresh();
     Sha256 digest;
     const long long bytes = for_each_chunk(path, [&](std::string_view chunk) {
       ex.feed(chunk);
@@ -80,7 +81,7 @@ ReadLog read_log(const CaseSpec& spec, const std::string& path, long long size, 
   const auto work = [&] {
     for (size_t k; (k = next++) < parts;) {
       try {
-        Extractor ex(spec);
+        Extractor ex = blank.fresh();
         if (k > 0) ex.follows_earlier_part();
         for_each_chunk(path, starts[k], starts[k + 1] - starts[k],
                        [&](std::string_view chunk) { ex.feed(chunk); });
@@ -119,12 +120,17 @@ ReadLog read_log(const CaseSpec& spec, const std::string& path, long long size, 
 
 RunRecord ingest_file(const CaseSpec& spec, const std::string& path, const ParamList& params,
                       bool assume_complete, unsigned threads) {
+  return ingest_file(spec, Extractor(spec), path, params, assume_complete, threads);
+}
+
+RunRecord ingest_file(const CaseSpec& spec, const Extractor& blank, const std::string& path,
+                      const ParamList& params, bool assume_complete, unsigned threads) {
   namespace fs = std::filesystem;
   const std::string abs = fs::absolute(path).lexically_normal().string();
   std::error_code ec;
   const auto file_size = fs::file_size(abs, ec);  // when unknown, read on one thread to the end
   const long long size = ec ? 0 : static_cast<long long>(file_size);
-  auto [ex, hex, bytes] = read_log(spec, abs, size, threads);
+  auto [ex, hex, bytes] = read_log(blank, abs, size, threads);
   struct stat st {};
   if (::stat(abs.c_str(), &st) != 0)
     throw SystemError("cannot stat " + abs + ": " + std::strerror(errno));

@@ -7,6 +7,7 @@
 #include <set>
 #include <thread>
 
+#include "aerun/extract/extractor.hpp"
 #include "aerun/ingest/ingest.hpp"
 #include "aerun/util/error.hpp"
 #include "aerun/util/sha256.hpp"
@@ -110,6 +111,7 @@ std::vector<IngestedFile> ingest_paths(Store& store, const CaseSpec& spec,
       std::count_if(work.begin(), work.end(), [](const Work& w) { return w.todo; }));
   const unsigned per_file = std::max(
       1u, static_cast<unsigned>(std::max<size_t>(opts.jobs, 1) / std::max<size_t>(todo, 1)));
+  const Extractor blank(spec);  // the case's patterns, compiled once for every file
   std::atomic<size_t> next{0}, read{0};
   const auto worker = [&](bool reports) {
     for (size_t k; (k = next++) < work.size();) {
@@ -123,7 +125,7 @@ std::vector<IngestedFile> ingest_paths(Store& store, const CaseSpec& spec,
             w.prev->log_sha256 == sha256_file(w.file.path))
           w.unchanged = true;
         else
-          w.run = ingest_file(spec, w.file.path, w.params, opts.assume_complete, per_file);
+          w.run = ingest_file(spec, blank, w.file.path, w.params, opts.assume_complete, per_file);
       } catch (...) {
         w.error = std::current_exception();
       }

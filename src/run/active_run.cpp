@@ -24,13 +24,14 @@ constexpr double kOrphanOutputGraceS = 2.0;
 
 }  // namespace
 
-ActiveRun::ActiveRun(const CaseSpec& spec, const PlannedRun& plan, RunRecord rec)
-    : spec_(spec), plan_(&plan), rec_(std::move(rec)) {}
+ActiveRun::ActiveRun(const CaseSpec& spec, const PlannedRun& plan, RunRecord rec,
+                     const Extractor* blank)
+    : spec_(spec), plan_(&plan), rec_(std::move(rec)), blank_(blank) {}
 
 void ActiveRun::start(const std::vector<std::string>& env) {
   start_mono_ = mono_now();
   try {
-    extractor_ = std::make_unique<Extractor>(spec_);
+    extractor_ = std::make_unique<Extractor>(blank_ ? blank_->fresh() : Extractor(spec_));
     // Its own directory first: the log is written there.
     if (!rec_.rundir.empty()) prepare_run_directory(spec_, rec_.rundir);
     log_ = UniqueFd(::open(rec_.log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));

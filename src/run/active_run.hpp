@@ -21,8 +21,11 @@ namespace aerun {
 
 class ActiveRun {
  public:
-  // rec: the run as begun in the store (id, attempt, log path set).
-  ActiveRun(const CaseSpec& spec, const PlannedRun& plan, RunRecord rec);
+  // rec: the run as begun in the store (id, attempt, log path set). blank: an Extractor of spec
+  // whose fresh() copies read the output (the patterns compiled once for all runs), or nullptr to
+  // compile them for this run.
+  ActiveRun(const CaseSpec& spec, const PlannedRun& plan, RunRecord rec,
+            const Extractor* blank = nullptr);
 
   // Opens the log and spawns `shell -c command`. Never throws: a failure to start is kept and
   // decides the run's status (done() is then true at once).
@@ -65,6 +68,7 @@ class ActiveRun {
   const CaseSpec& spec_;
   const PlannedRun* plan_;
   RunRecord rec_;
+  const Extractor* blank_;
   std::unique_ptr<ChildProcess> child_;
   UniqueFd log_;
   Sha256 log_hash_;

@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <unordered_map>
 
@@ -137,6 +138,8 @@ class RunLoop {
   std::unordered_map<const PlannedRun*, Owned> owned_;
   const size_t window_ = std::max<size_t>(256, 8 * static_cast<size_t>(jobs_));
   std::vector<std::unique_ptr<ActiveRun>> active_;
+  std::optional<Extractor> blank_;  // the runs' extractors are fresh() copies of it
+  bool blank_tried_ = false;
   // Finished runs whose result the store could not take yet (locked past its busy limit).
   struct Unsaved {
     RunRecord rec;
@@ -343,7 +346,14 @@ bool RunLoop::start(const Todo& t) {
   } catch (const StoreBusy&) {
   }
   r.status.clear();
-  auto a = std::make_unique<ActiveRun>(spec_, p, std::move(r));
+  if (!blank_tried_) {  // the case's patterns, compiled once for all its runs
+    blank_tried_ = true;
+    try {
+      blank_.emplace(spec_);
+    } catch (const std::exception&) {  // each run says why it could not start
+    }
+  }
+  auto a = std::make_unique<ActiveRun>(spec_, p, std::move(r), blank_ ? &*blank_ : nullptr);
   a->start(child_environment(spec_, p, opts_, claim.attempt, a->record().rundir));
   if (a->started()) {
     try {  // what a resume after kill -9 stops; a busy store only loses that safety net

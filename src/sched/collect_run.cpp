@@ -39,11 +39,11 @@ std::string scheduler_line(const std::string& tail) {
 
 }  // namespace
 
-void collect_run(RunRecord& r, const RunState& state, const JobReport* report,
-                 const CaseSpec* spec) {
+void collect_run(RunRecord& r, const RunState& state, const JobReport* report, const CaseSpec* spec,
+                 const Extractor* blank) {
   const JobStamps st = read_job_stamps(stamps_path(r.log_path));
   std::unique_ptr<Extractor> ex;
-  if (spec) ex = std::make_unique<Extractor>(*spec);
+  if (spec) ex = std::make_unique<Extractor>(blank ? blank->fresh() : Extractor(*spec));
   Sha256 hash;
   std::string tail;
   r.log_size = 0;

@@ -29,7 +29,18 @@ void JobFollower::add(const RunRecord& r, const CaseSpec* spec) {
 
 void JobFollower::finish(Followed& f, const RunState& state, const JobReport* report) {
   RunRecord& r = f.rec;
-  collect_run(r, state, report, f.spec);
+  const Extractor* blank = nullptr;
+  if (f.spec) {
+    auto [it, made] = blanks_.try_emplace(f.spec);
+    if (made) {
+      try {
+        it->second.emplace(*f.spec);
+      } catch (const std::exception&) {  // collect_run says why
+      }
+    }
+    if (it->second) blank = &*it->second;
+  }
+  collect_run(r, state, report, f.spec, blank);
   store_.finish_run(r);
   if (f.spec && f.spec->rundir && !r.rundir.empty())
     clean_run_directory(*f.spec->rundir, r.rundir, r.status);

@@ -17,10 +17,11 @@ namespace aerun {
 inline constexpr std::string_view kLogStartupMetric = "log_startup_s";
 
 // Turns a run's output, streamed chunk by chunk as it arrives, into metrics, series, a status and
-// the startup moment. Patterns are compiled once (RE2); a constructor throws InputError naming the
-// metric ("metrics.iter_ms: invalid regex: ...", at the MetricSpec's loc) on a bad pattern or when
-// a metric pattern does not have exactly one capture group. Lines end at '\n'; a trailing '\r' is
-// dropped. Memory does not grow with the log except for series metrics and medians.
+// the startup moment. Patterns are compiled once (RE2) and shared with fresh() copies; a
+// constructor throws InputError naming the metric ("metrics.iter_ms: invalid regex: ...", at the
+// MetricSpec's loc) on a bad pattern or when a metric pattern does not have exactly one capture
+// group. Lines end at '\n'; a trailing '\r' is dropped. Memory does not grow with the log except
+// for series metrics and medians.
 class Extractor {
  public:
   Extractor(const std::vector<MetricSpec>& metrics, const std::vector<StatusPattern>& status,
@@ -32,6 +33,12 @@ class Extractor {
   Extractor& operator=(Extractor&&) noexcept;
   Extractor(const Extractor&) = delete;
   Extractor& operator=(const Extractor&) = delete;
+
+  // A new Extractor of the same patterns, as if just constructed: the patterns are compiled once
+  // and shared, never changed (callable on several threads at once). For the parts of one log and
+  // for the many logs of one case: compiling the megatron preset's patterns costs more than
+  // reading a few MiB of log.
+  Extractor fresh() const;
 
   // Feeds raw bytes (any split: partial lines are buffered).
   void feed(std::string_view chunk);
@@ -100,7 +107,9 @@ class Extractor {
   long long lines() const;
 
  private:
+  struct Patterns;
   struct Impl;
+  explicit Extractor(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };
 

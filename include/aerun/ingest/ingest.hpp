@@ -19,6 +19,8 @@ class RE2;
 
 namespace aerun {
 
+class Extractor;
+
 // A file-name template such as
 // "log_{method}_l-{layers}_hs-{hidden}_bs-{batch}_ws-{window}_{date}.txt": each {name} captures one
 // or more characters (as few as the literal text after it allows), the text between must match
@@ -77,6 +79,10 @@ struct IngestOptions {
 // thread computes the digest and then helps. The file's size at the start bounds what is read.
 RunRecord ingest_file(const CaseSpec& spec, const std::string& path, const ParamList& params,
                       bool assume_complete = false, unsigned threads = 1);
+// The same with the case's patterns compiled beforehand: blank is a new Extractor of spec (each
+// file and each part is read by a fresh() copy of it, so many logs compile the patterns once).
+RunRecord ingest_file(const CaseSpec& spec, const Extractor& blank, const std::string& path,
+                      const ParamList& params, bool assume_complete = false, unsigned threads = 1);
 
 // The last timestamp in the log's last 64 KiB: a line matching the case's startup step_time
 // pattern (read with its format), else a leading "YYYY-MM-DD HH:MM:SS[.frac]" (also with

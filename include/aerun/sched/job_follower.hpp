@@ -6,10 +6,12 @@
 #include <functional>
 #include <iosfwd>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "aerun/case/case_spec.hpp"
+#include "aerun/extract/extractor.hpp"
 #include "aerun/record/run_record.hpp"
 #include "aerun/sched/scheduler_client.hpp"
 
@@ -67,6 +69,9 @@ class JobFollower {
   std::ostream& out_;
   FollowOptions opts_;
   std::vector<Followed> runs_;
+  // Per case followed: its patterns compiled once (empty when they do not compile: collect_run
+  // then says why for each run).
+  std::map<const CaseSpec*, std::optional<Extractor>> blanks_;
   FollowSummary sum_;
   std::function<void(const RunRecord&)> on_finished_;
 };
@@ -74,7 +79,9 @@ class JobFollower {
 // Gives a finished job's run its status, reason, times (from the stamps, else the scheduler),
 // exit code, log size and digest, metrics and series. `state` is the scheduler's verdict; the
 // case's status patterns (e.g. a CUDA OOM line) and `no_progress` refine a failure or an ok.
-void collect_run(RunRecord& r, const RunState& state, const JobReport* report,
-                 const CaseSpec* spec);
+// blank (optional): an Extractor of spec, whose fresh() copy reads the log (the patterns
+// compiled once for many runs).
+void collect_run(RunRecord& r, const RunState& state, const JobReport* report, const CaseSpec* spec,
+                 const Extractor* blank = nullptr);
 
 }  // namespace aerun

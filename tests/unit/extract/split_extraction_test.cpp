@@ -8,6 +8,7 @@
 #include <fstream>
 #include <random>
 #include <sstream>
+#include <thread>
 
 #include "aerun/case/presets.hpp"
 #include "aerun/extract/extractor.hpp"
@@ -78,7 +79,7 @@ std::string in_parts(const CaseSpec& spec, const std::string& text, std::vector<
     if (i == 0) {
       first.feed(part);
     } else {
-      Extractor next = make(spec);
+      Extractor next = first.fresh();  // the patterns of `first`, none of what it read
       next.follows_earlier_part();
       // Fed in small pieces too: where the chunks end must not matter either.
       for (size_t k = 0; k < part.size(); k += 4096) next.feed(part.substr(k, 4096));
@@ -282,4 +283,30 @@ TEST(SplitExtraction, AppendingToAPartThatStopsMidLineIsRefused) {
   next.follows_earlier_part();
   next.feed("v=3\n");
   EXPECT_THROW(first.append(std::move(next)), std::logic_error);
+}
+
+TEST(SplitExtraction, FreshCopiesReadAsNewExtractorsEvenOnSeveralThreadsAtOnce) {
+  const CaseSpec spec = every_feature();
+  Extractor used = make(spec);  // has read a log: its copies must start from nothing
+  used.feed(generated_log(99, 300));
+  used.finish();
+  std::vector<std::string> got(6), want(6);
+  {
+    std::vector<std::jthread> threads;
+    for (unsigned k = 0; k < got.size(); ++k)
+      threads.emplace_back([&, k] {
+        for (int round = 0; round < 5; ++round) {
+          Extractor ex = used.fresh();
+          ex.feed(generated_log(k + 1, 400));
+          ex.finish();
+          got[k] = report(ex);
+        }
+      });
+  }
+  for (unsigned k = 0; k < want.size(); ++k) {
+    want[k] = one_pass(spec, generated_log(k + 1, 400));
+    EXPECT_EQ(got[k], want[k]) << "log " << k + 1;
+  }
+  EXPECT_NE(want[0], want[1]);
+  EXPECT_NE(report(used), want[0]);  // the original keeps what it read
 }
