@@ -61,15 +61,15 @@ MultiLiteral::MultiLiteral(std::vector<std::string> literals, Engine engine)
     std::memcpy(&head, l.data(), 4);
     heads_.push_back(head);
   }
-  if (engine == Engine::Best && Teddy::available())
-    build_teddy();
+  if (engine != Engine::Portable && Teddy::available())
+    build_teddy(engine == Engine::Avx2 ? Teddy::Width::Avx2 : Teddy::Width::Avx512);
   else
     build_wu_manber();
 }
 
 // Groups the literals into 8 buckets: starting from one group per distinct 3-byte prefix, merges
 // the two groups whose union adds the least cost until 8 are left.
-void MultiLiteral::build_teddy() {
+void MultiLiteral::build_teddy(Teddy::Width width) {
   std::vector<std::vector<uint32_t>> groups;
   std::vector<BucketShape> shapes;
   for (uint32_t id = 0; id < literals_.size(); ++id) {
@@ -121,7 +121,7 @@ void MultiLiteral::build_teddy() {
   std::vector<uint8_t> bucket_of(literals_.size());
   for (size_t b = 0; b < groups.size(); ++b)
     for (const uint32_t id : groups[b]) bucket_of[id] = static_cast<uint8_t>(b);
-  teddy_.emplace(literals_, bucket_of);
+  teddy_.emplace(literals_, bucket_of, width);
   std::vector<std::vector<uint32_t>> slots(size_t{1} << kHeadBits);
   for (uint32_t id = 0; id < literals_.size(); ++id) slots[head_hash(heads_[id])].push_back(id);
   slot_begin_.assign(slots.size() + 1, 0);

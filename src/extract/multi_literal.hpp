@@ -22,7 +22,9 @@ namespace aerun {
 // Occurrences are reported in order of their start offset (overlapping ones included).
 class MultiLiteral {
  public:
-  enum class Engine { Best, Portable };
+  // Best: Teddy at the CPU's widest (AVX-512BW or AVX2), else Wu-Manber; Avx2: never wider than
+  // AVX2 (to compare the two on one machine); Portable: Wu-Manber.
+  enum class Engine { Best, Avx2, Portable };
 
   MultiLiteral() = default;
   explicit MultiLiteral(std::vector<std::string> literals, Engine engine = Engine::Best);
@@ -128,7 +130,7 @@ class MultiLiteral {
   }
 
   void build_wu_manber();
-  void build_teddy();
+  void build_teddy(Teddy::Width width);
 
   static constexpr unsigned kBits = 12;
   static unsigned hash(unsigned char a, unsigned char b) {

@@ -10,7 +10,9 @@
 
 namespace aerun {
 
-Teddy::Teddy(const std::vector<std::string>& literals, const std::vector<uint8_t>& bucket_of) {
+Teddy::Teddy(const std::vector<std::string>& literals, const std::vector<uint8_t>& bucket_of,
+             Width width)
+    : width_(width == Width::Avx512 && widest() == Width::Avx512 ? Width::Avx512 : Width::Avx2) {
   for (size_t i = 0; i < literals.size(); ++i) {
     if (literals[i].size() < 3 || bucket_of.at(i) >= 8)
       throw std::invalid_argument("Teddy: literals need 3 bytes and a bucket below 8");
@@ -71,19 +73,77 @@ __attribute__((target("avx2,popcnt,bmi"))) inline void emit(size_t base, uint32_
   }
 }
 
+// The same 64 bytes at a time with AVX-512BW (the nibble tables in all four 128-bit lanes, the
+// masks straight from compares): text[0, n) up to the last whole 64 bytes whose windows are
+// readable; returns how far it went and adds the newlines before that to *lines.
+#define AERUN_AVX512 "avx512f,avx512bw,popcnt,bmi"
+__attribute__((target(AERUN_AVX512))) inline __m512i classify64(__m512i v, __m512i lo, __m512i hi) {
+  const __m512i nib = _mm512_set1_epi8(0x0F);
+  const __m512i l = _mm512_shuffle_epi8(lo, _mm512_and_si512(v, nib));
+  const __m512i h = _mm512_shuffle_epi8(hi, _mm512_and_si512(_mm512_srli_epi16(v, 4), nib));
+  return _mm512_and_si512(l, h);
+}
+
+__attribute__((target(AERUN_AVX512))) size_t scan64(const unsigned char* t, size_t n,
+                                                    const uint8_t (*lo)[32],
+                                                    const uint8_t (*hi)[32], size_t* lines,
+                                                    std::vector<Teddy::Candidate>& out) {
+  alignas(64) uint8_t wide[6][64];  // each 32-byte table twice: in all four 128-bit lanes
+  for (int j = 0; j < 3; ++j)
+    for (int half = 0; half < 2; ++half) {
+      std::memcpy(wide[j] + 32 * half, lo[j], 32);
+      std::memcpy(wide[3 + j] + 32 * half, hi[j], 32);
+    }
+  __m512i tab[6];
+  for (int j = 0; j < 6; ++j) tab[j] = _mm512_load_si512(wide[j]);
+  const __m512i newline = _mm512_set1_epi8('\n');
+  alignas(64) uint8_t m[64];
+  size_t i = 0, count = *lines;
+  for (; i + 66 <= n; i += 64) {
+    const __m512i a = _mm512_loadu_si512(t + i);
+    const __m512i b = _mm512_loadu_si512(t + i + 1);
+    const __m512i c = _mm512_loadu_si512(t + i + 2);
+    __m512i r = _mm512_and_si512(classify64(a, tab[0], tab[3]), classify64(b, tab[1], tab[4]));
+    r = _mm512_and_si512(r, classify64(c, tab[2], tab[5]));
+    const uint64_t nl = _mm512_cmpeq_epi8_mask(a, newline);
+    uint64_t any = _mm512_test_epi8_mask(r, r);
+    if (any) {
+      _mm512_store_si512(m, r);
+      do {
+        const unsigned k = static_cast<unsigned>(__builtin_ctzll(any));
+        const auto before = static_cast<unsigned>(__builtin_popcountll(nl & ((1ull << k) - 1)));
+        out.push_back({static_cast<uint32_t>(i + k), static_cast<uint32_t>(count + before), m[k]});
+        any &= any - 1;
+      } while (any);
+    }
+    count += static_cast<unsigned>(__builtin_popcountll(nl));
+  }
+  *lines = count;
+  return i;
+}
+
+bool has_avx512bw() {
+  static const bool yes = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
+  return yes;
+}
+
 }  // namespace
+
+Teddy::Width Teddy::widest() {
+  return has_avx512bw() ? Width::Avx512 : Width::Avx2;
+}
 
 __attribute__((target("avx2,popcnt,bmi"))) size_t Teddy::scan(const char* text, size_t n,
                                                               std::vector<Candidate>& out) const {
   const auto* t = reinterpret_cast<const unsigned char*>(text);
+  size_t lines = 0;
+  size_t i = width_ == Width::Avx512 ? scan64(t, n, lo_, hi_, &lines, out) : 0;
   __m256i tab[6];
   for (int j = 0; j < 3; ++j) {
     tab[j] = _mm256_load_si256(reinterpret_cast<const __m256i*>(lo_[j]));
     tab[3 + j] = _mm256_load_si256(reinterpret_cast<const __m256i*>(hi_[j]));
   }
   alignas(32) uint8_t m[32];
-  size_t lines = 0;
-  size_t i = 0;
   for (; i + 34 <= n; i += 32) {
     uint32_t nl;
     const uint32_t any = block(t + i, tab, m, &nl);
@@ -112,6 +172,10 @@ __attribute__((target("avx2,popcnt,bmi"))) size_t Teddy::scan(const char* text, 
 
 bool Teddy::available() {
   return false;
+}
+
+Teddy::Width Teddy::widest() {
+  return Width::Avx2;
 }
 
 size_t Teddy::scan(const char*, size_t, std::vector<Candidate>&) const {

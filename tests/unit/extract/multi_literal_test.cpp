@@ -140,8 +140,8 @@ TEST_P(MultiLiteralEngines, WithoutLiteralsStillCountsLines) {
   EXPECT_EQ(s.lines, 3u);
 }
 
-INSTANTIATE_TEST_SUITE_P(BestAndPortable, MultiLiteralEngines,
-                         testing::Values(Engine::Best, Engine::Portable));
+INSTANTIATE_TEST_SUITE_P(EveryEngine, MultiLiteralEngines,
+                         testing::Values(Engine::Best, Engine::Avx2, Engine::Portable));
 
 TEST(MultiLiteral, UsesSimdOnlyWhenAskedForTheBestAndTheCpuHasIt) {
   EXPECT_EQ(MultiLiteral({"abcd"}).uses_simd(), aerun::Teddy::available());
