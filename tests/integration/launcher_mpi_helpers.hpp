@@ -10,13 +10,25 @@
 namespace aerun::testing {
 
 // A script every rank runs: prints its rank, size and local rank as the launcher told it (the
-// variable names come from `aerun env`: AERUN_RANK_VAR, ...).
+// variable names come from `aerun env`: AERUN_RANK_VAR, ...), then waits (at most 30 s) until
+// every rank has started, as MPI_Init would (ranks of one launch share $BARRIER when one folder
+// sees several launches). Without that, MPICH's hydra (Debian's 4.0) loses a
+// job of instant non-MPI ranks under load: when the first host entry's proxy has ended before
+// the last has started, mpiexec writes to the ended proxy's socket and dies of SIGPIPE (exit 141,
+// seen with strace; real training processes are MPI programs and never end that early).
 inline std::string write_print_rank(const TempDir& dir) {
   const std::string path = dir / "print_rank.sh";
   write_file(path,
              "#!/bin/sh\n"
              "eval \"r=\\${$AERUN_RANK_VAR} s=\\${$AERUN_SIZE_VAR} l=\\${$AERUN_LOCAL_RANK_VAR}\"\n"
-             "echo \"RANK $r SIZE $s LOCAL $l WORLD $WORLD_SIZE MASTER $MASTER_ADDR\"\n");
+             "echo \"RANK $r SIZE $s LOCAL $l WORLD $WORLD_SIZE MASTER $MASTER_ADDR\"\n"
+             "case $s in ''|*[!0-9]*) exit 0 ;; esac\n"
+             "b=.started.${BARRIER:-0}\n"
+             ": > \"$b.$r.$$\"\n"
+             "i=0\n"
+             "while [ \"$(ls \"$b\".* | wc -l)\" -lt \"$s\" ] && [ $i -lt 300 ]; do\n"
+             "  sleep 0.1; i=$((i + 1))\n"
+             "done\n");
   fs::permissions(path, fs::perms::owner_all);
   return path;
 }
