@@ -9,6 +9,7 @@ scripts/install-deps.sh
 cmake -S . -B build/bench -G Ninja -DCMAKE_BUILD_TYPE=Release -DAERUN_BUILD_TESTS=OFF >/dev/null
 cmake --build build/bench -j"$(nproc)" --target aerun bench_sweep bench_extract bench_store_gen
 [ -x /usr/bin/time ] || { apt-get update -qq && apt-get install -y -qq time; }
+command -v sqlite3 >/dev/null || apt-get install -y -qq sqlite3 >/dev/null
 aerun=$PWD/build/bench/aerun
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -77,6 +78,24 @@ YAML
 /usr/bin/time -f "%e %M" -o "$work/time" "$aerun" case "$work/big.yaml" --dry-run > "$work/big.out"
 read -r secs rss < "$work/time"
 echo "points: $(($(wc -l < "$work/big.out") - 2))   seconds: $secs (goal <= 2)   peak RSS: $((rss / 1024)) MB (goal <= 200)"
+echo "== a real aerun case of a 1,000,000- and a 10,000,000-point sweep of 'true', stopped by Ctrl-C after ${AERUN_BENCH_SWEEP_S:-20} s =="
+# Memory must stay flat however long the sweep: the plan is streamed into a window of queued runs.
+# The same two 1,000-value parameters both times (the case file's size is the same), 1 or 10 repeats.
+for points in 1000000 10000000; do
+  { echo "case: flat$points"; echo "params:"; echo "  a: [$(seq -s, 1 1000)]"
+    echo "  b: [$(seq -s, 1 1000)]"; echo "repeat: $((points / 1000000))"; echo "command: 'true'"; } > "$work/flat.yaml"
+  # aerun's own peak (VmHWM), read just before Ctrl-C: /usr/bin/time would report the largest
+  # of its children too (the environment record's `pip freeze`).
+  "$aerun" case "$work/flat.yaml" --db "$work/flat$points.db" --no-progress > /dev/null 2>&1 &
+  pid=$!
+  sleep "${AERUN_BENCH_SWEEP_S:-20}"
+  rss=$(awk '/^VmHWM/ { print $2 }' "/proc/$pid/status")
+  kill -INT "$pid"; wait "$pid" || true
+  secs=${AERUN_BENCH_SWEEP_S:-20}
+  done_runs=$(sqlite3 "$work/flat$points.db" "SELECT count(*) FROM runs WHERE status='ok'" 2>/dev/null || echo "?")
+  echo "$points points: $done_runs runs done in $secs s, peak RSS $((rss / 1024)) MB (goal <= 50 MB, flat)"
+  rm -f "$work/flat$points.db"*
+done
 
 fi
 

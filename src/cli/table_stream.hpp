@@ -20,7 +20,7 @@ namespace aerun::cli {
 // its case's current version (unless all_versions), kept by the selection. A large case is cut by
 // run id into parts that threads read at once, each through its own connection to the store and
 // into its own builder, merged in order afterwards: the table is the same whatever the cut
-// (tests/unit/cli/table_stream_test.cpp).
+// (tests/integration/table_threads_test.cpp).
 class TableStream {
  public:
   struct Options {
