@@ -390,7 +390,7 @@ struct Extractor::Patterns {
 
 struct Extractor::Impl {
   std::shared_ptr<const Patterns> pat;
-  // Pat's, by their short names.
+  // Parts of the patterns, under the names the code below reads them by.
   const std::vector<std::string>& status_names = pat->status_names;
   const std::vector<Probe>& probes = pat->probes;
   const std::vector<size_t>& status_track = pat->status_track;
@@ -890,6 +890,14 @@ std::vector<MetricSeries> Extractor::series() const {
   for (const auto& m : impl_->metrics)
     if (m.spec.series) out.push_back({m.spec.name, m.points});
   return out;
+}
+
+std::optional<Extractor> try_extractor(const CaseSpec& spec) {
+  try {
+    return Extractor(spec);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
 }
 
 Extractor extract_file(const std::string& path, const std::vector<MetricSpec>& metrics,

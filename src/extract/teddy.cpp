@@ -122,6 +122,8 @@ __attribute__((target(AERUN_AVX512))) size_t scan64(const unsigned char* t, size
   return i;
 }
 
+#undef AERUN_AVX512
+
 bool has_avx512bw() {
   static const bool yes = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
   return yes;

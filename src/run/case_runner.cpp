@@ -348,10 +348,7 @@ bool RunLoop::start(const Todo& t) {
   r.status.clear();
   if (!blank_tried_) {  // the case's patterns, compiled once for all its runs
     blank_tried_ = true;
-    try {
-      blank_.emplace(spec_);
-    } catch (const std::exception&) {  // each run says why it could not start
-    }
+    blank_ = try_extractor(spec_);
   }
   auto a = std::make_unique<ActiveRun>(spec_, p, std::move(r), blank_ ? &*blank_ : nullptr);
   a->start(child_environment(spec_, p, opts_, claim.attempt, a->record().rundir));

@@ -32,12 +32,7 @@ void JobFollower::finish(Followed& f, const RunState& state, const JobReport* re
   const Extractor* blank = nullptr;
   if (f.spec) {
     auto [it, made] = blanks_.try_emplace(f.spec);
-    if (made) {
-      try {
-        it->second.emplace(*f.spec);
-      } catch (const std::exception&) {  // collect_run says why
-      }
-    }
+    if (made) it->second = try_extractor(*f.spec);
     if (it->second) blank = &*it->second;
   }
   collect_run(r, state, report, f.spec, blank);

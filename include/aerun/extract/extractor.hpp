@@ -113,6 +113,11 @@ class Extractor {
   std::unique_ptr<Impl> impl_;
 };
 
+// An Extractor of spec's patterns, or nullopt when they do not compile (where each run then
+// reports why through its own Extractor(spec)): the patterns a run loop or a job follower compiles
+// once for all the runs of a case.
+std::optional<Extractor> try_extractor(const CaseSpec& spec);
+
 // Runs an Extractor over a whole file (streamed in 1 MiB chunks); throws SystemError if unreadable.
 Extractor extract_file(const std::string& path, const std::vector<MetricSpec>& metrics,
                        const std::vector<StatusPattern>& status, const StartupSpec& startup,

@@ -7,34 +7,18 @@
 #include <filesystem>
 
 #include "aerun/store/store.hpp"
+#include "store_folder_test.hpp"
 
 namespace aerun {
 namespace {
 
 namespace fs = std::filesystem;
 
-class EnvRecordStore : public ::testing::Test {
+class EnvRecordStore : public aerun::testing::StoreFolderTest {
  protected:
-  void SetUp() override {
-    char tmpl[] = "/tmp/aerun-envrec-XXXXXX";
-    ASSERT_NE(::mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
-    path_ = (dir_ / "results.db").string();
-  }
-  void TearDown() override { fs::remove_all(dir_); }
   long long count(const std::string& table) {
-    sqlite3* db = nullptr;
-    sqlite3_open(path_.c_str(), &db);
-    sqlite3_stmt* st = nullptr;
-    sqlite3_prepare_v2(db, ("SELECT count(*) FROM " + table).c_str(), -1, &st, nullptr);
-    sqlite3_step(st);
-    const long long n = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    sqlite3_close(db);
-    return n;
+    return std::stoll(query_text("SELECT count(*) FROM " + table));
   }
-  fs::path dir_;
-  std::string path_;
 };
 
 EnvRecord night(const std::string& torch) {

@@ -12,6 +12,7 @@
 #include "aerun/store/store.hpp"
 #include "aerun/util/process_identity.hpp"
 #include "store/migrations.hpp"
+#include "store_folder_test.hpp"
 
 using aerun::RunFilter;
 using aerun::RunRecord;
@@ -22,16 +23,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-class StoreReadTest : public ::testing::Test {
+class StoreReadTest : public aerun::testing::StoreFolderTest {
  protected:
-  void SetUp() override {
-    char tmpl[] = "/tmp/aerun-store-read-XXXXXX";
-    ASSERT_NE(::mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
-    path_ = (dir_ / "results.db").string();
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
   // Run i of case_name, finished ok with three metrics (written out of name order) and a series.
   static RunRecord run(int i, const std::string& case_name) {
     RunRecord r;
@@ -79,9 +72,6 @@ class StoreReadTest : public ::testing::Test {
       EXPECT_EQ(got.series[0].points.size(), want.series[0].points.size());
     }
   }
-
-  fs::path dir_;
-  std::string path_;
 };
 
 void put(Store& s, RunRecord r) {
@@ -199,22 +189,14 @@ TEST_F(StoreReadTest, OnlyTheMetricsNamedAreRead) {
 // A store of schema 10 (children in rowid tables, a metric's order its rowid) migrates to the
 // clustered tables with every row and every run's metric order kept.
 TEST_F(StoreReadTest, SchemaTenMigratesToClusteredChildrenKeepingEveryRowAndTheMetricOrder) {
-  sqlite3* db = nullptr;
-  ASSERT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
-  for (const auto& m : aerun::store_migrations()) {
-    if (m.version > 10) continue;
-    ASSERT_EQ(sqlite3_exec(db, std::string(m.sql).c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
-  }
-  ASSERT_EQ(sqlite3_exec(db,
-                         "PRAGMA user_version=10; INSERT INTO runs(key, case_name, status, "
-                         "created_at, updated_at) VALUES('k1', 'c', 'ok', 1.7e9, 1.7e9);"
-                         "INSERT INTO run_params VALUES(1, 'z', '3', 3, 0), (1, 'a', 'x', NULL, 1);"
-                         "INSERT INTO run_env VALUES(1, 'OMP_NUM_THREADS', '8', 0);"
-                         "INSERT INTO metrics(run_id, name, value, unit) VALUES(1, 'tflops', 99, "
-                         "'TFLOP/s'), (1, 'iter_ms', 12.5, 'ms'), (1, 'alpha', 1, '');",
-                         nullptr, nullptr, nullptr),
-            SQLITE_OK);
-  sqlite3_close(db);
+  ASSERT_NO_FATAL_FAILURE(
+      write_old_store(10,
+                      "INSERT INTO runs(key, case_name, status, created_at, updated_at) "
+                      "VALUES('k1', 'c', 'ok', 1.7e9, 1.7e9);INSERT INTO run_params VALUES(1,"
+                      " 'z', '3', 3, 0), (1, 'a', 'x', NULL, 1);INSERT INTO run_env VALUES(1,"
+                      " 'OMP_NUM_THREADS', '8', 0);INSERT INTO metrics(run_id, name, value, "
+                      "unit) VALUES(1, 'tflops', 99, 'TFLOP/s'), (1, 'iter_ms', 12.5, 'ms'), "
+                      "(1, 'alpha', 1, '');"));
   Store s(path_);
   EXPECT_EQ(s.schema_version(), Store::latest_schema_version());
   const auto r = s.find_by_key("k1");
@@ -237,15 +219,7 @@ TEST_F(StoreReadTest, SchemaTenMigratesToClusteredChildrenKeepingEveryRowAndTheM
   s.store_ingested(another);
   EXPECT_EQ(s.find_by_key("k2")->metrics[0].name, "zeta");
   EXPECT_EQ(s.list(RunFilter::of_case("c"))[1].metrics[1].name, "beta");
-  ASSERT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
-  sqlite3_stmt* st = nullptr;
-  ASSERT_EQ(sqlite3_prepare_v2(db,
-                               "SELECT count(*) FROM sqlite_master WHERE name IN ('run_params', "
-                               "'run_env', 'metrics') AND sql LIKE '%WITHOUT ROWID%'",
-                               -1, &st, nullptr),
-            SQLITE_OK);
-  ASSERT_EQ(sqlite3_step(st), SQLITE_ROW);
-  EXPECT_EQ(sqlite3_column_int(st, 0), 3);
-  sqlite3_finalize(st);
-  sqlite3_close(db);
+  EXPECT_EQ(query_text("SELECT count(*) FROM sqlite_master WHERE name IN ('run_params', "
+                       "'run_env', 'metrics') AND sql LIKE '%WITHOUT ROWID%'"),
+            "3");
 }

@@ -12,6 +12,7 @@
 #include "aerun/util/error.hpp"
 #include "aerun/util/process_identity.hpp"
 #include "store/migrations.hpp"
+#include "store_folder_test.hpp"
 
 using aerun::process_start_ticks;
 using aerun::RunFilter;
@@ -24,19 +25,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// A fresh directory per test, removed afterwards.
-class StoreTest : public ::testing::Test {
+// The store one folder down, which the Store creates.
+class StoreTest : public aerun::testing::StoreFolderTest {
  protected:
-  void SetUp() override {
-    char tmpl[] = "/tmp/aerun-store-test-XXXXXX";
-    ASSERT_NE(::mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
-    path_ = (dir_ / "nested" / "results.db").string();
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  fs::path dir_;
-  std::string path_;
+  StoreTest() : StoreFolderTest("nested/results.db") {}
 };
 
 RunRecord make_run(const std::string& key, const std::string& case_name = "fig8b") {
@@ -385,19 +377,9 @@ TEST_F(StoreTest, AKeyPrefixIsARangeOfTheKeyIndexEvenAtItsEdges) {
   EXPECT_FALSE(s.find("\xff\xff\xff\xff"));
   EXPECT_EQ(s.list({"", "", "fff"}).size(), 2u);
   // The query plan: a search of the key's index, no scan of runs.
-  sqlite3* db = nullptr;
-  ASSERT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
-  sqlite3_stmt* st = nullptr;
-  ASSERT_EQ(sqlite3_prepare_v2(db,
-                               "EXPLAIN QUERY PLAN SELECT key FROM runs WHERE key >= ?1 AND key < "
-                               "?2 LIMIT 6",
-                               -1, &st, nullptr),
-            SQLITE_OK);
-  ASSERT_EQ(sqlite3_step(st), SQLITE_ROW);
-  const std::string plan = reinterpret_cast<const char*>(sqlite3_column_text(st, 3));
-  EXPECT_THAT(plan, ::testing::HasSubstr("USING COVERING INDEX"));
-  sqlite3_finalize(st);
-  sqlite3_close(db);
+  EXPECT_THAT(
+      query_text("EXPLAIN QUERY PLAN SELECT key FROM runs WHERE key >= ?1 AND key < ?2 LIMIT 6", 3),
+      ::testing::HasSubstr("USING COVERING INDEX"));
 }
 
 TEST_F(StoreTest, ReapsRunningRowsWhoseAerunProcessIsGone) {
@@ -599,23 +581,12 @@ TEST_F(StoreTest, AnUnopenablePathIsASystemError) {
 
 TEST_F(StoreTest, AStoreOfSchemaTwoIsMigratedInPlaceWithNothingLost) {
   // A store as the main of before claims and versions wrote it (schema v2), with one run.
-  fs::create_directories(fs::path(path_).parent_path());
-  sqlite3* db = nullptr;
-  ASSERT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
-  for (const auto& m : aerun::store_migrations()) {
-    if (m.version > 2) continue;
-    ASSERT_EQ(sqlite3_exec(db, std::string(m.sql).c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
-  }
-  ASSERT_EQ(
-      sqlite3_exec(db,
-                   "PRAGMA user_version=2; INSERT INTO runs(key, case_name, status, attempt, "
-                   "created_at, updated_at, "
-                   "runner_pid, host) VALUES('old', 'fig8b', 'ok', 3, 1.7e9, 1.7e9, 42, 'node17');"
-                   "INSERT INTO run_params(run_id, name, value, num, position) "
-                   "VALUES(1, 'layers', '32', 32, 0);",
-                   nullptr, nullptr, nullptr),
-      SQLITE_OK);
-  sqlite3_close(db);
+  ASSERT_NO_FATAL_FAILURE(
+      write_old_store(2,
+                      "INSERT INTO runs(key, case_name, status, attempt, created_at, "
+                      "updated_at, runner_pid, host) VALUES('old', 'fig8b', 'ok', 3, 1.7e9, "
+                      "1.7e9, 42, 'node17');INSERT INTO run_params(run_id, name, value, num, "
+                      "position) VALUES(1, 'layers', '32', 32, 0);"));
   Store s(path_);
   EXPECT_EQ(s.schema_version(), Store::latest_schema_version());
   const auto r = s.find_by_key("old");
@@ -628,21 +599,12 @@ TEST_F(StoreTest, AStoreOfSchemaTwoIsMigratedInPlaceWithNothingLost) {
 }
 
 TEST_F(StoreTest, AStoreOfSchemaFourGetsSessionsWithItsRunsInOneSessionBeforeSessions) {
-  fs::create_directories(fs::path(path_).parent_path());
-  sqlite3* db = nullptr;
-  ASSERT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
-  for (const auto& m : aerun::store_migrations()) {
-    if (m.version > 4) continue;
-    ASSERT_EQ(sqlite3_exec(db, std::string(m.sql).c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
-  }
-  ASSERT_EQ(sqlite3_exec(db,
-                         "PRAGMA user_version=4; INSERT INTO runs(key, case_name, status, "
-                         "created_at, updated_at) VALUES('k1', 'c', 'ok', 1.7e9, 1.8e9), "
-                         "('k2', 'c', 'oom', 1.75e9, 1.75e9);"
-                         "INSERT INTO metrics(run_id, name, value) VALUES(1, 'iter_ms', 20);",
-                         nullptr, nullptr, nullptr),
-            SQLITE_OK);
-  sqlite3_close(db);
+  ASSERT_NO_FATAL_FAILURE(
+      write_old_store(4,
+                      "INSERT INTO runs(key, case_name, status, created_at, updated_at) "
+                      "VALUES('k1', 'c', 'ok', 1.7e9, 1.8e9), ('k2', 'c', 'oom', 1.75e9, "
+                      "1.75e9);INSERT INTO metrics(run_id, name, value) VALUES(1, 'iter_ms', "
+                      "20);"));
   Store s(path_);
   const auto sessions = s.sessions();
   ASSERT_EQ(sessions.size(), 1u);
