@@ -53,6 +53,15 @@ Preset deepspeed_v1() {
              {"ds_step_ms", R"(\| step: )" + num, Reduction::Mean, "ms"},
          });
   p.startup.first_step = R"(\[Rank 0\] step=\d+, skipped=)";  // the first step it logs
+  // Resuming: "[Torch] Loading checkpoint from" (before June 2025) and "[Torch] Begin Load
+  // checkpoint from" (deepspeed/runtime/checkpoint_engine/torch_checkpoint_engine.py).
+  p.completion.restart = {R"(\[Torch\] (?:Loading|Begin Load) checkpoint from )"};
+  // Signatures: DeepSpeed's logger, "[%(asctime)s] [%(levelname)s] [%(filename)s:%(lineno)d:
+  // %(funcName)s] " (deepspeed/utils/logging.py), as in "[INFO] [logging.py:69:log_dist]",
+  // "[INFO] [utils.py:822:see_memory_usage]", "[INFO] [runner.py:398:main]" (seed 002), and the
+  // engine's "DeepSpeed info: version=".
+  p.completion.signatures = {R"(\[(?:INFO|WARNING)\] \[[a-z_0-9]+\.py:\d+:[A-Za-z_0-9]+\] )",
+                             R"(DeepSpeed info: version=)"};
   return p;
 }
 

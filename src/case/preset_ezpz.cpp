@@ -40,6 +40,9 @@ Preset ezpz_v1() {
   // ezpz's History.finalize() saves the run's plots once training is over ("[ezpz/history:2385:
   // finalize] Saving plots to ..."): the end of a finished run.
   p.completion.end = {R"(history:\d+:finalize\] Saving plots to )"};
+  // Signatures: ezpz's log format "[2024-07-17 07:42:21.451865][INFO][trainer:820] - " and the
+  // 2025 "[ezpz/test_dist:325:train_step]" (seed 003, ezpz docs/cli/test.md).
+  p.completion.signatures = {R"(\]\[INFO\]\[[A-Za-z_0-9./]+:\d+\] - )", R"(\[ezpz/[a-z_]+:\d+)"};
   return p;
 }
 

@@ -108,7 +108,34 @@ Preset megatron_v1() {
   // stops on --exit-interval or --exit-duration-in-mins prints "exiting program at iteration N"
   // (the same file, seen in seed 002) — a planned end too. The iteration line states done/planned.
   p.completion.end = {R"(\[after training is done\])", R"(exiting program at iteration \d+)"};
+  // Resuming: "  successfully loaded checkpoint from /ckpt [ t 0/1, p 0/1 ] at iteration 100"
+  // (megatron/training/checkpointing.py, load_checkpoint; four wordings since 2020, all with
+  // this text).
+  p.completion.restart = {R"(successfully loaded checkpoint from )"};
+  // Signatures: megatron/training/arguments.py prints "using world size: 1, data-parallel size:
+  // 1, ..." (older "data-parallel-size") and the "------------------------ arguments
+  // ------------------------" dump; initialize.py "> initializing torch distributed ...";
+  // training.py "[before the start of training step]" (seed 002, tests/fixtures/logs).
+  p.completion.signatures = {R"(using world size: \d+, )", R"(------------------------ arguments ------------------------)",
+                             R"(> initializing torch distributed \.\.\.)",
+                             R"(\[before the start of training step\])",
+                             R"(> building \S+ tokenizer \.\.\.)"};
   p.completion.counter = {R"(iteration\s+(\d+)/\s*(\d+) \|)", R"(iteration=\s*(\d+)/\s*(\d+))"};
+  return p;
+}
+
+// Version 2: the iteration counter only in Megatron's own padded shape, "iteration {:8d}/{:8d} |"
+// (" iteration       30/      50 |"): NeMo 2's "Training epoch 0, iteration 10/99 |" (another
+// framework, counting within an epoch) is no longer read as Megatron's iteration of its total.
+Preset megatron_v2() {
+  Preset p = megatron_v1();
+  p.version = 2;
+  for (MetricSpec& m : p.metrics) {
+    m.loc = SourceLoc{"preset megatron@2", 0, 0};
+    if (m.name == "iteration") m.pattern = R"(iteration\s+(\d+)/\s+\d+ \|)";
+    if (m.name == "train_iters") m.pattern = R"(iteration\s+\d+/\s+(\d+) \|)";
+  }
+  p.completion.counter = {R"(iteration\s+(\d+)/\s+(\d+) \|)", R"(iteration=\s*(\d+)/\s*(\d+))"};
   return p;
 }
 

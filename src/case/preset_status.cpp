@@ -8,11 +8,8 @@
 namespace aerun::detail {
 
 std::vector<StatusPattern> shared_status_v1() {
-  const SourceLoc loc{"preset status@1", 0, 0};
   std::vector<StatusPattern> s;
-  auto add = [&](const char* status, std::initializer_list<const char*> patterns) {
-    for (const char* p : patterns) s.push_back({p, status, loc});
-  };
+  const StatusAdder add{s, SourceLoc{"preset status@1", 0, 0}};
   // Scheduler verdicts first: the line that ends the job names why. slurmstepd writes
   // "*** JOB 12 ON n1 CANCELLED AT 2024-01-01T00:00:00 DUE TO TIME LIMIT ***" and its siblings
   // (src/slurmd/slurmstepd/req.c, _handle_signal_container: TIME LIMIT, PREEMPTION, NODE
@@ -36,10 +33,13 @@ std::vector<StatusPattern> shared_status_v1() {
        R"( FAILED \(non-zero exit code or other failure mode\))"});
   add(run_status::cancelled, {R"(CANCELLED AT \S+ \*\*\*)",  // Slurm scancel
                               R"(CANCELLED AT \S+ (?i:due to) SIGNAL)"});
+  add_lsf_flux_pbs_status(add);
+  add_divergence_status(add);
   add(run_status::oom,
       {R"(CUDA out of memory)",  // torch: "CUDA out of memory. Tried to allocate ..."
        R"(CUDA error: out of memory)", R"(OutOfMemoryError)",  // torch.cuda.OutOfMemoryError
        R"(HIP out of memory)", R"(XPU out of memory)", R"(CUBLAS_STATUS_ALLOC_FAILED)"});
+  add_accelerator_status(add);
   add(run_status::host_oom,
       {R"(oom-kill event)",   // slurmstepd: Detected 1 oom-kill event(s) in StepId=
        R"(oom_kill event)",   // older slurmstepd wording
@@ -53,6 +53,7 @@ std::vector<StatusPattern> shared_status_v1() {
        R"(job killed: v?mem \d+\w* exceeded limit)",
        R"((?:^|: line \d+: +\d+ +)Killed(?: |$))",  // bash: "... 4242 Killed  python"
        R"(DefaultCPUAllocator: can't allocate memory)"});
+  add_storage_status(add);
   add(run_status::comm_error,
       {R"(NCCL error)",
        R"(NCCL Error \d+:)",  // torch 2.4: "RuntimeError: NCCL Error 2: unhandled system error"
@@ -60,12 +61,14 @@ std::vector<StatusPattern> shared_status_v1() {
        R"(ncclRemoteError)", R"(Watchdog caught collective operation timeout)",
        R"(ProcessGroupNCCL's watchdog got stuck)",  // torch >= 2.2 heartbeat monitor
        R"(DistBackendError)"});
+  add_collective_status(add);
   add(run_status::launcher_failed,
       {R"(ChildFailedError)",                               // torch.distributed.elastic
        R"(elastic.multiprocessing.api:failed \(exitcode)",  // torch < 2.2 logging format
        // torch >= 2.2: "E1211 10:00:00.123000 140 torch/distributed/elastic/multiprocessing/
        // api.py:833] failed (exitcode: 1) local_rank: 0 (pid: 12) of binary: ..."
        R"(elastic/multiprocessing/api\.py:\d+\] failed \(exitcode)"});
+  add_mpi_status(add);
   // Bare crashes: the process died, the line does not say of what (a root cause elsewhere in the
   // log wins, run_judge.cpp). A traceback that training went on after is superseded.
   add(run_status::failed,
@@ -75,7 +78,29 @@ std::vector<StatusPattern> shared_status_v1() {
        R"(rank \d+ died from signal \d+)",  // HPE Cray PALS: "x1000c0s0b0n0: rank 3 died from
                                             // signal 11"
        R"(BAD TERMINATION OF ONE OF YOUR APPLICATION PROCESSES)"});  // MPICH Hydra
+  add_signal_status(add);
   return s;
+}
+
+}  // namespace aerun::detail
+
+namespace aerun::detail {
+
+// Where a launcher starts a new attempt of the run in the same log.
+std::vector<std::string> shared_restart_v1() {
+  return {
+      // torch.distributed.elastic (torchrun --max-restarts): "[default] Worker group FAILED. 3/3
+      // attempts left; will restart worker group", and "Detected 1 new nodes from group_rank=0;
+      // will restart worker group" (torch/distributed/elastic/agent/server/api.py,
+      // SimpleElasticAgent._invoke_run).
+      R"(; will restart worker group)",
+      // submitit requeues a timed-out or preempted job, whose next attempt appends to the same
+      // log: "Requeued job 1234 (2 remaining timeouts)" (submitit/slurm/slurm.py, _requeue);
+      // Lightning's SLURM auto-requeue: "Requeued SLURM job: 1234"
+      // (lightning/pytorch/trainer/connectors/signal_connector.py).
+      R"(Requeued job \d+ \(\d+ remaining timeouts\))",
+      R"(Requeued SLURM job: \d+)",
+  };
 }
 
 }  // namespace aerun::detail

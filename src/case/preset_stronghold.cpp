@@ -37,6 +37,8 @@ Preset stronghold_v1() {
              {"sh_offload_bwd_2cpu_ms", R"(\| offloading-bwd-2cpu-overhead: )" + num,
               Reduction::Mean, "ms"},
          });
+  // Signatures: STRONGHOLD is a Megatron-LM fork (its argument dump and banners, seed 002).
+  p.completion.signatures = megatron_v1().completion.signatures;
   return p;
 }
 

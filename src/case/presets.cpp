@@ -10,8 +10,12 @@ namespace aerun {
 
 const std::vector<Preset>& builtin_presets() {
   static const std::vector<Preset> all = [] {
-    std::vector<Preset> v{detail::deepspeed_v1(), detail::ezpz_v1(),    detail::hf_trainer_v1(),
-                          detail::megatron_v1(),  detail::startup_v1(), detail::stronghold_v1()};
+    std::vector<Preset> v{detail::deepspeed_v1(), detail::ezpz_v1(),       detail::hf_trainer_v1(),
+                          detail::megatron_v1(),  detail::startup_v1(),    detail::stronghold_v1(),
+                          detail::hf_trainer_v2(), detail::torchtitan_v1(), detail::nanotron_v1(),
+                          detail::nanogpt_v1(),   detail::lightning_v1(),  detail::nemo_v1(),
+                          detail::maxtext_v1(),   detail::composer_v1(),   detail::torchtune_v1(),
+                          detail::mlperf_v1(),    detail::megatron_v2()};
     std::sort(v.begin(), v.end(), [](const Preset& a, const Preset& b) {
       return a.name != b.name ? a.name < b.name : a.version < b.version;
     });
@@ -23,6 +27,11 @@ const std::vector<Preset>& builtin_presets() {
 const std::vector<StatusPattern>& shared_status_patterns() {
   static const std::vector<StatusPattern> s = detail::shared_status_v1();
   return s;
+}
+
+const std::vector<std::string>& shared_restart_patterns() {
+  static const std::vector<std::string> r = detail::shared_restart_v1();
+  return r;
 }
 
 const Preset* find_preset(const std::string& ref) {
@@ -60,7 +69,22 @@ void take_if_empty(std::string& field, const std::string& from) {
 }  // namespace
 
 void apply_presets(CaseSpec& spec, const SourceLoc& loc) {
-  if (spec.presets.empty()) return;
+  auto add_unique = [](std::vector<std::string>& to, const std::vector<std::string>& from) {
+    for (const auto& x : from)
+      if (std::find(to.begin(), to.end(), x) == to.end()) to.push_back(x);
+  };
+  auto add_status = [&](const std::vector<StatusPattern>& from) {
+    for (const auto& sp : from)
+      if (std::none_of(spec.status.begin(), spec.status.end(), [&](const StatusPattern& s) {
+            return s.pattern == sp.pattern && s.status == sp.status;
+          }))
+        spec.status.push_back(sp);
+  };
+  if (spec.presets.empty()) {  // the base vocabulary, which every case has
+    add_status(shared_status_patterns());
+    add_unique(spec.completion.restart, shared_restart_patterns());
+    return;
+  }
   std::vector<const Preset*> used;
   for (const auto& ref : spec.presets) {
     const Preset* p = find_preset(ref);
@@ -94,23 +118,29 @@ void apply_presets(CaseSpec& spec, const SourceLoc& loc) {
   }
   spec.metrics = std::move(metrics);
   // Status: the case's first, then the presets' own, then the shared ones.
-  auto add_status = [&](const std::vector<StatusPattern>& from) {
-    for (const auto& sp : from)
-      if (std::none_of(spec.status.begin(), spec.status.end(), [&](const StatusPattern& s) {
-            return s.pattern == sp.pattern && s.status == sp.status;
-          }))
-        spec.status.push_back(sp);
-  };
   for (const Preset* p : used) add_status(p->status);
   add_status(shared_status_patterns());
-  // Completion: the case's patterns, then each preset's, each pattern once.
-  auto add_unique = [](std::vector<std::string>& to, const std::vector<std::string>& from) {
-    for (const auto& x : from)
-      if (std::find(to.begin(), to.end(), x) == to.end()) to.push_back(x);
-  };
+  // Completion: the case's patterns, then each preset's, each pattern once. Signatures: a case
+  // whose every preset has some knows which formats its logs may be in.
+  bool all_signed = true;
   for (const Preset* p : used) {
     add_unique(spec.completion.end, p->completion.end);
     add_unique(spec.completion.counter, p->completion.counter);
+    add_unique(spec.completion.restart, p->completion.restart);
+    all_signed = all_signed && !p->completion.signatures.empty();
+  }
+  add_unique(spec.completion.restart, shared_restart_patterns());
+  const bool own_progress = std::any_of(spec.metrics.begin(), spec.metrics.end(),
+                                        [](const MetricSpec& m) {
+                                          return m.progress && !m.loc.file.starts_with("preset ");
+                                        });
+  if (all_signed && !own_progress) {
+    std::string names;
+    for (const Preset* p : used) {
+      add_unique(spec.completion.signatures, p->completion.signatures);
+      names += (names.empty() ? "" : ", ") + p->name;
+    }
+    spec.completion.formats = names;
   }
   // Startup: what the case sets wins, else the first preset that sets it.
   StartupSpec& st = spec.startup;

@@ -27,9 +27,19 @@ struct IngestArgs {
   std::string label;  // the session's
 };
 
+// Whether the logs' formats are detected file by file: `--preset auto`, or no --preset with a case
+// that names no preset and no metric of its own (a bare case name).
+bool auto_presets(const IngestArgs& a, const CaseSpec& loaded) {
+  if (a.presets.size() == 1 && a.presets[0] == "auto") return true;
+  if (std::find(a.presets.begin(), a.presets.end(), "auto") != a.presets.end())
+    throw InputError(SourceLoc{"--preset", 0, 0}, "--preset",
+                     "'auto' detects every preset itself: give it alone");
+  return a.presets.empty() && loaded.presets.empty() && loaded.metrics.empty();
+}
+
 // The case the logs belong to: a case file (its metrics, presets, status, startup and tables), or
-// a bare case name with the --preset metrics.
-CaseSpec ingest_case(const IngestArgs& a) {
+// a bare case name with the --preset metrics (or auto-detected ones).
+CaseSpec ingest_case(const IngestArgs& a, bool& detect) {
   namespace fs = std::filesystem;
   CaseSpec spec;
   const bool is_file = fs::is_regular_file(a.case_ref);
@@ -43,6 +53,8 @@ CaseSpec ingest_case(const IngestArgs& a) {
       throw InputError(SourceLoc{}, "--case", case_name_problem(a.case_ref));
     spec.name = a.case_ref;
   }
+  detect = auto_presets(a, spec);
+  if (detect) return spec;
   if (!a.presets.empty()) {
     spec.presets = a.presets;
     apply_presets(spec, SourceLoc{"--preset", 0, 0});
@@ -55,8 +67,14 @@ CaseSpec ingest_case(const IngestArgs& a) {
   return spec;
 }
 
+// "[torchtitan] " (the formats found in the file), "[unknown] " for none.
+std::string format_column(const IngestedFile& f) {
+  return fmt::format("{:<14} ", "[" + (f.presets.empty() ? std::string("unknown") : f.presets) + "]");
+}
+
 int ingest_command(const Globals& g, const IngestArgs& a) {
-  const CaseSpec spec = ingest_case(a);
+  bool detect = false;
+  const CaseSpec spec = ingest_case(a, detect);
   Store store(g.resolved_db());
   SessionScope session(store, describe_session(SessionArgs{a.label, ""}, "ingest", {&spec}, "",
                                                std::filesystem::current_path().string()));
@@ -65,6 +83,7 @@ int ingest_command(const Globals& g, const IngestArgs& a) {
   opts.name_template = a.pattern;
   opts.jobs = a.jobs;
   opts.assume_complete = a.assume_complete;
+  opts.auto_presets = detect;
   ProgressLine progress(std::cerr);
   opts.progress = [&](const char* phase, size_t done, size_t total) {
     progress.show(fmt::format("[aerun] ingest {}: {} {}/{} files", spec.name,
@@ -77,13 +96,13 @@ int ingest_command(const Globals& g, const IngestArgs& a) {
     switch (f.action) {
       case IngestedFile::Action::Added:
         ++added;
-        std::cout << fmt::format("added     {}  {:<12} {}\n", f.key.substr(0, 12), f.status,
-                                 f.path);
+        std::cout << fmt::format("added     {}  {:<12} {}{}\n", f.key.substr(0, 12), f.status,
+                                 detect ? format_column(f) : "", f.path);
         break;
       case IngestedFile::Action::Updated:
         ++updated;
-        std::cout << fmt::format("updated   {}  {:<12} {}\n", f.key.substr(0, 12), f.status,
-                                 f.path);
+        std::cout << fmt::format("updated   {}  {:<12} {}{}\n", f.key.substr(0, 12), f.status,
+                                 detect ? format_column(f) : "", f.path);
         break;
       case IngestedFile::Action::Unchanged:
         ++unchanged;
@@ -111,7 +130,9 @@ void add_ingest_command(CLI::App& app, Globals& g, Action& action) {
       ->required();
   c->add_option("--pattern", args->pattern,
                 "file-name template, e.g. 'log_{method}_l-{layers}_{date}.txt'");
-  c->add_option("--preset", args->presets, "presets to extract with, e.g. megatron,stronghold")
+  c->add_option("--preset", args->presets,
+                "presets to extract with, e.g. megatron,stronghold, or auto (each file's own, "
+                "detected from its first lines; the default when the case names none)")
       ->delimiter(',');
   c->add_option("-j,--jobs", args->jobs,
                 "files read at once (default: the CPUs; stored one by one, in file order)")

@@ -17,6 +17,7 @@
 #include "aerun/util/file_chunks.hpp"
 #include "aerun/util/log_time.hpp"
 #include "aerun/util/shell_quote.hpp"
+#include "extract/clean_lines.hpp"
 #include "extract/count_newlines.hpp"
 #include "extract/exact_sum.hpp"
 #include "extract/linear_pattern.hpp"
@@ -293,7 +294,7 @@ struct MetricState {
 
 // One compiled pattern and what a match of it feeds.
 struct Probe {
-  enum class Kind { Metric, Status, Startup, JobStart, StepTime, End, Counter };
+  enum class Kind { Metric, Status, Startup, JobStart, StepTime, End, Counter, Restart, Signature };
   Matcher matcher;
   Kind kind = Kind::Metric;
   size_t target = 0;  // index of the metric or status name
@@ -320,6 +321,10 @@ struct StatusTrack {
 };
 
 constexpr size_t kLastLineBytes = 300;
+// Attempts and the status lines of earlier attempts kept (a log restarted more often keeps its
+// first ones: the judge names only the last few anyway).
+constexpr size_t kMaxAttempts = 4096;
+constexpr size_t kMaxEarlierHits = 1024;
 
 // The last non-blank line of b[0, n), without its leading blanks (cut to kLastLineBytes), or empty
 // when all are blank.
@@ -356,6 +361,8 @@ struct Extractor::Patterns {
   size_t tracks = 0;
   bool has_progress_metrics = false;
   bool completion_configured = false;
+  bool has_signatures = false;
+  std::string formats;
   long offset_s = 0;
   std::string job_start_format, step_time_format;
 
@@ -413,6 +420,11 @@ struct Extractor::Impl {
   long long counter_line = 0;
   std::string last_line;
   Stamp job_start, step_time;
+  bool signature_seen = false;
+  // Where later attempts start (progress_after holding the progress count at the line until they
+  // are reported), and the status lines of the attempts before the current one.
+  std::vector<AttemptStart> attempts;
+  std::vector<LogHit> earlier_hits;
   long long lines = 0;
   std::string partial;       // bytes of an unterminated line
   bool partial_cut = false;  // it reached kMaxLineBytes
@@ -428,6 +440,7 @@ struct Extractor::Impl {
     bool operator<(const Event& o) const { return key < o.key; }
   };
   std::vector<Event> events, own_events, merged;
+  std::string cleaned;  // a block without its escape sequences and lone '\r's
   size_t event_line = SIZE_MAX;                // the line whose bounds event_bounds holds
   std::pair<uint32_t, uint32_t> event_bounds;  // [start, end) of that line in the block
 
@@ -501,12 +514,45 @@ struct Extractor::Impl {
       case Probe::Kind::StepTime:
         take_stamp(p, step_time, step_time_format, line, hit, no);
         return;
+      case Probe::Kind::Signature:
+        if (!signature_seen && p.matcher.match(line, hit)) signature_seen = true;
+        return;
+      case Probe::Kind::Restart:
+        if ((attempts.empty() || attempts.back().line_no != no) && p.matcher.match(line, hit))
+          start_attempt(no);
+        return;
     }
   }
 
-  // One line on its own (a line split across chunks, or the last one).
+  // A new attempt starts at line no: the status lines so far are the earlier attempts'.
+  void start_attempt(long long no) {
+    if (attempts.size() < kMaxAttempts) attempts.push_back({no, progress_lines});
+    for (StatusTrack& t : tracks) {
+      for (LogHit& h : t.kept)
+        if (earlier_hits.size() < kMaxEarlierHits) earlier_hits.push_back(std::move(h));
+      t.kept.clear();
+    }
+  }
+
+  // One line on its own (a line split across chunks, or the last one): cleaned (clean_lines.hpp),
+  // where a lone '\r' makes it several.
   void process_line(std::string_view line) {
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (needs_cleaning(line.data(), line.size())) {
+      std::string clean;
+      clean_lines(line.data(), line.size(), clean);
+      for (size_t start = 0;;) {
+        const size_t end = std::min(clean.find('\n', start), clean.size());
+        process_clean_line(std::string_view(clean).substr(start, end - start));
+        if (end == clean.size()) break;
+        start = end + 1;
+      }
+      return;
+    }
+    process_clean_line(line);
+  }
+
+  void process_clean_line(std::string_view line) {
     if (std::string last = last_nonblank_line(line.data(), line.size()); !last.empty())
       last_line = std::move(last);
     const long long no = ++lines;
@@ -567,6 +613,12 @@ struct Extractor::Impl {
   // literal), and are handled in line order, then probe order — exactly as process_line would,
   // line by line.
   void process_block(const char* b, size_t n) {
+    if (needs_cleaning(b, n)) {  // escape sequences or a lone '\r': read the cleaned lines
+      cleaned.clear();
+      clean_lines(b, n, cleaned);
+      b = cleaned.data();
+      n = cleaned.size();
+    }
     events.clear();
     event_line = SIZE_MAX;
     std::fill(literal_last_line.begin(), literal_last_line.end(), SIZE_MAX);
@@ -628,12 +680,30 @@ struct Extractor::Impl {
       status = std::move(b.status);
       status->line_no += off;
     }
+    if (!b.attempts.empty()) {  // b started attempts: what this part kept is theirs before
+      for (StatusTrack& t : tracks) {
+        for (LogHit& h : t.kept)
+          if (earlier_hits.size() < kMaxEarlierHits) earlier_hits.push_back(std::move(h));
+        t.kept.clear();
+      }
+      for (LogHit h : b.earlier_hits) {
+        h.line_no += off;
+        h.progress_after += progress_lines;
+        if (earlier_hits.size() < kMaxEarlierHits) earlier_hits.push_back(std::move(h));
+      }
+      for (AttemptStart a : b.attempts) {
+        a.line_no += off;
+        a.progress_after += progress_lines;
+        if (attempts.size() < kMaxAttempts) attempts.push_back(a);
+      }
+    }
     for (size_t t = 0; t < tracks.size(); ++t)
       for (LogHit h : b.tracks[t].kept) {
         h.line_no += off;
         h.progress_after += progress_lines;
         tracks[t].add(std::move(h));
       }
+    signature_seen = signature_seen || b.signature_seen;
     if (b.status_line != 0) status_line = b.status_line + off;
     if (b.progress_lines > 0) {
       last_progress_line = b.last_progress_line + off;
@@ -692,6 +762,14 @@ Extractor::Patterns::Patterns(const std::vector<MetricSpec>& metric_specs,
   for (const auto& re : completion.counter)
     s.probes.push_back(
         {compile(re, completion.loc, "completion.counter", 2), Probe::Kind::Counter, 0, 1});
+  for (const auto& re : completion.restart)
+    s.probes.push_back(
+        {compile(re, completion.loc, "completion.restart", -1), Probe::Kind::Restart, 0, 1});
+  for (const auto& re : completion.signatures)
+    s.probes.push_back(
+        {compile(re, completion.loc, "signatures", -1), Probe::Kind::Signature, 0, 1});
+  s.has_signatures = !completion.signatures.empty();
+  s.formats = completion.formats;
   s.completion_configured = !completion.end.empty() || !completion.counter.empty();
   if (!startup.first_step.empty())
     s.probes.push_back({compile(startup.first_step, startup.loc, "startup.first_step", -1),
@@ -834,11 +912,23 @@ const std::optional<Extractor::StatusHit>& Extractor::status() const {
 void Extractor::describe(RunEvidence& e) const {
   const Impl& s = *impl_;
   e.hits.clear();
+  for (LogHit h : s.earlier_hits) {
+    h.progress_after = s.progress_lines - h.progress_after;
+    e.hits.push_back(std::move(h));
+  }
   for (const auto& t : s.tracks)
     for (LogHit h : t.kept) {
       h.progress_after = s.progress_lines - h.progress_after;
       e.hits.push_back(std::move(h));
     }
+  e.attempts.clear();
+  for (AttemptStart a : s.attempts) {
+    a.progress_after = s.progress_lines - a.progress_after;
+    e.attempts.push_back(a);
+  }
+  e.format_unknown = s.pat->has_signatures && !s.signature_seen && s.progress_lines == 0 &&
+                     s.end_line == 0 && s.counter_line == 0;
+  e.formats = s.pat->formats;
   std::sort(e.hits.begin(), e.hits.end(),
             [](const LogHit& a, const LogHit& b) { return a.line_no < b.line_no; });
   e.progress_expected = s.pat->has_progress_metrics;

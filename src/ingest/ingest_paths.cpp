@@ -3,10 +3,13 @@
 #include <atomic>
 #include <exception>
 #include <filesystem>
+#include <map>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <thread>
 
+#include "aerun/case/presets.hpp"
 #include "aerun/extract/extractor.hpp"
 #include "aerun/ingest/ingest.hpp"
 #include "aerun/util/error.hpp"
@@ -55,6 +58,53 @@ std::set<std::string> own_files(const Store& store) {
   for (const char* suffix : {"", "-wal", "-shm", "-journal"}) out.insert(db + suffix);
   return out;
 }
+
+// The case as a file of these formats reads it (`--preset auto`), compiled once per set of
+// formats and shared by the threads.
+class AutoSpecs {
+ public:
+  explicit AutoSpecs(const CaseSpec& base) : base_(base) {
+    // The base vocabulary is added again after the presets' own patterns.
+    std::erase_if(base_.status,
+                  [](const StatusPattern& s) { return s.loc.file == "preset status@1"; });
+    base_.completion.restart.clear();
+  }
+
+  // The spec and compiled patterns for these formats.
+  std::pair<const CaseSpec*, const Extractor*> get(const std::vector<std::string>& presets) {
+    std::string key;
+    for (const auto& p : presets) key += p + ",";
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = specs_.find(key);
+    if (it == specs_.end()) {
+      Entry e;
+      e.spec = base_;
+      e.spec.presets = presets;
+      apply_presets(e.spec, SourceLoc{"--preset auto", 0, 0});
+      if (presets.empty()) {  // none known: its signatures are all the formats'
+        std::string names;
+        for (const auto& name : PresetDetector::candidates()) {
+          for (const auto& s : find_preset(name)->completion.signatures)
+            e.spec.completion.signatures.push_back(s);
+          names += (names.empty() ? "" : ", ") + name;
+        }
+        e.spec.completion.formats = "auto: none of " + names;
+      }
+      e.blank = std::make_unique<Extractor>(e.spec);
+      it = specs_.emplace(key, std::move(e)).first;
+    }
+    return {&it->second.spec, it->second.blank.get()};
+  }
+
+ private:
+  struct Entry {
+    CaseSpec spec;
+    std::unique_ptr<Extractor> blank;
+  };
+  CaseSpec base_;
+  std::mutex mutex_;
+  std::map<std::string, Entry> specs_;
+};
 
 // One file's way through ingest_paths.
 struct Work {
@@ -112,6 +162,12 @@ std::vector<IngestedFile> ingest_paths(Store& store, const CaseSpec& spec,
   const unsigned per_file = std::max(
       1u, static_cast<unsigned>(std::max<size_t>(opts.jobs, 1) / std::max<size_t>(todo, 1)));
   const Extractor blank(spec);  // the case's patterns, compiled once for every file
+  std::optional<PresetDetector> detector;
+  std::optional<AutoSpecs> auto_specs;
+  if (opts.auto_presets) {
+    detector.emplace();
+    auto_specs.emplace(spec);
+  }
   std::atomic<size_t> next{0}, read{0};
   const auto worker = [&](bool reports) {
     for (size_t k; (k = next++) < work.size();) {
@@ -124,8 +180,14 @@ std::vector<IngestedFile> ingest_paths(Store& store, const CaseSpec& spec,
         if (w.prev && !ec && w.prev->log_size == size && w.prev->params == w.params &&
             w.prev->log_sha256 == sha256_file(w.file.path))
           w.unchanged = true;
-        else
+        else if (detector) {
+          const std::vector<std::string> found = detector->detect(w.file.path);
+          for (const auto& p : found) w.file.presets += (w.file.presets.empty() ? "" : ",") + p;
+          const auto [s, b] = auto_specs->get(found);
+          w.run = ingest_file(*s, *b, w.file.path, w.params, opts.assume_complete, per_file);
+        } else {
           w.run = ingest_file(spec, blank, w.file.path, w.params, opts.assume_complete, per_file);
+        }
       } catch (...) {
         w.error = std::current_exception();
       }

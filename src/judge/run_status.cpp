@@ -15,6 +15,8 @@ const std::vector<Info>& builtin() {
       {cancelled, Outcome, true},      {interrupted, RootCause, true},
       {stale, RootCause, true},        {lost, Outcome, true},
       {stalled, RootCause, true},      {startup_timeout, RootCause, true},
+      {diverged, RootCause, false},    {unknown_format, RootCause, false},
+      {disk_full, RootCause, false},
   };
   return all;
 }

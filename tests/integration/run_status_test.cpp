@@ -50,11 +50,23 @@ presets: [megatron]
 
 TEST(RunStatus, ALocalRunThatExitsZeroWithoutProgressIsNoProgress) {
   TempDir d;
+  // Megatron's own set-up line (seed 002), then nothing: a Megatron run that did not train.
   write_file(d / "np.yaml",
-             "case: np\nparams: {x: [1]}\ncommand: echo building index\npresets: [megatron]\n");
+             "case: np\nparams: {x: [1]}\ncommand: \"echo '> initializing torch distributed "
+             "...'\"\npresets: [megatron]\n");
   const auto r = run_aerun(d, {"case", "np.yaml"});
   EXPECT_EQ(r.code, 1);
   EXPECT_EQ(sql1(d / "results/aerun.db", "SELECT status FROM runs"), "no_progress");
+}
+
+TEST(RunStatus, ALocalRunWhoseOutputIsOfNoFormatItsPresetsKnowIsUnknownFormat) {
+  TempDir d;
+  write_file(d / "uf.yaml",
+             "case: uf\nparams: {x: [1]}\ncommand: echo building index\npresets: [megatron]\n");
+  const auto r = run_aerun(d, {"case", "uf.yaml"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(sql1(d / "results/aerun.db", "SELECT status FROM runs"), "unknown_format");
+  EXPECT_THAT(sql1(d / "results/aerun.db", "SELECT reason FROM runs"), HasSubstr("(megatron)"));
 }
 
 TEST(RunStatus, IngestNeedsEvidenceThatTrainingFinished) {

@@ -49,12 +49,18 @@ struct StatusPattern {
   SourceLoc loc;
 };
 
-// Positive evidence that a run finished. When the exit code is unknown (an ingested
-// log, a batch job whose stamps lack it) a run is `ok` only if an `end` line was seen or the last
-// `counter` line says the planned count was reached; otherwise `incomplete`.
+// A run's life as its log tells it, beyond metrics and status lines. Positive evidence that it
+// finished: when the exit code is unknown (an ingested log, a batch job whose stamps lack it) a
+// run is `ok` only if an `end` line was seen or the last `counter` line says the planned count was
+// reached; otherwise `incomplete`. Where a new attempt starts in the same log (`restart`: the last
+// attempt decides). And which format wrote it (`signatures`, from the presets): a log with none of
+// them and no progress line is `unknown_format`, not `no_progress`.
 struct CompletionSpec {
   std::vector<std::string> end;      // RE2: a line only a finished run prints
   std::vector<std::string> counter;  // RE2, two captures: done and planned ("iteration 49/ 1000")
+  std::vector<std::string> restart;  // RE2: a line where a new attempt of the run starts
+  std::vector<std::string> signatures;  // RE2: a line only the presets' formats print
+  std::string formats;                  // those formats' names, for reasons ("megatron, ezpz")
   SourceLoc loc;
 };
 

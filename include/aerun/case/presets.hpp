@@ -18,7 +18,10 @@ struct Preset {
   std::vector<MetricSpec> metrics;
   std::vector<StatusPattern> status;  // format-specific ones; the shared ones come on top
   StartupSpec startup;
-  CompletionSpec completion;  // end-of-training lines and "done/planned" counters
+  // End-of-training lines, "done/planned" counters, where a new attempt starts (resuming from a
+  // checkpoint), and signatures: lines only this format prints (a banner, an argument dump, its
+  // progress line), near a log's start, for `--preset auto` and unknown_format.
+  CompletionSpec completion;
   // The few metrics `aerun runs` shows by default (of the many it extracts).
   std::vector<std::string> headline;
 };
@@ -26,9 +29,13 @@ struct Preset {
 // Every preset version, in name then version order.
 const std::vector<Preset>& builtin_presets();
 
-// The status patterns every preset brings (GPU and host out of memory, time limit, cancelled,
-// node failure, communication errors, launcher child failure), in priority order.
+// The base vocabulary every case has, whatever its presets (docs/presets.md lists each wording and
+// its source): how schedulers, MPI launchers, collectives, accelerators, the OS and Python say a
+// run died or diverged, in priority order.
 const std::vector<StatusPattern>& shared_status_patterns();
+// The lines where a launcher or scheduler starts a new attempt in the same log (a torchrun restart
+// of its worker group), every case has them too.
+const std::vector<std::string>& shared_restart_patterns();
 
 // "megatron" (the latest version) or "megatron@1"; nullptr when there is no such preset.
 const Preset* find_preset(const std::string& ref);
@@ -36,7 +43,8 @@ const Preset* find_preset(const std::string& ref);
 // "megatron@1, deepspeed@1, ..." (latest versions), for messages.
 std::vector<std::string> preset_names();
 
-// Resolves spec.presets into spec.metrics / status / startup. Rules: preset metrics come first in
+// Resolves spec.presets into spec.metrics / status / startup (with no presets: the base vocabulary
+// only). Rules: preset metrics come first in
 // preset order; a case metric with the name of a preset metric replaces it in place, other case
 // metrics follow; when two presets define one name the first listed wins. Status patterns: the
 // case's first (they win on a line both match), then each preset's own, then the shared ones

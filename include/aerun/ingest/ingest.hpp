@@ -54,12 +54,17 @@ struct IngestedFile {
   std::string key;     // empty when skipped
   std::string status;  // of the stored run
   std::string why;     // skipped: the reason
+  std::string presets;  // with IngestOptions::auto_presets: the formats found ("" for none)
 };
 
 struct IngestOptions {
   std::string name_template;     // empty: every file, no parameters
   unsigned jobs = 1;             // files read and extracted at once (stored one by one, in order)
   bool assume_complete = false;  // the logs are of finished runs (excerpts): see RunEvidence
+  // `--preset auto`: each file is read with the presets PresetDetector finds in it (added to the
+  // case's own patterns); a file of no known format is read with the base vocabulary only and is
+  // `unknown_format` unless a status line says more.
+  bool auto_presets = false;
   long long session_id = 0;      // the session the runs are stored in
   // Called on the calling thread as files are read (phase "read") and stored ("store"): how many
   // of how many so far. Optional.
@@ -102,5 +107,29 @@ std::string ingest_key(const std::string& case_name, const std::string& absolute
 std::vector<IngestedFile> ingest_paths(Store& store, const CaseSpec& spec,
                                        const std::vector<std::string>& paths,
                                        const IngestOptions& opts);
+
+}  // namespace aerun
+
+namespace aerun {
+
+// `--preset auto`: which built-in presets wrote a log, from its first 256 KiB (cut at a line end):
+// every format whose signature or progress lines appear there (docs/presets.md, "Auto-detection").
+// Compiled once; detect() may be called on several threads at once.
+class PresetDetector {
+ public:
+  PresetDetector();
+  ~PresetDetector();
+  PresetDetector(const PresetDetector&) = delete;
+  PresetDetector& operator=(const PresetDetector&) = delete;
+
+  // The names of the presets found, in the order of candidates(); empty when none is. Throws
+  // SystemError when the file cannot be read.
+  std::vector<std::string> detect(const std::string& path) const;
+  // The formats tried, most specific first (the order a log with several gets them in).
+  static const std::vector<std::string>& candidates();
+
+ private:
+  std::unique_ptr<Extractor> signatures_;
+};
 
 }  // namespace aerun

@@ -27,6 +27,14 @@ struct LogHit {
   long long progress_after = 0;  // progress lines the log shows after this one
 };
 
+// A line where a new attempt of the run starts in the same log: a torchrun restart of its worker
+// group, a framework resuming from a checkpoint, a requeued job's banner.
+struct AttemptStart {
+  long long line_no = 0;
+  long long progress_after = 0;  // progress lines the log shows after this one
+  bool operator==(const AttemptStart&) const = default;
+};
+
 // Everything known about a finished run. Unknown things stay empty.
 struct RunEvidence {
   // aerun's own decisions (local runs).
@@ -54,6 +62,7 @@ struct RunEvidence {
 
   // What the log said.
   std::vector<LogHit> hits;        // status-pattern lines (at most a few per status), by line
+  std::vector<AttemptStart> attempts;  // where later attempts start, in line order
   bool progress_expected = false;  // some metric is flagged progress
   long long progress_lines = 0;    // lines that matched a progress metric
   long long last_progress_line = 0;
@@ -66,6 +75,11 @@ struct RunEvidence {
   // for excerpts of logs): with the exit code unknown and no crash line, ok instead of incomplete.
   bool assume_complete = false;
   std::string last_line;  // the log's last non-empty line (for reasons)
+  // The log showed none of the signature lines of the formats the case reads (`formats`, e.g.
+  // "megatron, deepspeed"): with no progress line either, the run is unknown_format, never
+  // no_progress (a format aerun cannot read is not a run that did not progress).
+  bool format_unknown = false;
+  std::string formats;
 };
 
 struct Verdict {
@@ -80,14 +94,18 @@ struct Verdict {
 //     deadline -> startup_timeout.
 //  2. Log lines and the scheduler's verdict, when the run did not end cleanly or a line is not
 //     superseded: a status line is superseded when 2 or more progress lines or an end line follow
-//     it (the run went on). Lines after the first external stop (time limit, cancel, preemption,
-//     node failure) are its consequences and are ignored. The best ranked status wins, the
-//     earliest line among equals; the scheduler's verdict counts as a line after the log. When
-//     training had finished and nothing says the process failed, lines after the end do not
-//     undo it (ok, the line noted).
+//     it (the run went on; a `diverged` line only by progress). The log is split into attempts
+//     (at each AttemptStart, and after an external stop the run went on from): the last attempt
+//     decides, the earlier ones' stops are named in the reason. Lines after the first external
+//     stop (time limit, cancel, preemption, node failure) are its consequences and are ignored,
+//     except further external stops right after it (a step's plain cancel, then the job's time
+//     limit: the time limit). The best ranked status wins, the earliest line among equals; the
+//     scheduler's verdict counts as a line after the log. When training had finished and only
+//     lines after the end say otherwise (teardown), the results stand: ok, the lines and a
+//     non-zero exit code noted — unless the scheduler names a cause, or the run diverged.
 //  3. A non-zero exit code or a signal -> failed.
 //  4. Ended cleanly (exit 0) or exit unknown: no progress line where one was expected ->
-//     no_progress. Exit unknown: ok only with an end line or a counter at its planned count
+//     unknown_format when the log showed none of its formats' signatures, else no_progress. Exit unknown: ok only with an end line or a counter at its planned count
 //     (or assume_complete); else incomplete.
 Verdict judge_run(const RunEvidence& e);
 

@@ -27,6 +27,14 @@ inline constexpr char stale[] = "stale";
 inline constexpr char lost[] = "lost";
 inline constexpr char stalled[] = "stalled";
 inline constexpr char startup_timeout[] = "startup_timeout";
+// Training ran but failed numerically: the loss became NaN or Inf and stayed so, or the loss scale
+// reached its minimum (docs/presets.md, "diverged").
+inline constexpr char diverged[] = "diverged";
+// The file system was full or the quota reached (No space left on device, Disk quota exceeded).
+inline constexpr char disk_full[] = "disk_full";
+// The log is of no format the case's presets know (none of their signature lines, no progress
+// line): aerun cannot tell whether the run progressed, so it does not say it did not.
+inline constexpr char unknown_format[] = "unknown_format";
 // Not final: a run in flight.
 inline constexpr char running[] = "running";
 inline constexpr char pending[] = "pending";

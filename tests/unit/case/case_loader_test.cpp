@@ -1,5 +1,6 @@
 // load_case / parse_case: every key of the case format lands in the CaseSpec.
 #include "aerun/case/case_loader.hpp"
+#include "aerun/case/presets.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -261,7 +262,10 @@ TEST(ParseCase, ReadsStatusWrittenAsAMapOfStatusToRegexes) {
   const CaseSpec s = parse_case(
       "case: m\ncommand: ls\nstatus:\n  oom: 'out of memory'\n  failed: [Traceback, 'Error:']\n",
       "m.yaml", "/b");
-  ASSERT_EQ(s.status.size(), 3u);
+  // The case's own first, then the base vocabulary every case has (presets or not).
+  ASSERT_EQ(s.status.size(), 3u + aerun::shared_status_patterns().size());
+  EXPECT_EQ(s.status[3].loc.file, "preset status@1");
+  EXPECT_EQ(s.status.back().loc.file, "preset status@1");
   EXPECT_EQ(s.status[0].status, "oom");
   EXPECT_EQ(s.status[0].pattern, "out of memory");
   EXPECT_EQ(s.status[1].status, "failed");

@@ -40,13 +40,24 @@ std::string error_of(const std::string& yaml) {
 
 TEST(Presets, EveryDocumentedPresetExistsAtVersion1) {
   for (const char* name :
-       {"megatron", "deepspeed", "stronghold", "ezpz", "hf-trainer", "startup"}) {
+       {"deepspeed", "stronghold", "ezpz", "startup", "torchtitan", "nanotron",
+        "nanogpt", "lightning", "nemo", "maxtext", "composer", "torchtune", "mlperf"}) {
     const auto* p = aerun::find_preset(name);
     ASSERT_NE(p, nullptr) << name;
     EXPECT_EQ(p->version, 1);
     EXPECT_EQ(aerun::find_preset(std::string(name) + "@1"), p);
   }
-  EXPECT_EQ(aerun::find_preset("megatron@2"), nullptr);
+  // Transformers 5's quoted values made a version 2; version 1 stays as it was.
+  const auto* hf = aerun::find_preset("hf-trainer");
+  ASSERT_NE(hf, nullptr);
+  EXPECT_EQ(hf->version, 2);
+  ASSERT_NE(aerun::find_preset("hf-trainer@1"), nullptr);
+  EXPECT_EQ(aerun::find_preset("hf-trainer@1")->version, 1);
+  // megatron@2 reads only Megatron's padded iteration counter (not NeMo 2's).
+  ASSERT_NE(aerun::find_preset("megatron"), nullptr);
+  EXPECT_EQ(aerun::find_preset("megatron")->version, 2);
+  EXPECT_EQ(aerun::find_preset("megatron@1")->version, 1);
+  EXPECT_EQ(aerun::find_preset("megatron@3"), nullptr);
   EXPECT_EQ(aerun::find_preset("megatron@"), nullptr);
   EXPECT_EQ(aerun::find_preset("nope"), nullptr);
 }

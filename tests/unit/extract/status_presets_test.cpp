@@ -289,11 +289,14 @@ TEST(StatusPresets, EveryPresetPatternHasALiteralToBeFoundBy) {
     for (const auto& s : p.status) patterns.push_back({p.name + " status " + s.status, s.pattern});
     for (const auto& e : p.completion.end) patterns.push_back({p.name + " end", e});
     for (const auto& c : p.completion.counter) patterns.push_back({p.name + " counter", c});
+    for (const auto& r : p.completion.restart) patterns.push_back({p.name + " restart", r});
+    for (const auto& g : p.completion.signatures) patterns.push_back({p.name + " signature", g});
     if (!p.startup.first_step.empty())
       patterns.push_back({p.name + " first step", p.startup.first_step});
   }
   for (const auto& s : aerun::shared_status_patterns())
     patterns.push_back({"shared status " + s.status, s.pattern});
+  for (const auto& r : aerun::shared_restart_patterns()) patterns.push_back({"shared restart", r});
   for (const auto& [what, pattern] : patterns) {
     // Known exception: the startup preset's first step is an alternation of two wordings (seed
     // 000's DeepSpeed and Megatron lines), which has no single literal; it is matched on every

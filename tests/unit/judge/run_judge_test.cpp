@@ -203,6 +203,87 @@ std::vector<Row> table() {
   hit(e, "failed", 100, 0, "Bus error (core dumped)");
   ended(e, 0);
   add("an ingested log that ends in a crash line", e, "failed", "line 100: Bus error");
+
+  // Divergence: the loss went NaN and stayed so. Finishing does not undo it; recovering does.
+  e = exited(0);
+  progress(e, 50, 500);
+  hit(e, "diverged", 480, 1, "{'loss': nan, 'grad_norm': nan, 'learning_rate': 1e-05}");
+  ended(e, 510);
+  add("a NaN loss to the end of training is diverged, not ok", e, "diverged", "line 480");
+  e = exited(0);
+  progress(e, 50, 500);
+  hit(e, "diverged", 100, 45, "{'loss': nan, 'grad_norm': nan}");
+  ended(e, 510);
+  add("a NaN loss the run recovered from (2+ progress lines after it) is superseded", e, "ok",
+      "");
+  e = exited(1);
+  progress(e, 50, 500);
+  hit(e, "diverged", 501, 0,
+      "Current loss scale already at minimum - cannot decrease scale anymore. Exiting run.");
+  hit(e, "failed", 502, 0, "Traceback (most recent call last):");
+  add("the loss scale at its minimum is the cause of the crash after it", e, "diverged",
+      "line 501");
+
+  // Unknown formats are not runs that did not progress.
+  e = unknown_exit();
+  progress(e, 0, 0);
+  e.format_unknown = true, e.formats = "megatron, deepspeed";
+  add("a log of no format the presets know", e, "unknown_format", "megatron, deepspeed");
+  e = unknown_exit();
+  progress(e, 0, 0);
+  e.format_unknown = true;
+  hit(e, "oom", 40, 0, "torch.OutOfMemoryError: CUDA out of memory.");
+  add("a crash line still says what happened", e, "oom", "line 40");
+
+  // External stops right after each other: the one that names a cause.
+  e = unknown_exit();
+  progress(e, 20, 200);
+  hit(e, "cancelled", 201, 0,
+      "slurmstepd: error: *** STEP 1234.0 ON nid001 CANCELLED AT 2024-05-01T10:00:00 ***");
+  hit(e, "timeout", 202, 0,
+      "slurmstepd: error: *** JOB 1234 ON nid001 CANCELLED AT 2024-05-01T10:00:00 DUE TO TIME "
+      "LIMIT ***");
+  add("a step's plain cancel, then the job's time limit", e, "timeout", "line 202");
+
+  // Attempts in one log: the last decides, the earlier stops are named.
+  e = unknown_exit();
+  progress(e, 30, 900);
+  hit(e, "timeout", 300, 20,
+      "slurmstepd: error: *** JOB 1234 ON nid001 CANCELLED AT 2024-05-01T10:00:00 DUE TO TIME "
+      "LIMIT ***");
+  hit(e, "interrupted", 600, 10,
+      "slurmstepd: error: *** JOB 1234 ON nid001 CANCELLED AT 2024-05-02T10:00:00 DUE TO "
+      "PREEMPTION ***");
+  ended(e, 950);
+  add("requeued after a time limit and a preemption, then trained to its end", e, "ok",
+      "2 earlier attempts: timeout (line 300), interrupted (line 600)");
+  e = unknown_exit();
+  progress(e, 30, 900);
+  hit(e, "failed", 300, 20, "Traceback (most recent call last):");
+  e.attempts.push_back({310, 20});
+  hit(e, "comm_error", 700, 0, "torch.distributed.DistBackendError: NCCL error in: ...");
+  add("a torchrun restart after a crash, then a communication error", e, "comm_error",
+      "line 700: torch.distributed.DistBackendError: NCCL error in: ...; 1 earlier attempt: "
+      "failed (line 300)");
+  e = unknown_exit();
+  progress(e, 30, 900);
+  e.attempts.push_back({5, 30});
+  ended(e, 950);
+  add("a resume line at the first start is no earlier attempt", e, "ok", "");
+
+  // Teardown after the end of training.
+  e = exited(1);
+  progress(e, 100, 1000);
+  ended(e, 1001);
+  hit(e, "comm_error", 1005, 0, "[rank3]:[W1201 10:00:00] ProcessGroupNCCL: NCCL error ...");
+  hit(e, "launcher_failed", 1020, 0, "torch.distributed.elastic.multiprocessing.errors."
+                                     "ChildFailedError:");
+  add("finished, then errors at teardown and exit 1: ok, noted", e, "ok",
+      "finished (line 1001); then line 1005");
+  e = exited(1);
+  progress(e, 100, 1000);
+  ended(e, 1001);
+  add("finished, then exit 1 with no line saying why: failed", e, "failed", "exit code 1");
   return rows;
 }
 
@@ -223,6 +304,7 @@ TEST(RunJudge, RanksRootCausesAboveOutcomesAboveBareCrashes) {
   EXPECT_GT(status_rank("host_oom"), status_rank("launcher_failed"));
   EXPECT_GT(status_rank("launch_failed"), status_rank("failed"));
   EXPECT_EQ(status_rank("my_case_status"), status_rank("comm_error"));
+  EXPECT_EQ(status_rank("diverged"), status_rank("oom"));
 }
 
 }  // namespace
