@@ -13,19 +13,19 @@ Preset composer_v1() {
   p.version = 1;
   p.headline = {"loss", "tokens_per_s", "mfu"};
   p.summary = "MosaicML Composer / llm-foundry: console logger batches, loss, throughput, MFU";
-  add_metrics(p, {
-                     {"batch", R"(\[batch=(\d+)/\d+\]:)", Reduction::Last, "", 1, {}, true},
-                     {"loss", R"(loss/train/total: )" + kNumber, Reduction::Last, ""},
-                     {"tokens_per_s", R"( throughput/tokens_per_sec: )" + kNumber,
-                      Reduction::Mean, "tokens/s"},
-                     {"samples_per_s", R"( throughput/samples_per_sec: )" + kNumber,
-                      Reduction::Mean, "samples/s"},
-                     {"tflops_per_gpu", R"(throughput/device/flops_per_sec: )" + kNumber,
-                      Reduction::Mean, "TFLOP/s", 1e-12},
-                     {"mfu", R"(throughput/device/mfu: )" + kNumber, Reduction::Mean, "%", 100},
-                     {"memory_peak_gb", R"(memory/peak_allocated_mem: )" + kNumber,
-                      Reduction::Max, "GB"},
-                 });
+  add_metrics(
+      p, {
+             {"batch", R"(\[batch=(\d+)/\d+\]:)", Reduction::Last, "", 1, {}, true},
+             {"loss", R"(loss/train/total: )" + kNumber, Reduction::Last, ""},
+             {"tokens_per_s", R"( throughput/tokens_per_sec: )" + kNumber, Reduction::Mean,
+              "tokens/s"},
+             {"samples_per_s", R"( throughput/samples_per_sec: )" + kNumber, Reduction::Mean,
+              "samples/s"},
+             {"tflops_per_gpu", R"(throughput/device/flops_per_sec: )" + kNumber, Reduction::Mean,
+              "TFLOP/s", 1e-12},
+             {"mfu", R"(throughput/device/mfu: )" + kNumber, Reduction::Mean, "%", 100},
+             {"memory_peak_gb", R"(memory/peak_allocated_mem: )" + kNumber, Reduction::Max, "GB"},
+         });
   // Composer prints no end line; without epochs the header counts batches of the whole run.
   p.completion.counter = {R"((?:^|: )\[batch=(\d+)/(\d+)\]:)"};
   // Resuming: "Autoresuming training from checkpoint" (composer/trainer/trainer.py).

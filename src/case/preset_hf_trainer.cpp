@@ -65,41 +65,42 @@ Preset hf_trainer_v2() {
   p.name = "hf-trainer";
   p.version = 2;
   p.headline = {"train_loss", "train_samples_per_s", "train_runtime_s"};
-  p.summary = "Hugging Face Trainer 4.x and 5.x (quoted values), TRL keys, eval loss, step of total";
+  p.summary =
+      "Hugging Face Trainer 4.x and 5.x (quoted values), TRL keys, eval loss, step of total";
   const std::string& num = kNumber;
   auto key = [](const char* k) { return std::string("'") + k + R"(': '?)"; };
-  add_metrics(p, {
-                     {"hf_loss", R"(\{'loss': '?)" + num, Reduction::Last, "", 1, {}, true},
-                     {"hf_grad_norm", key("grad_norm") + num, Reduction::Last, ""},
-                     {"hf_learning_rate", key("learning_rate") + num, Reduction::Last, ""},
-                     {"hf_epoch", key("epoch") + num, Reduction::Last, "epochs"},
-                     {"train_runtime_s", key("train_runtime") + num, Reduction::Last, "s"},
-                     {"train_samples_per_s",
-                      key("train_samples_per_second") + num,
-                      Reduction::Last,
-                      "samples/s",
-                      1,
-                      {{R"(train_samples_per_second\s+=\s+)" + num, 1}}},
-                     {"train_steps_per_s",
-                      key("train_steps_per_second") + num,
-                      Reduction::Last,
-                      "steps/s",
-                      1,
-                      {{R"(train_steps_per_second\s+=\s+)" + num, 1}}},
-                     {"train_loss",
-                      key("train_loss") + num,
-                      Reduction::Last,
-                      "",
-                      1,
-                      {{R"(  train_loss\s+=\s+)" + num, 1}}},
-                     {"eval_loss", key("eval_loss") + num, Reduction::Last, ""},
-                     {"mean_token_accuracy", R"(\{'loss'.*'mean_token_accuracy': '?)" + num,
-                      Reduction::Last, ""},
-                     {"num_tokens", R"(\{'loss'.*'num_tokens': '?)" + num, Reduction::Last,
-                      "tokens"},
-                     {"rewards_accuracy", key("rewards/accuracies") + num, Reduction::Last, ""},
-                     {"rewards_margin", key("rewards/margins") + num, Reduction::Last, ""},
-                 });
+  add_metrics(p,
+              {
+                  {"hf_loss", R"(\{'loss': '?)" + num, Reduction::Last, "", 1, {}, true},
+                  {"hf_grad_norm", key("grad_norm") + num, Reduction::Last, ""},
+                  {"hf_learning_rate", key("learning_rate") + num, Reduction::Last, ""},
+                  {"hf_epoch", key("epoch") + num, Reduction::Last, "epochs"},
+                  {"train_runtime_s", key("train_runtime") + num, Reduction::Last, "s"},
+                  {"train_samples_per_s",
+                   key("train_samples_per_second") + num,
+                   Reduction::Last,
+                   "samples/s",
+                   1,
+                   {{R"(train_samples_per_second\s+=\s+)" + num, 1}}},
+                  {"train_steps_per_s",
+                   key("train_steps_per_second") + num,
+                   Reduction::Last,
+                   "steps/s",
+                   1,
+                   {{R"(train_steps_per_second\s+=\s+)" + num, 1}}},
+                  {"train_loss",
+                   key("train_loss") + num,
+                   Reduction::Last,
+                   "",
+                   1,
+                   {{R"(  train_loss\s+=\s+)" + num, 1}}},
+                  {"eval_loss", key("eval_loss") + num, Reduction::Last, ""},
+                  {"mean_token_accuracy", R"(\{'loss'.*'mean_token_accuracy': '?)" + num,
+                   Reduction::Last, ""},
+                  {"num_tokens", R"(\{'loss'.*'num_tokens': '?)" + num, Reduction::Last, "tokens"},
+                  {"rewards_accuracy", key("rewards/accuracies") + num, Reduction::Last, ""},
+                  {"rewards_margin", key("rewards/margins") + num, Reduction::Last, ""},
+              });
   p.completion.end = {R"(\{'train_runtime': )", R"(Training completed\. Do not forget)",
                       R"(\*\*\*\*\* train metrics \*\*\*\*\*)"};
   // The training bar reaching its total (max_steps) is an end too; it is the whole run's bar.

@@ -16,52 +16,53 @@ Preset lightning_v1() {
   p.version = 1;
   p.headline = {"loss", "it_per_s", "iter_ms"};
   p.summary = "PyTorch Lightning / Fabric / LitGPT: progress bars, end lines, LitGPT iter lines";
-  add_metrics(p, {
-                     // The bar counts batches within an epoch: progress, not a global step.
-                     {"batch",
-                      R"(Epoch \d+:\s+\d+%\|[^|]*\|\s*(\d+)/(?:\d+|\?) \[)",
-                      Reduction::Last,
-                      "",
-                      1,
-                      {{R"(Epoch \d+: : (\d+)it \[)", 1},
-                       {R"(Epoch \d+(?:/-?\d+)? \S+ (\d+)/(?:\d+|--) )", 1}},
-                      true},
-                     {"it_per_s",
-                      R"(Epoch \d+: .*\[[0-9:]+(?:<[0-9:?]+)?,\s+)" + kNumber + "it/s",
-                      Reduction::Mean,
-                      "it/s",
-                      1,
-                      {{R"(Epoch \d+.* )" + kNumber + R"(it/s v_num)", 1}}},
-                     {"loss",
-                      R"([, ](?:train_)?loss=)" + kNumber,
-                      Reduction::Last,
-                      "",
-                      1,
-                      {{R"( train_loss: )" + kNumber, 1}, {R"(\| loss train: )" + kNumber, 1},
-                       {R"(iter \d+ step \d+: loss )" + kNumber, 1}}},
-                     {"iter",
-                      R"(\| iter (\d+) step \d+ \| loss train: )",
-                      Reduction::Last,
-                      "",
-                      1,
-                      {{R"(iter (\d+) step \d+: loss )", 1}},
-                      true},
-                     {"val_loss", R"(\| loss train: [0-9.a-z]+, val: )" + kNumber, Reduction::Last,
-                      ""},
-                     {"iter_ms", R"(iter time: )" + kNumber + " ?ms", Reduction::Median, "ms"},
-                     {"training_time_s",
-                      R"(Training time: )" + kNumber + "s",
-                      Reduction::Last,
-                      "s",
-                      1,
-                      {{R"(\| - Training Time\s*: )" + kNumber + " s", 1}}},
-                     {"memory_gb",
-                      R"(Memory used: )" + kNumber + " GB",
-                      Reduction::Max,
-                      "GB",
-                      1,
-                      {{R"(\| - Memory Used\s*: )" + kNumber + " GB", 1}}},
-                 });
+  add_metrics(
+      p, {
+             // The bar counts batches within an epoch: progress, not a global step.
+             {"batch",
+              R"(Epoch \d+:\s+\d+%\|[^|]*\|\s*(\d+)/(?:\d+|\?) \[)",
+              Reduction::Last,
+              "",
+              1,
+              {{R"(Epoch \d+: : (\d+)it \[)", 1},
+               {R"(Epoch \d+(?:/-?\d+)? \S+ (\d+)/(?:\d+|--) )", 1}},
+              true},
+             {"it_per_s",
+              R"(Epoch \d+: .*\[[0-9:]+(?:<[0-9:?]+)?,\s+)" + kNumber + "it/s",
+              Reduction::Mean,
+              "it/s",
+              1,
+              {{R"(Epoch \d+.* )" + kNumber + R"(it/s v_num)", 1}}},
+             {"loss",
+              R"([, ](?:train_)?loss=)" + kNumber,
+              Reduction::Last,
+              "",
+              1,
+              {{R"( train_loss: )" + kNumber, 1},
+               {R"(\| loss train: )" + kNumber, 1},
+               {R"(iter \d+ step \d+: loss )" + kNumber, 1}}},
+             {"iter",
+              R"(\| iter (\d+) step \d+ \| loss train: )",
+              Reduction::Last,
+              "",
+              1,
+              {{R"(iter (\d+) step \d+: loss )", 1}},
+              true},
+             {"val_loss", R"(\| loss train: [0-9.a-z]+, val: )" + kNumber, Reduction::Last, ""},
+             {"iter_ms", R"(iter time: )" + kNumber + " ?ms", Reduction::Median, "ms"},
+             {"training_time_s",
+              R"(Training time: )" + kNumber + "s",
+              Reduction::Last,
+              "s",
+              1,
+              {{R"(\| - Training Time\s*: )" + kNumber + " s", 1}}},
+             {"memory_gb",
+              R"(Memory used: )" + kNumber + " GB",
+              Reduction::Max,
+              "GB",
+              1,
+              {{R"(\| - Memory Used\s*: )" + kNumber + " GB", 1}}},
+         });
   p.completion.end = {R"(`Trainer\.fit` stopped: )", R"(\| - Training Time\s*: )",
                       R"(^Training time: [0-9.]+s)"};
   // Resuming: "Restored all states from the checkpoint at /ckpt/last.ckpt"
@@ -70,10 +71,9 @@ Preset lightning_v1() {
   // Signatures: the accelerator lines ("GPU available: True (cuda), used: True"), "LOCAL_RANK: 0
   // - CUDA_VISIBLE_DEVICES: [0]", the model summary's header, LitGPT's "Number of trainable
   // parameters: 12,226,560".
-  p.completion.signatures = {R"(GPU available: (?:True|False))",
-                             R"(LOCAL_RANK: \d+ - CUDA_VISIBLE_DEVICES)",
-                             R"(\| Name\s+\| Type\s+\| Params)",
-                             R"(Number of trainable parameters: )"};
+  p.completion.signatures = {
+      R"(GPU available: (?:True|False))", R"(LOCAL_RANK: \d+ - CUDA_VISIBLE_DEVICES)",
+      R"(\| Name\s+\| Type\s+\| Params)", R"(Number of trainable parameters: )"};
   return p;
 }
 

@@ -116,7 +116,8 @@ Preset megatron_v1() {
   // 1, ..." (older "data-parallel-size") and the "------------------------ arguments
   // ------------------------" dump; initialize.py "> initializing torch distributed ...";
   // training.py "[before the start of training step]" (seed 002, tests/fixtures/logs).
-  p.completion.signatures = {R"(using world size: \d+, )", R"(------------------------ arguments ------------------------)",
+  p.completion.signatures = {R"(using world size: \d+, )",
+                             R"(------------------------ arguments ------------------------)",
                              R"(> initializing torch distributed \.\.\.)",
                              R"(\[before the start of training step\])",
                              R"(> building \S+ tokenizer \.\.\.)"};

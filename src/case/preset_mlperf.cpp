@@ -12,32 +12,34 @@ Preset mlperf_v1() {
   p.name = "mlperf";
   p.version = 1;
   p.headline = {"eval_accuracy", "throughput"};
-  p.summary = "MLPerf Training :::MLLOG records: run_stop status, epochs, eval accuracy, throughput";
+  p.summary =
+      "MLPerf Training :::MLLOG records: run_stop status, epochs, eval accuracy, throughput";
   const std::string rec = R"re(:::MLLOG \{.*"key": )re";
-  add_metrics(p, {
-                     {"epoch",
-                      rec + R"re("(?:epoch_stop|block_stop|eval_stop)".*"(?:epoch_num|first_epoch_num)": )re" +
-                          kNumber,
-                      Reduction::Last,
-                      "epochs",
-                      1,
-                      {{R"re(:::MLL [0-9.]+ (?:epoch_stop|block_stop|eval_stop): \{.*"(?:epoch_num|first_epoch_num)": )re" +
-                            kNumber,
-                        1}},
-                      true},
-                     {"eval_accuracy",
-                      rec + R"re("eval_accuracy", "value": )re" + kNumber,
-                      Reduction::Last,
-                      "",
-                      1,
-                      {{R"re(:::MLL [0-9.]+ eval_accuracy: \{"value": )re" + kNumber, 1}}},
-                     {"samples_count", R"re("samples_count": )re" + kNumber, Reduction::Last,
-                      "samples"},
-                     {"throughput", rec + R"re("tracked_stats", "value": \{"throughput": )re" + kNumber,
-                      Reduction::Mean, "samples/s"},
-                     {"train_samples", rec + R"re("train_samples", "value": )re" + kNumber,
-                      Reduction::Last, "samples"},
-                 });
+  add_metrics(
+      p,
+      {
+          {"epoch",
+           rec + R"re("(?:epoch_stop|block_stop|eval_stop)".*"(?:epoch_num|first_epoch_num)": )re" +
+               kNumber,
+           Reduction::Last,
+           "epochs",
+           1,
+           {{R"re(:::MLL [0-9.]+ (?:epoch_stop|block_stop|eval_stop): \{.*"(?:epoch_num|first_epoch_num)": )re" +
+                 kNumber,
+             1}},
+           true},
+          {"eval_accuracy",
+           rec + R"re("eval_accuracy", "value": )re" + kNumber,
+           Reduction::Last,
+           "",
+           1,
+           {{R"re(:::MLL [0-9.]+ eval_accuracy: \{"value": )re" + kNumber, 1}}},
+          {"samples_count", R"re("samples_count": )re" + kNumber, Reduction::Last, "samples"},
+          {"throughput", rec + R"re("tracked_stats", "value": \{"throughput": )re" + kNumber,
+           Reduction::Mean, "samples/s"},
+          {"train_samples", rec + R"re("train_samples", "value": )re" + kNumber, Reduction::Last,
+           "samples"},
+      });
   // Before v0.7 (2019) the records were ":::MLL 1558516128.982 eval_accuracy: {\"value\": ...}".
   p.completion.end = {rec + R"re("run_stop".*"status": "success")re",
                       R"re(:::MLL [0-9.]+ run_stop: \{.*"status": "success")re"};

@@ -13,40 +13,36 @@ Preset nanogpt_v1() {
   p.headline = {"loss", "iter_ms", "mfu"};
   p.summary = "nanoGPT and llm.c: iteration lines with loss, time, MFU, tokens/s";
   const std::string llmc = R"(step\s+\d+/\d+ \| loss )";
-  add_metrics(p, {
-                     {"step",
-                      R"(iter (\d+): loss )",
-                      Reduction::Last,
-                      "",
-                      1,
-                      {{R"(step\s+(\d+)/\d+ \| loss )", 1}},
-                      true},
-                     {"train_steps", R"(step\s+\d+/(\d+) \| loss )", Reduction::Last, ""},
-                     {"loss",
-                      R"(iter \d+: loss )" + kNumber,
-                      Reduction::Last,
-                      "",
-                      1,
-                      {{llmc + kNumber, 1}}},
-                     {"val_loss", R"(, val loss )" + kNumber, Reduction::Last, ""},
-                     {"grad_norm", R"(\)\| norm )" + kNumber, Reduction::Last, ""},
-                     // nanoGPT's time is of one iteration, llm.c's of one step, both ms.
-                     {"iter_ms",
-                      R"(: loss [-+0-9.naife]+, time )" + kNumber + "ms",
-                      Reduction::Median,
-                      "ms",
-                      1,
-                      {{R"(\| lr \S+ \| )" + kNumber + " ms", 1}}},
-                     // A running estimate: -100 until it has enough steps; the last is the one.
-                     {"mfu",
-                      R"(ms, mfu )" + kNumber + "%",
-                      Reduction::Last,
-                      "%",
-                      1,
-                      {{R"( ms \| )" + kNumber + R"(% \w+ MFU)", 1}}},
-                     {"tokens_per_s", R"(MFU \| )" + kNumber + " tok/s", Reduction::Mean,
-                      "tokens/s"},
-                 });
+  add_metrics(
+      p,
+      {
+          {"step",
+           R"(iter (\d+): loss )",
+           Reduction::Last,
+           "",
+           1,
+           {{R"(step\s+(\d+)/\d+ \| loss )", 1}},
+           true},
+          {"train_steps", R"(step\s+\d+/(\d+) \| loss )", Reduction::Last, ""},
+          {"loss", R"(iter \d+: loss )" + kNumber, Reduction::Last, "", 1, {{llmc + kNumber, 1}}},
+          {"val_loss", R"(, val loss )" + kNumber, Reduction::Last, ""},
+          {"grad_norm", R"(\)\| norm )" + kNumber, Reduction::Last, ""},
+          // nanoGPT's time is of one iteration, llm.c's of one step, both ms.
+          {"iter_ms",
+           R"(: loss [-+0-9.naife]+, time )" + kNumber + "ms",
+           Reduction::Median,
+           "ms",
+           1,
+           {{R"(\| lr \S+ \| )" + kNumber + " ms", 1}}},
+          // A running estimate: -100 until it has enough steps; the last is the one.
+          {"mfu",
+           R"(ms, mfu )" + kNumber + "%",
+           Reduction::Last,
+           "%",
+           1,
+           {{R"( ms \| )" + kNumber + R"(% \w+ MFU)", 1}}},
+          {"tokens_per_s", R"(MFU \| )" + kNumber + " tok/s", Reduction::Mean, "tokens/s"},
+      });
   p.completion.end = {R"(total average iteration time: )"};
   p.completion.counter = {R"(step\s+(\d+)/(\d+) \| loss )"};
   // Signatures: nanoGPT's "tokens per iteration will be: 16,384" and "Initializing a new model

@@ -14,23 +14,22 @@ Preset nanotron_v1() {
   p.version = 1;
   p.headline = {"lm_loss", "iter_ms", "tokens_per_gpu_s"};
   p.summary = "nanotron: iteration lines with loss, time per iteration, tokens/s, TFLOPs";
-  add_metrics(p, {
-                     {"iteration", R"(iteration: (\d+) / \d+)", Reduction::Last, "", 1, {}, true},
-                     {"train_iters", R"(iteration: \d+ / (\d+))", Reduction::Last, ""},
-                     {"iter_ms", R"(time_per_iteration_ms: )" + kHuman, Reduction::Mean, "ms"},
-                     {"tokens_per_s", R"(\| tokens_per_sec: )" + kHuman, Reduction::Mean,
-                      "tokens/s"},
-                     {"tokens_per_gpu_s", R"(\| tokens_per_sec_per_gpu: )" + kHuman,
-                      Reduction::Mean, "tokens/s/GPU"},
-                     {"lm_loss", R"(\| lm_loss: )" + kHuman, Reduction::Last, ""},
-                     {"grad_norm", R"(\| grad_norm: )" + kHuman, Reduction::Last, ""},
-                     {"tflops_per_gpu", R"(\| model_tflops_per_gpu: )" + kHuman, Reduction::Mean,
-                      "TFLOP/s"},
-                     {"hardware_tflops_per_gpu", R"(\| hardware_tflops_per_gpu: )" + kHuman,
-                      Reduction::Mean, "TFLOP/s"},
-                     {"consumed_tokens", R"(\| consumed_tokens: )" + kHuman, Reduction::Last,
-                      "tokens"},
-                 });
+  add_metrics(
+      p,
+      {
+          {"iteration", R"(iteration: (\d+) / \d+)", Reduction::Last, "", 1, {}, true},
+          {"train_iters", R"(iteration: \d+ / (\d+))", Reduction::Last, ""},
+          {"iter_ms", R"(time_per_iteration_ms: )" + kHuman, Reduction::Mean, "ms"},
+          {"tokens_per_s", R"(\| tokens_per_sec: )" + kHuman, Reduction::Mean, "tokens/s"},
+          {"tokens_per_gpu_s", R"(\| tokens_per_sec_per_gpu: )" + kHuman, Reduction::Mean,
+           "tokens/s/GPU"},
+          {"lm_loss", R"(\| lm_loss: )" + kHuman, Reduction::Last, ""},
+          {"grad_norm", R"(\| grad_norm: )" + kHuman, Reduction::Last, ""},
+          {"tflops_per_gpu", R"(\| model_tflops_per_gpu: )" + kHuman, Reduction::Mean, "TFLOP/s"},
+          {"hardware_tflops_per_gpu", R"(\| hardware_tflops_per_gpu: )" + kHuman, Reduction::Mean,
+           "TFLOP/s"},
+          {"consumed_tokens", R"(\| consumed_tokens: )" + kHuman, Reduction::Last, "tokens"},
+      });
   // No end line: the counter at its planned count ("iteration: 15 / 15") is the end.
   p.completion.counter = {R"(iteration: (\d+) / (\d+))"};
   // Resuming: "Loading checkpoint from {path}" (src/nanotron/serialize/main.py).

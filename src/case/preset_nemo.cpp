@@ -13,25 +13,24 @@ Preset nemo_v1() {
   p.version = 1;
   p.headline = {"reduced_train_loss", "iter_ms"};
   p.summary = "NeMo 2 (and NeMo 1 bars): global step, reduced train loss, step timing";
-  add_metrics(p, {
-                     {"global_step",
-                      R"(\| global_step: )" + kNumber,
-                      Reduction::Last,
-                      "",
-                      1,
-                      {{R"([, ]global_step=)" + kNumber, 1}},
-                      true},
-                     {"reduced_train_loss",
-                      R"(\| reduced_train_loss: )" + kNumber,
-                      Reduction::Last,
-                      "",
-                      1,
-                      {{R"([, ]reduced_train_loss=)" + kNumber, 1}}},
-                     {"iter_ms", R"(\| train_step_timing in s: )" + kNumber, Reduction::Median,
-                      "ms", 1000},
-                     {"consumed_samples", R"(\| consumed_samples: )" + kNumber, Reduction::Last,
-                      "samples"},
-                 });
+  add_metrics(
+      p, {
+             {"global_step",
+              R"(\| global_step: )" + kNumber,
+              Reduction::Last,
+              "",
+              1,
+              {{R"([, ]global_step=)" + kNumber, 1}},
+              true},
+             {"reduced_train_loss",
+              R"(\| reduced_train_loss: )" + kNumber,
+              Reduction::Last,
+              "",
+              1,
+              {{R"([, ]reduced_train_loss=)" + kNumber, 1}}},
+             {"iter_ms", R"(\| train_step_timing in s: )" + kNumber, Reduction::Median, "ms", 1000},
+             {"consumed_samples", R"(\| consumed_samples: )" + kNumber, Reduction::Last, "samples"},
+         });
   p.completion.end = {R"(`Trainer\.fit` stopped: )", R"(\[after training is done\])"};
   p.completion.counter = {};
   p.completion.restart = {R"(Restored all states from the checkpoint at )"};

@@ -15,26 +15,24 @@ Preset torchtitan_v1() {
   p.version = 1;
   p.headline = {"loss", "tokens_per_gpu_s", "mfu"};
   p.summary = "torchtitan: step lines with loss, grad norm, memory, tokens/s, TFLOPs, MFU";
-  // "- step:" (its logger's " - root - INFO - "), "] step:" (forks with another logger), "[31mstep:"
-  // (a pasted colour code): never the "validate step:" of the validation line.
+  // "- step:" (its logger's " - root - INFO - "), "] step:" (forks with another logger),
+  // "[31mstep:" (a pasted colour code): never the "validate step:" of the validation line.
   const std::string step = R"((?:- |\] |\[[0-9;]*m)step:\s*)";
-  add_metrics(p, {
-                     {"step", step + R"((\d+)\s+(?:\[[0-9;]*m)?loss:)", Reduction::Last, "", 1, {},
-                      true},
-                     {"loss", step + R"(\d+\s+(?:\[[0-9;]*m)?loss:\s*)" + kNumber, Reduction::Last,
-                      ""},
-                     {"grad_norm", R"(\s(?:\[[0-9;]*m)?grad_norm:\s*)" + kNumber, Reduction::Last,
-                      ""},
-                     {"memory_gib", R"(\smemory:\s*)" + kNumber + "GiB", Reduction::Max, "GiB"},
-                     {"tokens_per_gpu_s",
-                      R"(\stps:\s*)" + kCount,
-                      Reduction::Mean,
-                      "tokens/s/GPU",
-                      1,
-                      {{R"(\swps:\s*)" + kCount, 1}}},
-                     {"tflops_per_gpu", R"(\stflops:\s*)" + kCount, Reduction::Mean, "TFLOP/s"},
-                     {"mfu", R"(\smfu:\s*)" + kNumber + "%", Reduction::Mean, "%"},
-                 });
+  add_metrics(
+      p, {
+             {"step", step + R"((\d+)\s+(?:\[[0-9;]*m)?loss:)", Reduction::Last, "", 1, {}, true},
+             {"loss", step + R"(\d+\s+(?:\[[0-9;]*m)?loss:\s*)" + kNumber, Reduction::Last, ""},
+             {"grad_norm", R"(\s(?:\[[0-9;]*m)?grad_norm:\s*)" + kNumber, Reduction::Last, ""},
+             {"memory_gib", R"(\smemory:\s*)" + kNumber + "GiB", Reduction::Max, "GiB"},
+             {"tokens_per_gpu_s",
+              R"(\stps:\s*)" + kCount,
+              Reduction::Mean,
+              "tokens/s/GPU",
+              1,
+              {{R"(\swps:\s*)" + kCount, 1}}},
+             {"tflops_per_gpu", R"(\stflops:\s*)" + kCount, Reduction::Mean, "TFLOP/s"},
+             {"mfu", R"(\smfu:\s*)" + kNumber + "%", Reduction::Mean, "%"},
+         });
   // torchtitan/train.py: "Training completed" once the loop ends (trainer.py, Trainer.train).
   p.completion.end = {R"(Training completed)"};
   // Resuming: "Loading the checkpoint from ./outputs/checkpoint/step-100." (HEAD), "Loading the

@@ -12,25 +12,25 @@ Preset torchtune_v1() {
   p.version = 1;
   p.headline = {"loss", "tokens_per_gpu_s"};
   p.summary = "torchtune: recipe progress bars and metric logger steps with loss and tokens/s";
-  add_metrics(p, {
-                     {"step",
-                      R"(\d+\|(\d+)\|Loss: )",
-                      Reduction::Last,
-                      "",
-                      1,
-                      {{R"(Step (\d+) \| loss:)", 1}},
-                      true},
-                     {"loss",
-                      R"(\d+\|\d+\|Loss: )" + kNumber,
-                      Reduction::Last,
-                      "",
-                      1,
-                      {{R"(Step \d+ \| loss:)" + kNumber, 1}}},
-                     {"tokens_per_gpu_s", R"( tokens_per_second_per_gpu:)" + kNumber,
-                      Reduction::Mean, "tokens/s/GPU"},
-                     {"peak_memory_active_gb", R"( peak_memory_active:)" + kNumber,
-                      Reduction::Max, "GB"},
-                 });
+  add_metrics(
+      p, {
+             {"step",
+              R"(\d+\|(\d+)\|Loss: )",
+              Reduction::Last,
+              "",
+              1,
+              {{R"(Step (\d+) \| loss:)", 1}},
+              true},
+             {"loss",
+              R"(\d+\|\d+\|Loss: )" + kNumber,
+              Reduction::Last,
+              "",
+              1,
+              {{R"(Step \d+ \| loss:)" + kNumber, 1}}},
+             {"tokens_per_gpu_s", R"( tokens_per_second_per_gpu:)" + kNumber, Reduction::Mean,
+              "tokens/s/GPU"},
+             {"peak_memory_active_gb", R"( peak_memory_active:)" + kNumber, Reduction::Max, "GB"},
+         });
   // torchtune prints no end line (its last checkpoint's lines are also printed every epoch):
   // an ingested log is `incomplete` without --assume-complete.
   // Signatures: "Running LoRAFinetuneRecipeSingleDevice with resolved config:", its logger

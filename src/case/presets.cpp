@@ -10,12 +10,12 @@ namespace aerun {
 
 const std::vector<Preset>& builtin_presets() {
   static const std::vector<Preset> all = [] {
-    std::vector<Preset> v{detail::deepspeed_v1(), detail::ezpz_v1(),       detail::hf_trainer_v1(),
-                          detail::megatron_v1(),  detail::startup_v1(),    detail::stronghold_v1(),
+    std::vector<Preset> v{detail::deepspeed_v1(),  detail::ezpz_v1(),       detail::hf_trainer_v1(),
+                          detail::megatron_v1(),   detail::startup_v1(),    detail::stronghold_v1(),
                           detail::hf_trainer_v2(), detail::torchtitan_v1(), detail::nanotron_v1(),
-                          detail::nanogpt_v1(),   detail::lightning_v1(),  detail::nemo_v1(),
-                          detail::maxtext_v1(),   detail::composer_v1(),   detail::torchtune_v1(),
-                          detail::mlperf_v1(),    detail::megatron_v2()};
+                          detail::nanogpt_v1(),    detail::lightning_v1(),  detail::nemo_v1(),
+                          detail::maxtext_v1(),    detail::composer_v1(),   detail::torchtune_v1(),
+                          detail::mlperf_v1(),     detail::megatron_v2()};
     std::sort(v.begin(), v.end(), [](const Preset& a, const Preset& b) {
       return a.name != b.name ? a.name < b.name : a.version < b.version;
     });
@@ -130,10 +130,9 @@ void apply_presets(CaseSpec& spec, const SourceLoc& loc) {
     all_signed = all_signed && !p->completion.signatures.empty();
   }
   add_unique(spec.completion.restart, shared_restart_patterns());
-  const bool own_progress = std::any_of(spec.metrics.begin(), spec.metrics.end(),
-                                        [](const MetricSpec& m) {
-                                          return m.progress && !m.loc.file.starts_with("preset ");
-                                        });
+  const bool own_progress = std::any_of(
+      spec.metrics.begin(), spec.metrics.end(),
+      [](const MetricSpec& m) { return m.progress && !m.loc.file.starts_with("preset "); });
   if (all_signed && !own_progress) {
     std::string names;
     for (const Preset* p : used) {

@@ -26,8 +26,10 @@ void add_accelerator_status(const StatusAdder& add) {
        // in memory space hbm" (XLA error E1000; LargeWorldModel/LWM#60), "Allocation (size=...)
        // would exceed memory" (vmem).
        R"(RESOURCE_EXHAUSTED: (?:Out of memory|Error allocating device buffer|Error loading program|Allocation \(size=))",
-       R"(Ran out of memory in memory space)", R"(Attempting to reserve \S+ at the bottom of memory)",
-       // Habana Gaudi: "FATAL ERROR :: MODULE:PT_DEVMEM Allocation failed" (mila-iqia/milabench#301).
+       R"(Ran out of memory in memory space)",
+       R"(Attempting to reserve \S+ at the bottom of memory)",
+       // Habana Gaudi: "FATAL ERROR :: MODULE:PT_DEVMEM Allocation failed"
+       // (mila-iqia/milabench#301).
        R"(MODULE:PT_DEVMEM Allocation failed)",
        // NCCL's own device allocation: "NCCL WARN Cuda failure 'out of memory'" (NVIDIA/nccl#1235).
        R"(NCCL WARN Cuda failure 'out of memory')"});

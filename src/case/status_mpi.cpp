@@ -18,7 +18,8 @@ void add_mpi_status(const StatusAdder& add) {
   add(run_status::launcher_failed, {R"((?:write_line|PMIU_write) error; fd=)"});
   add(run_status::failed,
       {// MPICH ch4 and Intel MPI: "Abort(1) on node 0 (rank 0 in comm 0): application called
-       // MPI_Abort(MPI_COMM_WORLD, 1) - process 0" (src/mpi/init/init_impl.c; idaholab/moose#28399).
+       // MPI_Abort(MPI_COMM_WORLD, 1) - process 0" (src/mpi/init/init_impl.c;
+       // idaholab/moose#28399).
        R"(application called MPI_Abort\()",
        // Cray MPICH: "MPICH ERROR [Rank 519] [job id 947981.0] [Tue Jun 11 15:11:42 2024] [c1207]
        // - Abort(539602063) (rank 519 in comm 0): Fatal error in PMPI_Iprobe: ..."

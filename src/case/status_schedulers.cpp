@@ -17,8 +17,7 @@ void add_lsf_flux_pbs_status(const StatusAdder& add) {
   add(run_status::node_failure, {R"(TERM_(?:ZOMBIE|SLURM|REMOVE_HUNG_JOB): )"});
   add(run_status::cancelled,
       {R"(TERM_(?:OWNER|FORCE_OWNER|ADMIN|FORCE_ADMIN|BUCKET_KILL|ORPHAN_SYSTEM): )"});
-  add(run_status::launch_failed,
-      {R"(TERM_(?:CWD_NOTEXIST|PRE_EXEC_FAIL|DATA|CSM_ALLOC|KUBE): )"});
+  add(run_status::launch_failed, {R"(TERM_(?:CWD_NOTEXIST|PRE_EXEC_FAIL|DATA|CSM_ALLOC|KUBE): )"});
   add(run_status::failed, {R"(TERM_(?:THREADLIMIT|PROCESSLIMIT|EXTERNAL_SIGNAL|OTHER): )"});
   // Flux: `flux run` / `flux job attach` print "%.3fs: job.exception %s type=%s severity=%d %s"
   // (flux-core src/cmd/job/attach.c, attach_event_continuation; the job id since v0.69), e.g.
@@ -28,12 +27,13 @@ void add_lsf_flux_pbs_status(const StatusAdder& add) {
   // %s (rank %d)", before v0.64 "lost contact with job shell on broker %s (rank %d)"; the shell's
   // cgroup OOM: src/shell/oom.c "Memory cgroup out of memory: killed %lu task%s on %s.".
   add(run_status::timeout, {R"(job\.exception (?:\S+ )?type=timeout severity=0)"});
-  add(run_status::node_failure, {R"(job\.exception (?:\S+ )?type=(?:exec|node-failure) severity=\d+ node failure on \S+ \((?:shell )?rank \d+\))",
-                                 R"(lost contact with job shell on )"});
+  add(run_status::node_failure,
+      {R"(job\.exception (?:\S+ )?type=(?:exec|node-failure) severity=\d+ node failure on \S+ \((?:shell )?rank \d+\))",
+       R"(lost contact with job shell on )"});
   add(run_status::cancelled, {R"(job\.exception (?:\S+ )?type=cancel severity=0)"});
   add(run_status::host_oom, {R"(Memory cgroup out of memory: killed \d+ task)"});
-  add(run_status::launch_failed, {R"(job shell exec error on broker )",
-                                  R"(start barrier timeout waiting for )"});
+  add(run_status::launch_failed,
+      {R"(job shell exec error on broker )", R"(start barrier timeout waiting for )"});
   // "flux-job: task(s) exited with exit code 1", "flux-job: task(s) Segmentation fault"
   // (src/common/libjob/job.c, flux_job_waitstatus_to_exitcode; flux-core#7328, #6021).
   add(run_status::failed, {R"(flux-job: (?:task\(s\)|job shell) )",
@@ -45,14 +45,15 @@ void add_lsf_flux_pbs_status(const StatusAdder& add) {
   add(run_status::timeout, {R"(job killed: cput \d+ exceeded limit \d+)"});
   add(run_status::host_oom, {R"(job killed: v?mem job total \d+ ?kb exceeded limit)",
                              R"(job killed: pvmem exceeded limit)"});
-  add(run_status::node_failure, {R"(job killed: node \d+ \(\S+\) requested job (?:die|terminate))"});
+  add(run_status::node_failure,
+      {R"(job killed: node \d+ \(\S+\) requested job (?:die|terminate))"});
   add(run_status::failed, {R"(job killed: ncpus [0-9.]+ exceeded limit \d+)"});
   // Slurm's older and other memory enforcement: "Exceeded step memory limit at some point."
   // (task_cgroup_memory.c <= 17.11), "Exceeded job memory limit" (srun's user message),
   // "exceeded virtual memory limit" (jobacct_gather).
-  add(run_status::host_oom, {R"(Exceeded step memory limit at some point)",
-                             R"(Exceeded job memory limit)",
-                             R"(exceeded virtual memory limit \(\d+ > \d+\))"});
+  add(run_status::host_oom,
+      {R"(Exceeded step memory limit at some point)", R"(Exceeded job memory limit)",
+       R"(exceeded virtual memory limit \(\d+ > \d+\))"});
   // srun's launch failures (src/srun/launch.c, src/api/step_launch.c).
   add(run_status::launch_failed, {R"(srun: error: Application launch failed)",
                                   R"(srun: error: Task launch for \S+ failed on node )",

@@ -69,7 +69,8 @@ CaseSpec ingest_case(const IngestArgs& a, bool& detect) {
 
 // "[torchtitan] " (the formats found in the file), "[unknown] " for none.
 std::string format_column(const IngestedFile& f) {
-  return fmt::format("{:<14} ", "[" + (f.presets.empty() ? std::string("unknown") : f.presets) + "]");
+  return fmt::format("{:<14} ",
+                     "[" + (f.presets.empty() ? std::string("unknown") : f.presets) + "]");
 }
 
 int ingest_command(const Globals& g, const IngestArgs& a) {

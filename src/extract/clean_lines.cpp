@@ -58,8 +58,10 @@ void clean_lines(const char* p, size_t n, std::string& out) {
     } else if (k < n && p[k] == ']') {  // OSC: up to BEL or ESC '\'
       ++k;
       while (k < n && p[k] != '\a' && p[k] != '\n' && p[k] != '\x1b') ++k;
-      if (k < n && p[k] == '\a') ++k;
-      else if (k + 1 < n && p[k] == '\x1b' && p[k + 1] == '\\') k += 2;
+      if (k < n && p[k] == '\a')
+        ++k;
+      else if (k + 1 < n && p[k] == '\x1b' && p[k + 1] == '\\')
+        k += 2;
     } else if (k < n && p[k] != '\n' && p[k] != '\r') {
       ++k;  // a two-byte sequence
     }

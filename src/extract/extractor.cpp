@@ -440,8 +440,8 @@ struct Extractor::Impl {
     bool operator<(const Event& o) const { return key < o.key; }
   };
   std::vector<Event> events, own_events, merged;
-  std::string cleaned;  // a block without its escape sequences and lone '\r's
-  size_t event_line = SIZE_MAX;                // the line whose bounds event_bounds holds
+  std::string cleaned;           // a block without its escape sequences and lone '\r's
+  size_t event_line = SIZE_MAX;  // the line whose bounds event_bounds holds
   std::pair<uint32_t, uint32_t> event_bounds;  // [start, end) of that line in the block
 
   explicit Impl(std::shared_ptr<const Patterns> p)

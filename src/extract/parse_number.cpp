@@ -45,13 +45,24 @@ std::optional<double> parse_number(std::string_view s) {
   if (s.size() >= 2 && s[s.size() - 2] >= '0' && s[s.size() - 2] <= '9') {
     switch (s.back()) {  // nanotron's human_format: 11.5K, 1.2M, 3.4G
       case 'k':
-      case 'K': scale = 1e3; break;
-      case 'M': scale = 1e6; break;
+      case 'K':
+        scale = 1e3;
+        break;
+      case 'M':
+        scale = 1e6;
+        break;
       case 'G':
-      case 'B': scale = 1e9; break;  // nanotron since April 2025: "480B" tokens
-      case 'T': scale = 1e12; break;
-      case 'P': scale = 1e15; break;
-      default: break;
+      case 'B':
+        scale = 1e9;
+        break;  // nanotron since April 2025: "480B" tokens
+      case 'T':
+        scale = 1e12;
+        break;
+      case 'P':
+        scale = 1e15;
+        break;
+      default:
+        break;
     }
     if (scale != 1) s.remove_suffix(1);
   }

@@ -20,8 +20,8 @@ const std::vector<std::string>& PresetDetector::candidates() {
   // whose line is the more specific is read (the first listed preset wins). `startup` is a study,
   // not a format; `stronghold` is read from megatron's lines and named by the case.
   static const std::vector<std::string> names = {
-      "mlperf",  "megatron", "deepspeed", "nanotron", "torchtitan", "maxtext", "composer",
-      "torchtune", "nemo",   "nanogpt",   "hf-trainer", "lightning", "ezpz"};
+      "mlperf",    "megatron", "deepspeed", "nanotron",   "torchtitan", "maxtext", "composer",
+      "torchtune", "nemo",     "nanogpt",   "hf-trainer", "lightning",  "ezpz"};
   return names;
 }
 

@@ -39,7 +39,7 @@ std::string count_text(double v) {
 struct Attempt {
   std::vector<const LogHit*> hits;  // in line order
   long long end_progress_after = 0;
-  long long progress = 0;           // progress lines inside it
+  long long progress = 0;  // progress lines inside it
   long long first_line = 0;
 };
 
@@ -103,9 +103,8 @@ std::vector<Attempt> split_attempts(const RunEvidence& e) {
     if (external_stop(h->status)) {
       // The run went on from the stop: was it this attempt's end? (The explicit starts after it
       // decide otherwise.)
-      const long long limit = next_start < e.attempts.size()
-                                  ? e.attempts[next_start].progress_after
-                                  : 0;
+      const long long limit =
+          next_start < e.attempts.size() ? e.attempts[next_start].progress_after : 0;
       const bool went_on = h->progress_after - limit >= 2 ||
                            (next_start == e.attempts.size() && e.end_line > h->line_no);
       if (went_on) close(h->progress_after, h->line_no + 1);
@@ -154,13 +153,11 @@ Verdict judge_last_attempt(const RunEvidence& e, const Attempt& last) {
   // launcher at teardown, and the exit code they caused): the results stand. Not when the
   // scheduler names a cause, nor for a divergence.
   const bool diverged = best && best->status == run_status::diverged;
-  const bool teardown_only =
-      std::all_of(hits.begin(), hits.end(),
-                  [&](const LogHit* h) {
-                    return h->line_no > finish_line && (h->status == run_status::failed ||
-                                                        h->status == run_status::launcher_failed ||
-                                                        h->status == run_status::comm_error);
-                  });
+  const bool teardown_only = std::all_of(hits.begin(), hits.end(), [&](const LogHit* h) {
+    return h->line_no > finish_line &&
+           (h->status == run_status::failed || h->status == run_status::launcher_failed ||
+            h->status == run_status::comm_error);
+  });
   if (best && finished && !diverged && !sched_failed && (!exit_failed || teardown_only))
     return {run_status::ok,
             fmt::format("finished (line {}); then line {}: {}{}", finish_line, best->line_no,

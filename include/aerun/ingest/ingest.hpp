@@ -51,9 +51,9 @@ struct IngestedFile {
   enum class Action { Added, Updated, Unchanged, Skipped };
   std::string path;  // absolute
   Action action = Action::Skipped;
-  std::string key;     // empty when skipped
-  std::string status;  // of the stored run
-  std::string why;     // skipped: the reason
+  std::string key;      // empty when skipped
+  std::string status;   // of the stored run
+  std::string why;      // skipped: the reason
   std::string presets;  // with IngestOptions::auto_presets: the formats found ("" for none)
 };
 
@@ -65,7 +65,7 @@ struct IngestOptions {
   // case's own patterns); a file of no known format is read with the base vocabulary only and is
   // `unknown_format` unless a status line says more.
   bool auto_presets = false;
-  long long session_id = 0;      // the session the runs are stored in
+  long long session_id = 0;  // the session the runs are stored in
   // Called on the calling thread as files are read (phase "read") and stored ("store"): how many
   // of how many so far. Optional.
   std::function<void(const char* phase, size_t done, size_t total)> progress;

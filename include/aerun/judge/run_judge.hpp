@@ -61,10 +61,10 @@ struct RunEvidence {
   std::string scheduler_text;
 
   // What the log said.
-  std::vector<LogHit> hits;        // status-pattern lines (at most a few per status), by line
+  std::vector<LogHit> hits;            // status-pattern lines (at most a few per status), by line
   std::vector<AttemptStart> attempts;  // where later attempts start, in line order
-  bool progress_expected = false;  // some metric is flagged progress
-  long long progress_lines = 0;    // lines that matched a progress metric
+  bool progress_expected = false;      // some metric is flagged progress
+  long long progress_lines = 0;        // lines that matched a progress metric
   long long last_progress_line = 0;
   long long end_line = 0;  // last line matching a completion `end` pattern (0: none)
   // The last completion `counter` line: done of planned ("iteration 49/ 1000").
@@ -105,8 +105,9 @@ struct Verdict {
 //     non-zero exit code noted — unless the scheduler names a cause, or the run diverged.
 //  3. A non-zero exit code or a signal -> failed.
 //  4. Ended cleanly (exit 0) or exit unknown: no progress line where one was expected ->
-//     unknown_format when the log showed none of its formats' signatures, else no_progress. Exit unknown: ok only with an end line or a counter at its planned count
-//     (or assume_complete); else incomplete.
+//     unknown_format when the log showed none of its formats' signatures, else no_progress. Exit
+//     unknown: ok only with an end line or a counter at its planned count (or assume_complete);
+//     else incomplete.
 Verdict judge_run(const RunEvidence& e);
 
 }  // namespace aerun

@@ -40,8 +40,8 @@ std::string error_of(const std::string& yaml) {
 
 TEST(Presets, EveryDocumentedPresetExistsAtVersion1) {
   for (const char* name :
-       {"deepspeed", "stronghold", "ezpz", "startup", "torchtitan", "nanotron",
-        "nanogpt", "lightning", "nemo", "maxtext", "composer", "torchtune", "mlperf"}) {
+       {"deepspeed", "stronghold", "ezpz", "startup", "torchtitan", "nanotron", "nanogpt",
+        "lightning", "nemo", "maxtext", "composer", "torchtune", "mlperf"}) {
     const auto* p = aerun::find_preset(name);
     ASSERT_NE(p, nullptr) << name;
     EXPECT_EQ(p->version, 1);

@@ -26,13 +26,13 @@ std::string status_of(const std::string& line) {
 }
 
 void expect_all(const std::vector<Line>& lines) {
-  for (const Line& l : lines) EXPECT_EQ(status_of(l.text), l.status) << l.text << "\n  " << l.source;
+  for (const Line& l : lines)
+    EXPECT_EQ(status_of(l.text), l.status) << l.text << "\n  " << l.source;
 }
 
 TEST(BaseVocabulary, LsfTerminationReasons) {
   expect_all({
-      {"TERM_RUNLIMIT: job killed after reaching LSF run time limit.", "timeout",
-       "marbl/canu#444"},
+      {"TERM_RUNLIMIT: job killed after reaching LSF run time limit.", "timeout", "marbl/canu#444"},
       {"TERM_MEMLIMIT: job killed after reaching LSF memory usage limit.", "host_oom",
        "marbl/canu#1047"},
       {"TERM_THREADLIMIT: job killed after reaching LSF thread limit.", "failed",
@@ -54,7 +54,8 @@ TEST(BaseVocabulary, FluxJobExceptions) {
       {"5.703s: job.exception fDW519iTCbZ type=exec severity=0 job shell exec error on broker "
        "fluke28 (rank 25): unit process could not be started (systemd error 255)",
        "launch_failed", "flux-framework/flux-core#7310"},
-      {"0.038s: job.exception \xc6\x92" "8ezArJcP type=exec severity=0 foo.sh: task rank 1 on host "
+      {"0.038s: job.exception \xc6\x92"
+       "8ezArJcP type=exec severity=0 foo.sh: task rank 1 on host "
        "system76-pc failed and exit-on-error is set",
        "failed", "flux-framework/flux-core#7328"},
       {"flux-job: task(s) exited with exit code 1", "failed", "flux-framework/flux-core#7328"},

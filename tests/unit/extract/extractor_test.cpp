@@ -534,15 +534,17 @@ TEST(Extractor, ACompletionCounterIsTheLeftmostMatchWhereverItsLiteralFirstOccur
   Extractor ex({}, {}, {}, completion);
   // The literal "iteration" occurs before the match on the first line, and in the second
   // pattern's line only where that pattern cannot match; the last matching line wins.
-  ex.feed("resuming iteration counter | iteration   120/ 1000 | lm loss: 3.1\n"
-          "iteration 7 of 9 | iteration 8/9 without the bar\n"
-          "step=3 step=4 of 12\n");
+  ex.feed(
+      "resuming iteration counter | iteration   120/ 1000 | lm loss: 3.1\n"
+      "iteration 7 of 9 | iteration 8/9 without the bar\n"
+      "step=3 step=4 of 12\n");
   ex.finish();
   ASSERT_TRUE(ex.counter());
   EXPECT_EQ(*ex.counter(), std::make_pair(4.0, 12.0));
   Extractor first({}, {}, {}, completion);
-  first.feed("resuming iteration counter | iteration   120/ 1000 | lm loss: 3.1\n"
-             "iteration 7 of 9 | iteration 8/9 without the bar\n");
+  first.feed(
+      "resuming iteration counter | iteration   120/ 1000 | lm loss: 3.1\n"
+      "iteration 7 of 9 | iteration 8/9 without the bar\n");
   first.finish();
   ASSERT_TRUE(first.counter());
   EXPECT_EQ(*first.counter(), std::make_pair(120.0, 1000.0));

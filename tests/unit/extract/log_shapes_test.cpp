@@ -70,8 +70,7 @@ TEST(LogShapes, AProgressBarRedrawnWithCarriageReturnsIsOneLinePerFrame) {
   // comes right after the first frame.
   const auto lines = fixture_lines("fixture_lightning_fit_max_steps.log");
   const std::string bar = "\r" + lines.at(14) + "\r" + lines.at(15) + "\n";
-  const auto spec =
-      base_case({metric("frames", R"(\| (\d+)/\d+ \[)", Reduction::Count, true)});
+  const auto spec = base_case({metric("frames", R"(\| (\d+)/\d+ \[)", Reduction::Count, true)});
   aerun::CompletionSpec c;
   c.end = {R"(`Trainer\.fit` stopped: )"};
   Extractor ex(spec.metrics, spec.status, spec.startup, c);
@@ -112,8 +111,8 @@ TEST(LogShapes, ColourEscapesAreRemovedBeforePatternsAndReasonsSeeALine) {
       "[rank0]:[titan] 2025-05-28 21:13:37,816 - root - INFO - \x1b[31mstep:  1  \x1b[32mloss: "
       "-1.0000  \x1b[38;2;54;234;195mmemory: 36.90GiB(46.63%)  \x1b[34mtps: 4  \x1b[36mtflops: "
       "0.90  \x1b[35mmfu: 0.29%\x1b[39m";
-  const auto spec = base_case({metric("loss", R"(step:\s+\d+\s+loss:\s+([-0-9.]+))",
-                                      Reduction::Last, true)});
+  const auto spec =
+      base_case({metric("loss", R"(step:\s+\d+\s+loss:\s+([-0-9.]+))", Reduction::Last, true)});
   const Extractor ex = read(spec, line + "\nTraceback (most recent call last):\n");
   ASSERT_EQ(ex.metrics().size(), 1u);
   EXPECT_EQ(ex.metrics()[0].value, -1.0);
@@ -130,8 +129,8 @@ TEST(LogShapes, ColourEscapesAreRemovedBeforePatternsAndReasonsSeeALine) {
 TEST(LogShapes, ARequeuedJobAppendingToItsLogIsJudgedByItsLastAttempt) {
   // Stanford Sherlock's requeue example: the job runs, is requeued (DUE TO JOB REQUEUE), and
   // runs again under the same id, appending to the same file.
-  const auto spec = base_case(
-      {metric("executions", R"((normal) execution)", Reduction::Count, true)});
+  const auto spec =
+      base_case({metric("executions", R"((normal) execution)", Reduction::Count, true)});
   const Extractor ex = read(spec, fixture_text("fixture_slurm_requeue_same_log.log"));
   const aerun::Verdict v = judge(ex, 0);
   EXPECT_EQ(v.status, "ok");
@@ -167,8 +166,8 @@ TEST(LogShapes, ATorchrunRestartStartsANewAttempt) {
 
 TEST(LogShapes, AnAttemptSplitAcrossIngestPartsIsTheSame) {
   const std::string text = fixture_text("fixture_slurm_requeue_same_log.log");
-  const auto spec = base_case(
-      {metric("executions", R"((normal) execution)", Reduction::Count, true)});
+  const auto spec =
+      base_case({metric("executions", R"((normal) execution)", Reduction::Count, true)});
   const Extractor whole = read(spec, text);
   aerun::RunEvidence want;
   whole.describe(want);

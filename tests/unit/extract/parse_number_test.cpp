@@ -34,24 +34,25 @@ TEST(ParseNumber, GivesTheNearestDoubleAsTheCompilerDoes) {
 }
 
 TEST(ParseNumber, ReadsTheValuesOfModernFrameworks) {
-  EXPECT_EQ(parse_number("'2.345'"), 2.345);         // Transformers 5: {'loss': '2.345'}
-  EXPECT_EQ(parse_number("\"0.5\""), 0.5);           // fairseq's JSON log
+  EXPECT_EQ(parse_number("'2.345'"), 2.345);          // Transformers 5: {'loss': '2.345'}
+  EXPECT_EQ(parse_number("\"0.5\""), 0.5);            // fairseq's JSON log
   EXPECT_EQ(parse_number("'9.289e+04'"), 9.289e+04);  // Transformers 5, 4 significant digits
   EXPECT_EQ(parse_number("5,756"), 5756);             // torchtitan: tps: 5,756
   EXPECT_EQ(parse_number("1,234,567.25"), 1234567.25);
-  EXPECT_EQ(parse_number("11.5K"), 11500);            // nanotron's human_format
+  EXPECT_EQ(parse_number("11.5K"), 11500);  // nanotron's human_format
   EXPECT_EQ(parse_number("8.79K"), 8790);
   EXPECT_EQ(parse_number("1.6M"), 1.6e6);
-  EXPECT_EQ(parse_number("85.8G"), 85.8e9);           // before April 2025
-  EXPECT_EQ(parse_number("480B"), 480e9);             // since
+  EXPECT_EQ(parse_number("85.8G"), 85.8e9);  // before April 2025
+  EXPECT_EQ(parse_number("480B"), 480e9);    // since
   EXPECT_EQ(parse_number("3T"), 3e12);
-  EXPECT_EQ(parse_number("2k"), 2000);                // tqdm's rates
+  EXPECT_EQ(parse_number("2k"), 2000);  // tqdm's rates
 }
 
 TEST(ParseNumber, RefusesWhatIsNotOneFiniteNumber) {
-  for (const char* bad : {"", " ", ".", "-", "+", "1.2.3", "12a", "1e", "1e+", "e5", "nan", "inf",
-                          "-inf", "1e400", "--1", "+-1", "0x10", "1 2", "1,5", ",234", "1,23,4",
-                          "'2.3", "K", "1KK", "'nan'", "1e308K"})
+  for (const char* bad :
+       {"",    " ",    ".",      "-",    "+",     "1.2.3", "12a",   "1e",    "1e+",
+        "e5",  "nan",  "inf",    "-inf", "1e400", "--1",   "+-1",   "0x10",  "1 2",
+        "1,5", ",234", "1,23,4", "'2.3", "K",     "1KK",   "'nan'", "1e308K"})
     EXPECT_FALSE(parse_number(bad)) << '"' << bad << '"';
 }
 

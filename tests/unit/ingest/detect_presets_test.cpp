@@ -38,8 +38,7 @@ TEST(PresetDetector, FindsTheSeedsFormatsAndNothingInALogOfNone) {
             std::vector<std::string>{"deepspeed"});
   EXPECT_EQ(detector.detect(kFixtures + "/fixture_hf-trainer_dicts.log"),
             std::vector<std::string>{"hf-trainer"});
-  EXPECT_THAT(detector.detect(kFixtures + "/fixture_ezpz_trainer.log"),
-              testing::Contains("ezpz"));
+  EXPECT_THAT(detector.detect(kFixtures + "/fixture_ezpz_trainer.log"), testing::Contains("ezpz"));
   // A Megatron-DeepSpeed run prints both.
   EXPECT_EQ(detector.detect(kFixtures + "/fixture_status_no_progress.log"),
             (std::vector<std::string>{"megatron", "deepspeed"}));

@@ -214,8 +214,7 @@ std::vector<Row> table() {
   progress(e, 50, 500);
   hit(e, "diverged", 100, 45, "{'loss': nan, 'grad_norm': nan}");
   ended(e, 510);
-  add("a NaN loss the run recovered from (2+ progress lines after it) is superseded", e, "ok",
-      "");
+  add("a NaN loss the run recovered from (2+ progress lines after it) is superseded", e, "ok", "");
   e = exited(1);
   progress(e, 50, 500);
   hit(e, "diverged", 501, 0,
@@ -276,8 +275,9 @@ std::vector<Row> table() {
   progress(e, 100, 1000);
   ended(e, 1001);
   hit(e, "comm_error", 1005, 0, "[rank3]:[W1201 10:00:00] ProcessGroupNCCL: NCCL error ...");
-  hit(e, "launcher_failed", 1020, 0, "torch.distributed.elastic.multiprocessing.errors."
-                                     "ChildFailedError:");
+  hit(e, "launcher_failed", 1020, 0,
+      "torch.distributed.elastic.multiprocessing.errors."
+      "ChildFailedError:");
   add("finished, then errors at teardown and exit 1: ok, noted", e, "ok",
       "finished (line 1001); then line 1005");
   e = exited(1);
