@@ -5,7 +5,8 @@
 //  - LinearPattern: where it recognises a pattern, it matches at each offset exactly what RE2
 //    anchored there matches, capture included.
 //  - Extractor: fed in chunks of any size, a metric's count (matching lines) and last value are
-//    what RE2's partial match gives line by line.
+//    what RE2's partial match gives line by line (escape sequences removed, a lone '\r' a line
+//    end: docs/presets.md, "Lines as patterns see them").
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -93,19 +94,32 @@ void check_extractor(const std::string& pattern, const RE2& re, std::string_view
   }
   for (size_t at = 0; at < text.size(); at += chunk) ex->feed(text.substr(at, chunk));
   ex->finish();
-  // The oracle: lines split at '\n', a trailing '\r' dropped, RE2's partial match.
+  // The oracle: lines split at '\n', a trailing '\r' dropped, escape sequences removed (CSI
+  // "ESC [ params final", OSC "ESC ] ... BEL|ESC \\", two-byte "ESC x"), the rest split at each
+  // '\r', RE2's partial match on each piece.
+  static const RE2 escape(
+      "\x1b(?:\\[[\x20-\x3f]*[\x40-\x7e]?|\\][^\x07\x1b\n]*(?:\x07|\x1b\\\\)?|[^\n\r])?",
+      RE2::Latin1);  // byte by byte, as the extractor removes them
   long long matched = 0, lines = 0;
   std::optional<double> last;
   for (size_t at = 0; at < text.size();) {
     size_t nl = text.find('\n', at);
     if (nl == std::string_view::npos) nl = text.size();
-    std::string_view line = text.substr(at, nl - at);
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    ++lines;
-    re2::StringPiece cap;
-    if (RE2::PartialMatch(re2::StringPiece(line.data(), line.size()), re, &cap)) {
-      ++matched;  // count: matching lines, whatever they capture
-      if (const auto v = aerun::parse_number(std::string_view(cap.data(), cap.size()))) last = v;
+    std::string_view raw = text.substr(at, nl - at);
+    if (!raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
+    std::string clean(raw);
+    RE2::GlobalReplace(&clean, escape, "");
+    for (size_t from = 0;;) {
+      const size_t cr = std::min(clean.find('\r', from), clean.size());
+      const std::string_view line = std::string_view(clean).substr(from, cr - from);
+      ++lines;
+      re2::StringPiece cap;
+      if (RE2::PartialMatch(re2::StringPiece(line.data(), line.size()), re, &cap)) {
+        ++matched;  // count: matching lines, whatever they capture
+        if (const auto v = aerun::parse_number(std::string_view(cap.data(), cap.size()))) last = v;
+      }
+      if (cr == clean.size()) break;
+      from = cr + 1;
     }
     at = nl + 1;
   }
