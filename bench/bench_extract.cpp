@@ -77,6 +77,9 @@ std::vector<std::string> preset_literals(const aerun::CaseSpec& spec) {
     for (const auto& alt : m.alternatives) patterns.push_back(alt.pattern);
   }
   for (const auto& st : spec.status) patterns.push_back(st.pattern);
+  for (const auto* v : {&spec.completion.end, &spec.completion.counter, &spec.completion.restart,
+                        &spec.completion.signatures})
+    patterns.insert(patterns.end(), v->begin(), v->end());
   for (const auto* p : {&spec.startup.first_step, &spec.startup.job_start, &spec.startup.step_time})
     if (!p->empty()) patterns.push_back(*p);
   std::vector<std::string> lits;

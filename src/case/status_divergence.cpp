@@ -38,8 +38,11 @@ void add_divergence_status(const StatusAdder& add) {
        // "{'loss': nan" (4.x) and "'loss': 'nan'" (5.x), Lightning's bar "train_loss=nan",
        // torchtitan "loss:     nan", torchtune "Loss: nan". The judge calls it a divergence only
        // when no two progress lines with other values follow (a skipped fp16 step recovers).
-       R"(loss['"]?\s*[:=]?\s*['"]?[-+]?(?i:nan|inf)(?:[^A-Za-z]|$))",
-       R"(Loss['"]?\s*[:=]?\s*['"]?[-+]?(?i:nan|inf)(?:[^A-Za-z]|$))",
+       // (Written as plain sequences of sets, which the extractor matches without RE2 at every
+       // "loss" of every iteration line; "inf" must be followed by a separator: "loss inference".)
+       R"(loss[:=]?\s*[-+]?[nN][aA][nN])", R"(loss[:=]?\s*[-+]?[iI][nN][fF][\s,;|'":\])}])",
+       R"(Loss[:=]?\s*[-+]?[nN][aA][nN])", R"(Loss[:=]?\s*[-+]?[iI][nN][fF][\s,;|'":\])}])",
+       R"(loss': '?[-+]?[nN][aA][nN])", R"(loss': '?[-+]?[iI][nN][fF])",
        // HF Trainer replaces a NaN loss before logging it (logging_nan_inf_filter), so the grad
        // norm shows it: "'grad_norm': nan" (hiyouga/LlamaFactory#5660).
        // Megatron's "grad norm: nan" alone is not read as a divergence: a skipped fp16 iteration
