@@ -39,10 +39,11 @@ void add_divergence_status(const StatusAdder& add) {
        // torchtitan "loss:     nan", torchtune "Loss: nan". The judge calls it a divergence only
        // when no two progress lines with other values follow (a skipped fp16 step recovers).
        // (Written as plain sequences of sets, which the extractor matches without RE2 at every
-       // "loss" of every iteration line; "inf" must be followed by a separator: "loss inference".)
-       R"(loss[:=]?\s*[-+]?[nN][aA][nN])", R"(loss[:=]?\s*[-+]?[iI][nN][fF][\s,;|'":\])}])",
-       R"(Loss[:=]?\s*[-+]?[nN][aA][nN])", R"(Loss[:=]?\s*[-+]?[iI][nN][fF][\s,;|'":\])}])",
-       R"(loss': '?[-+]?[nN][aA][nN])", R"(loss': '?[-+]?[iI][nN][fF])",
+       // "loss" of every iteration line, one pattern for nan and inf in any case; a separator must
+       // follow: not "loss inference".)
+       R"(loss[:=]?\s*[-+]?[nNiI][aAnN][nNfF][\s,;|'":\])}])",
+       R"(Loss[:=]?\s*[-+]?[nNiI][aAnN][nNfF][\s,;|'":\])}])",
+       R"(loss': '?[-+]?[nNiI][aAnN][nNfF][\s,;|'":\])}])",
        // HF Trainer replaces a NaN loss before logging it (logging_nan_inf_filter), so the grad
        // norm shows it: "'grad_norm': nan" (hiyouga/LlamaFactory#5660).
        // Megatron's "grad norm: nan" alone is not read as a divergence: a skipped fp16 iteration

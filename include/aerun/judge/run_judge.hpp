@@ -11,8 +11,9 @@
 namespace aerun {
 
 // Final statuses, in aerun's words:
-//   ok, failed, incomplete, no_progress, timeout, oom, host_oom, comm_error, node_failure,
-//   launcher_failed, launch_failed, cancelled, interrupted, lost, stalled, startup_timeout,
+//   ok, failed, incomplete, no_progress, unknown_format, diverged, disk_full, timeout, oom,
+//   host_oom, comm_error, node_failure, launcher_failed, launch_failed, cancelled, interrupted,
+//   lost, stalled, startup_timeout,
 // or a status name of the case's own `status:` patterns.
 // How much a status explains a failure, for choosing among several log lines: a root cause
 // (oom, host_oom, comm_error, node_failure, timeout, interrupted, and the case's own names) beats
