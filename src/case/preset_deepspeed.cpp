@@ -51,6 +51,11 @@ Preset deepspeed_v1() {
               1,
               {{R"(\| bwd: )" + num, 1}}},
              {"ds_step_ms", R"(\| step: )" + num, Reduction::Mean, "ms"},
+             // The fp16 loss scale after an overflow: "[deepspeed] OVERFLOW! Rank 0 Skipping step.
+             // Attempted loss scale: 64, reducing to 32" (runtime/fp16/loss_scaler.py,
+             // DynamicLossScaler.update_scale): the new value, the one training goes on with.
+             {"ds_loss_scale", R"(Attempted loss scale: [0-9.]+, reducing to )" + num,
+              Reduction::Last, ""},
          });
   p.startup.first_step = R"(\[Rank 0\] step=\d+, skipped=)";  // the first step it logs
   // Resuming: "[Torch] Loading checkpoint from" (before June 2025) and "[Torch] Begin Load
