@@ -23,7 +23,8 @@ struct RealLog {
   const char* preset;
   const char* status;  // as `aerun ingest` stores it (the exit code unknown)
   std::vector<Value> values;
-  const char* also = "";  // another framework whose lines the log holds too (a Trainer on DeepSpeed)
+  const char* also =
+      "";  // another framework whose lines the log holds too (a Trainer on DeepSpeed)
 };
 
 std::vector<RealLog> logs() {
