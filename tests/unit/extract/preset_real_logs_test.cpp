@@ -270,16 +270,20 @@ std::vector<std::string> lines_of(const std::string& path) {
   return out;
 }
 
+// The log read as a case with this one preset reads it.
+aerun::Extractor read_with(const std::string& path, const std::string& preset) {
+  aerun::CaseSpec spec;
+  spec.name = "t";
+  spec.presets = {preset};
+  aerun::apply_presets(spec, {});
+  return aerun::extract_file(path, spec.metrics, spec.status, spec.startup, spec.completion);
+}
+
 TEST(PresetRealLogs, EachIsJudgedAndReadAsItsLinesSay) {
   for (const RealLog& log : logs()) {
     SCOPED_TRACE(log.file);
     const std::string path = std::string(AERUN_FIXTURES) + "/logs/presets/" + log.file;
-    aerun::CaseSpec spec;
-    spec.name = "t";
-    spec.presets = {log.preset};
-    aerun::apply_presets(spec, {});
-    const aerun::Extractor ex =
-        aerun::extract_file(path, spec.metrics, spec.status, spec.startup, spec.completion);
+    const aerun::Extractor ex = read_with(path, log.preset);
     aerun::RunEvidence e;
     ex.describe(e);
     EXPECT_EQ(aerun::judge_run(e).status, log.status) << aerun::judge_run(e).reason;
@@ -308,13 +312,7 @@ TEST(PresetRealLogs, NoPresetTakesAnotherFrameworksLinesAsProgress) {
     const std::string path = std::string(AERUN_FIXTURES) + "/logs/presets/" + log.file;
     for (const std::string& other : presets) {
       if (other == log.preset || other == log.also) continue;
-      aerun::CaseSpec spec;
-      spec.name = "t";
-      spec.presets = {other};
-      aerun::apply_presets(spec, {});
-      const aerun::Extractor ex =
-          aerun::extract_file(path, spec.metrics, spec.status, spec.startup, spec.completion);
-      EXPECT_EQ(ex.progress_lines(), 0) << log.file << " read with " << other;
+      EXPECT_EQ(read_with(path, other).progress_lines(), 0) << log.file << " read with " << other;
     }
   }
 }
