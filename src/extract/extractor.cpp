@@ -527,6 +527,11 @@ struct Extractor::Impl {
   // A new attempt starts at line no: the status lines so far are the earlier attempts'.
   void start_attempt(long long no) {
     if (attempts.size() < kMaxAttempts) attempts.push_back({no, progress_lines});
+    keep_as_earlier();
+  }
+
+  // The status lines kept so far belong to attempts before the current one.
+  void keep_as_earlier() {
     for (StatusTrack& t : tracks) {
       for (LogHit& h : t.kept)
         if (earlier_hits.size() < kMaxEarlierHits) earlier_hits.push_back(std::move(h));
@@ -681,11 +686,7 @@ struct Extractor::Impl {
       status->line_no += off;
     }
     if (!b.attempts.empty()) {  // b started attempts: what this part kept is theirs before
-      for (StatusTrack& t : tracks) {
-        for (LogHit& h : t.kept)
-          if (earlier_hits.size() < kMaxEarlierHits) earlier_hits.push_back(std::move(h));
-        t.kept.clear();
-      }
+      keep_as_earlier();
       for (LogHit h : b.earlier_hits) {
         h.line_no += off;
         h.progress_after += progress_lines;
@@ -912,15 +913,14 @@ const std::optional<Extractor::StatusHit>& Extractor::status() const {
 void Extractor::describe(RunEvidence& e) const {
   const Impl& s = *impl_;
   e.hits.clear();
-  for (LogHit h : s.earlier_hits) {
+  // Kept with the progress count at the line: the judge wants the progress lines after it.
+  const auto report = [&](LogHit h) {
     h.progress_after = s.progress_lines - h.progress_after;
     e.hits.push_back(std::move(h));
-  }
+  };
+  for (const LogHit& h : s.earlier_hits) report(h);
   for (const auto& t : s.tracks)
-    for (LogHit h : t.kept) {
-      h.progress_after = s.progress_lines - h.progress_after;
-      e.hits.push_back(std::move(h));
-    }
+    for (const LogHit& h : t.kept) report(h);
   e.attempts.clear();
   for (AttemptStart a : s.attempts) {
     a.progress_after = s.progress_lines - a.progress_after;

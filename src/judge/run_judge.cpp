@@ -84,7 +84,6 @@ std::vector<Attempt> split_attempts(const RunEvidence& e) {
   std::stable_sort(hits.begin(), hits.end(),
                    [](const LogHit* a, const LogHit* b) { return a->line_no < b->line_no; });
   std::vector<Attempt> out(1);
-  out[0].end_progress_after = 0;
   long long start_progress_after = e.progress_lines;  // of the attempt being built
   size_t next_start = 0;
   auto close = [&](long long end_progress_after, long long next_first_line) {
