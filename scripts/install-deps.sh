@@ -9,7 +9,8 @@ pkgs=(build-essential cmake ninja-build pkg-config git ca-certificates
       gnuplot-nox help2man)
 if [[ " $* " == *" --test "* ]]; then
   pkgs+=(libgtest-dev libgmock-dev googletest gnuplot-nox chromium tmux slurmctld slurmd slurm-client munge libpmix2
-        mpich openmpi-bin libmpich-dev libopenmpi-dev python3-jsonschema python3-yaml)
+        mpich openmpi-bin libmpich-dev libopenmpi-dev python3-jsonschema python3-yaml
+        file)  # file: CPack's DEB generator reads the binaries' dependencies with it
 fi
 if [[ " $* " == *" --sanitize "* ]]; then
   pkgs+=(clang libclang-rt-14-dev llvm)

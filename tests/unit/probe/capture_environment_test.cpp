@@ -170,8 +170,8 @@ TEST(CaptureEnvironment, GitCommitStatusAndTheUncommittedDiffCutAtTheLimit) {
   o.workdir = d / "repo";  // the fake PATH's bin/ stays outside the repository
   write(d / "repo/train.py", "lr = 0.1\n");
   ASSERT_EQ(system(("cd " + o.workdir +
-                    " && git init -q && git add train.py && git -c commit.gpgsign=false commit -q "
-                    "-m one --author 't <t@x>' 2>/dev/null")
+                    " && git init -q && git add train.py && git -c commit.gpgsign=false -c "
+                    "user.name=t -c user.email=t@x commit -q -m one 2>/dev/null")
                        .c_str()),
             0);
   EnvRecord rec = capture_environment(o);
