@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "aerun/util/error.hpp"
+#include "aerun/util/terminal_text.hpp"
 
 namespace aerun::cli {
 
@@ -23,6 +24,8 @@ std::string Globals::logs_dir() const {
 }
 
 int main(int argc, char** argv) {
+  // No string from a log, a file name or a store reaches a terminal raw (issue 28).
+  const TerminalGuard terminal;
   CLI::App app{"aerun: re-run a paper's experiments and get its tables back"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string(AERUN_VERSION));

@@ -6,6 +6,7 @@
 
 #include "aerun/case/case_loader.hpp"
 #include "aerun/run/forget.hpp"
+#include "aerun/run/owned_log.hpp"
 #include "aerun/sched/job_stamps.hpp"
 #include "aerun/util/error.hpp"
 #include "cli/app.hpp"
@@ -23,14 +24,6 @@ struct ForgetArgs {
   bool dry_run = false;
   bool keep_logs = false;
 };
-
-// Whether path lies inside dir (both made absolute and normal).
-bool inside(const std::filesystem::path& path, const std::filesystem::path& dir) {
-  const auto p = std::filesystem::absolute(path).lexically_normal();
-  const auto d = std::filesystem::absolute(dir).lexically_normal();
-  const auto rel = p.lexically_relative(d);
-  return !rel.empty() && *rel.begin() != "..";
-}
 
 int forget_command(const Globals& g, const ForgetArgs& a) {
   Store store = open_existing_store(g.resolved_db());
@@ -62,9 +55,11 @@ int forget_command(const Globals& g, const ForgetArgs& a) {
   const int removed = store.remove(ids);
   int logs = 0;
   if (!a.keep_logs) {
-    // Only what aerun wrote under its logs folder: an ingested run's log is the user's file.
+    // Only what aerun wrote under its logs folder (an ingested run's log is the user's file, a
+    // merged one another store's), and no log a remaining attempt still names.
     for (const auto& r : runs) {
-      if (r.log_path.empty() || !inside(r.log_path, g.logs_dir())) continue;
+      if (!aerun_wrote_log(r.log_path, r.log_state, g.logs_dir()) || store.log_in_use(r.log_path))
+        continue;
       std::error_code ec;
       logs += std::filesystem::remove(r.log_path, ec) ? 1 : 0;
       std::filesystem::remove(stamps_path(r.log_path), ec);

@@ -10,6 +10,7 @@
 #include "aerun/report/history.hpp"
 #include "aerun/report/session_pick.hpp"
 #include "aerun/run/run_plan.hpp"
+#include "aerun/util/file_name.hpp"
 #include "cli/app.hpp"
 #include "cli/gnuplot_run.hpp"
 #include "cli/open_store.hpp"
@@ -98,11 +99,8 @@ int history_command(const Globals& g, const HistoryArgs& a) {
     const fs::path out =
         a.out.empty() ? fs::path(g.resolved_db()).parent_path() / "plots" : fs::path(a.out);
     fs::create_directories(out);
-    std::string base = "history-" + a.case_name + "-" + a.metric;
-    for (char& c : base)
-      if (c == '/' || c == ' ') c = '_';
-    std::ofstream(out / (base + ".gp")) << history_gnuplot_script(h, base);
-    run_gnuplot(gnuplot, out.string(), base + ".gp");
+    const std::string base = file_name_part("history-" + a.case_name + "-" + a.metric);
+    draw_figure(gnuplot, out.string(), base, history_gnuplot_script(h, base));
     std::cerr << fmt::format("{}: {} {}\n", base, (out / (base + ".svg")).string(),
                              (out / (base + ".png")).string());
   }

@@ -3,8 +3,10 @@
 #include <poll.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -12,6 +14,9 @@
 #include "aerun/report/plot.hpp"
 #include "aerun/report/table_finder.hpp"
 #include "aerun/run/child_process.hpp"
+#include "aerun/util/atomic_file.hpp"
+#include "aerun/util/error.hpp"
+#include "aerun/util/file_name.hpp"
 #include "cli/app.hpp"
 #include "cli/gnuplot_run.hpp"
 #include "cli/open_store.hpp"
@@ -70,6 +75,61 @@ void run_gnuplot(const std::string& gnuplot, const std::string& dir, const std::
 
 namespace {
 
+// A folder of its own for one figure's files, removed with everything in it.
+class ScratchDir {
+ public:
+  explicit ScratchDir(const fs::path& parent) {
+    std::string tmpl = (parent / ".aerun-figure-XXXXXX").string();
+    if (!::mkdtemp(tmpl.data()))
+      throw SystemError("cannot create a folder in " + parent.string() + ": " +
+                        std::strerror(errno));
+    path_ = tmpl;
+  }
+  ~ScratchDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+// Whether the file ends as a whole file of its kind ends.
+bool ends_with(const fs::path& p, std::string_view tail, bool skip_space) {
+  std::ifstream f(p, std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  if (skip_space)
+    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
+  return text.size() >= tail.size() &&
+         text.compare(text.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+}  // namespace
+
+void draw_figure(const std::string& gnuplot, const std::string& dir, const std::string& base,
+                 const std::string& script) {
+  const ScratchDir scratch(dir);
+  write_file_atomic((scratch.path() / (base + ".gp")).string(), script);
+  run_gnuplot(gnuplot, scratch.path().string(), base + ".gp");
+  const fs::path svg = scratch.path() / (base + ".svg"), png = scratch.path() / (base + ".png");
+  static const char kIend[] = {'I', 'E', 'N', 'D', '\xae', '\x42', '\x60', '\x82'};
+  if (!ends_with(svg, "</svg>", true) || !ends_with(png, std::string_view(kIend, 8), false))
+    throw SystemError(fmt::format(
+        "gnuplot wrote an incomplete {}.svg or {}.png in {} (is the disk full?): the figures "
+        "there are left as they were",
+        base, base, dir));
+  for (const char* ext : {".gp", ".svg", ".png"}) {
+    std::error_code ec;
+    fs::rename(scratch.path() / (base + ext), fs::path(dir) / (base + ext), ec);
+    if (ec) throw SystemError("cannot move " + base + ext + " into " + dir + ": " + ec.message());
+  }
+}
+
+namespace {
+
 struct PlotArgs {
   std::string name;
   std::string cases;
@@ -102,11 +162,11 @@ int plot_command(const Globals& g, const PlotArgs& a) {
   fs::create_directories(out);
   for (const PlotSpec& p : plots) {
     const PlotData d = plot_data(spec, p, runs);
-    const std::string script = p.name + ".gp";
-    std::ofstream(out / script) << gnuplot_script(d, p.name);
-    run_gnuplot(gnuplot, out.string(), script);
-    std::cout << fmt::format("{}: {} {} {}\n", p.name, (out / (p.name + ".svg")).string(),
-                             (out / (p.name + ".png")).string(), (out / script).string());
+    const std::string base = file_name_part(p.name);
+    const std::string script = base + ".gp";
+    draw_figure(gnuplot, out.string(), base, gnuplot_script(d, base));
+    std::cout << fmt::format("{}: {} {} {}\n", p.name, (out / (base + ".svg")).string(),
+                             (out / (base + ".png")).string(), (out / script).string());
     for (const auto& s : d.series)
       if (s.fit)
         std::cout << fmt::format("  {}linear fit: y = {:.6g} * x + {:.6g}, R² = {:.4f}\n",

@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "aerun/case/case_loader.hpp"
+#include "aerun/run/owned_log.hpp"
 #include "aerun/run/provenance.hpp"
 #include "aerun/util/gzip_file.hpp"
 #include "cli/app.hpp"
@@ -30,19 +31,25 @@ int prune_command(const Globals& g, const PruneArgs& a) {
   if (!a.case_name.empty()) require_case(store, a.case_name, g.resolved_db());
   const auto logs = store.logs_ended_before(wall_now() - keep_s, a.case_name);
   long long bytes_before = 0, bytes_after = 0;
-  int done = 0, missing = 0;
+  int done = 0, missing = 0, foreign = 0;
   std::vector<std::string> seen;  // a log shared by two attempts is handled once
   for (const auto& f : logs) {
     if (std::find(seen.begin(), seen.end(), f.path) != seen.end()) continue;
     seen.push_back(f.path);
     if (a.compress && f.state == "compressed") continue;
     std::error_code ec;
-    const auto size = fs::file_size(f.path, ec);
-    if (ec) {
+    if (f.state != kForeignLog && !fs::exists(fs::symlink_status(f.path, ec))) {
       ++missing;  // moved or deleted by hand: only the mark changes
       if (!a.dry_run) store.set_log(f, f.path, "pruned");
       continue;
     }
+    // An ingested log is the user's own file, a merged one another machine's: never touched.
+    if (!aerun_wrote_log(f.path, f.state, g.logs_dir())) {
+      ++foreign;
+      continue;
+    }
+    const auto size = fs::file_size(f.path, ec);
+    if (ec) throw SystemError("cannot read the size of " + f.path + ": " + ec.message());
     bytes_before += static_cast<long long>(size);
     if (a.dry_run) {
       std::cout << fmt::format("{} {}  {}\n", a.compress ? "compress" : "remove  ",
@@ -62,10 +69,14 @@ int prune_command(const Globals& g, const PruneArgs& a) {
     ++done;
   }
   std::cerr << fmt::format(
-      "aerun: {}{} log(s) older than {} {}: {:.1f} MB{}{}\n", a.dry_run ? "would have " : "", done,
-      a.keep, a.compress ? "compressed" : "removed", bytes_before / 1e6,
+      "aerun: {}{} log(s) older than {} {}: {:.1f} MB{}{}{}\n", a.dry_run ? "would have " : "",
+      done, a.keep, a.compress ? "compressed" : "removed", bytes_before / 1e6,
       a.compress && !a.dry_run ? fmt::format(" -> {:.1f} MB", bytes_after / 1e6) : "",
-      missing ? fmt::format(" ({} already gone: marked pruned)", missing) : "");
+      missing ? fmt::format(" ({} already gone: marked pruned)", missing) : "",
+      foreign ? fmt::format("; {} log(s) aerun did not write (ingested or merged, or outside {}) "
+                            "left as they are",
+                            foreign, g.logs_dir())
+              : "");
   return 0;
 }
 

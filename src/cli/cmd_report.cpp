@@ -12,6 +12,8 @@
 #include "aerun/report/session_pick.hpp"
 #include "aerun/run/case_versions.hpp"
 #include "aerun/run/provenance.hpp"
+#include "aerun/util/atomic_file.hpp"
+#include "aerun/util/file_name.hpp"
 #include "cli/app.hpp"
 #include "cli/gnuplot_run.hpp"
 #include "cli/open_store.hpp"
@@ -31,12 +33,6 @@ struct ReportArgs {
   std::string tolerance = "10%";
   int min_repeats = 3;
 };
-
-void write_file(const fs::path& p, const std::string& text) {
-  std::ofstream f(p, std::ios::trunc);
-  f << text;
-  if (!f.flush()) throw SystemError("cannot write " + p.string());
-}
 
 // The metrics a case's history figures show: those with a direction, the case's own first.
 std::vector<std::string> figure_metrics(const std::optional<CaseSpec>& spec,
@@ -88,7 +84,7 @@ int report_command(const Globals& g, const ReportArgs& a) {
   for (const auto& name : cases) {
     CaseReport c;
     c.name = name;
-    c.page = "case-" + name + ".html";
+    c.page = "case-" + file_name_part(name) + ".html";
     SessionRuns cur{current.label, store.session_runs(current.id, name)};
     const std::optional<CaseSpec> spec = case_of(cur.runs);
     const auto bases = pick.baselines(name);
@@ -126,17 +122,17 @@ int report_command(const Globals& g, const ReportArgs& a) {
       for (const auto& m : metrics) {
         const History h =
             build_history(name, spec ? &*spec : nullptr, m, sessions, started, "", opts);
-        const std::string base = name + "-" + m;
-        write_file(dir / "plots" / (base + ".gp"), history_gnuplot_script(h, base));
-        run_gnuplot(gnuplot, (dir / "plots").string(), base + ".gp");
+        const std::string base = file_name_part(name + "-" + m);
+        draw_figure(gnuplot, (dir / "plots").string(), base, history_gnuplot_script(h, base));
         c.figures.push_back("plots/" + base + ".svg");
       }
     }
     d.cases.push_back(std::move(c));
   }
   d.baseline = used.empty() ? "" : pick.baseline_heading(used);
-  write_file(dir / "index.html", report_index_html(d));
-  for (const auto& c : d.cases) write_file(dir / c.page, report_case_html(d, c));
+  // Each page whole or not at all: a full disk leaves the previous night's site readable.
+  for (const auto& c : d.cases) write_file_atomic((dir / c.page).string(), report_case_html(d, c));
+  write_file_atomic((dir / "index.html").string(), report_index_html(d));
   std::cout << fmt::format("{}: {} case page{} for session {} against {}\n",
                            (dir / "index.html").string(), d.cases.size(),
                            d.cases.size() == 1 ? "" : "s", d.current,

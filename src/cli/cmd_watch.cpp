@@ -22,6 +22,7 @@
 #include "aerun/run/provenance.hpp"
 #include "aerun/sched/scheduler_client.hpp"
 #include "aerun/util/calendar_time.hpp"
+#include "aerun/util/terminal_text.hpp"
 #include "aerun/util/text_format.hpp"
 #include "cli/app.hpp"
 #include "cli/open_store.hpp"
@@ -240,7 +241,8 @@ int watch_command(const Globals& g, const WatchArgs& a) {
   }
   for (;;) {
     const std::string report = watch_report(store, a.case_name, sched, &any);
-    std::cout << "\033[H\033[2J" << report << std::flush;  // home, clear: refresh in place
+    terminal_control(std::cout, "\033[H\033[2J");  // home, clear: refresh in place
+    std::cout << report << std::flush;
     if (!any) return 0;
     std::this_thread::sleep_for(std::chrono::duration<double>(a.interval_s));
   }

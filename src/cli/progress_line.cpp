@@ -8,6 +8,7 @@
 
 #include "aerun/run/provenance.hpp"
 #include "aerun/util/shell_quote.hpp"
+#include "aerun/util/terminal_text.hpp"
 
 namespace aerun::cli {
 
@@ -58,7 +59,8 @@ void ProgressLine::show(const std::string& text, bool force) {
 void ProgressLine::draw_locked(double now) {
   if (mid_line_) return;  // an event line is half written: after its end
   last_drawn_ = now;
-  out_ << "\r\033[K" << printable(pending_) << std::flush;
+  terminal_control(out_, "\r\033[K");
+  out_ << printable(pending_) << std::flush;
   shown_ = true;
   drawn_ = true;
 }
@@ -73,7 +75,8 @@ void ProgressLine::clear() {
 
 void ProgressLine::clear_locked() {
   if (!shown_) return;
-  out_ << "\r\033[K" << std::flush;
+  terminal_control(out_, "\r\033[K");
+  out_.flush();
   shown_ = false;
 }
 

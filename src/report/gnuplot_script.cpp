@@ -6,17 +6,11 @@
 #include <numeric>
 
 #include "aerun/report/plot.hpp"
+#include "aerun/util/gnuplot_text.hpp"
 
 namespace aerun {
 
 namespace {
-
-// A gnuplot single-quoted string ('' is a quote inside).
-std::string quoted(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("''") : std::string(1, c);
-  return out + "'";
-}
 
 std::string num(std::optional<double> v) {
   return v && std::isfinite(*v) ? fmt::format("{}", *v) : "NaN";
@@ -51,25 +45,26 @@ std::string line_body(const PlotData& d) {
     out += "EOD\n";
     const int color = static_cast<int>(k) + 1;
     plots += fmt::format("{}$s{} using 1:2 with linespoints lc {} lw 2 pt 7 ps 1.2 title {}",
-                         plots.empty() ? "" : ", \\\n     ", k, color, quoted(series_title(d, s)));
+                         plots.empty() ? "" : ", \\\n     ", k, color,
+                         gnuplot_string(series_title(d, s)));
     if (d.spec.paper && has_paper(s)) {
       out += fmt::format("$p{} << EOD\n", k);
       for (size_t i : order)
         if (s.paper[i]) out += fmt::format("{} {}\n", num(s.x[i]), num(s.paper[i]));
       out += "EOD\n";
       plots += fmt::format(", \\\n     $p{} using 1:2 with points lc {} pt 6 ps 2 title {}", k,
-                           color, quoted(s.name.empty() ? "paper" : s.name + " (paper)"));
+                           color, gnuplot_string(s.name.empty() ? "paper" : s.name + " (paper)"));
     }
     if (s.fit) {
       out += fmt::format("f{}(x) = {} * x + {}\n", k, s.fit->slope, s.fit->intercept);
       plots += fmt::format(", \\\n     f{}(x) with lines lc {} dt 2 lw 1.5 title {}", k, color,
-                           quoted(fit_title(s, s.name)));
+                           gnuplot_string(fit_title(s, s.name)));
     }
     // Failed or missing points are named at the bottom of the plot, never drawn as zero.
     for (size_t i : order)
       if (!s.y[i] && std::isfinite(s.x[i]) && !s.y_text[i].empty())
-        out += fmt::format("set label {} at {}, graph 0.04 center tc lt {}\n", quoted(s.y_text[i]),
-                           num(s.x[i]), color);
+        out += fmt::format("set label {} at {}, graph 0.04 center tc lt {}\n",
+                           gnuplot_string(s.y_text[i]), num(s.x[i]), color);
   }
   return out + "plot " + plots + "\n";
 }
@@ -79,6 +74,9 @@ std::string bar_body(const PlotData& d) {
   std::vector<const PlotSeries*> papers;
   for (const auto& s : d.series)
     if (d.spec.paper && has_paper(s)) papers.push_back(&s);
+  // The datablock holds numbers only (a category's row is its position); the categories are
+  // the x tics' labels, gnuplot string constants: no stored text can end the datablock (a line
+  // `EOD`) or shift a row's columns (a quote in a category).
   std::string out = "$bars << EOD\n";
   auto at = [](const PlotSeries& s, const std::string& cat, bool paper) -> std::optional<double> {
     for (size_t i = 0; i < s.x_text.size(); ++i)
@@ -87,7 +85,7 @@ std::string bar_body(const PlotData& d) {
   };
   for (size_t c = 0; c < d.categories.size(); ++c) {
     const std::string& cat = d.categories[c];
-    out += "\"" + cat + "\"";
+    out += std::to_string(c);
     for (const auto& s : d.series) {
       out += ' ';
       out += num(at(s, cat, false));
@@ -106,19 +104,20 @@ std::string bar_body(const PlotData& d) {
       const PlotSeries& s = d.series[k];
       for (size_t i = 0; i < s.x_text.size(); ++i)
         if (s.x_text[i] == d.categories[c] && !s.y[i] && !s.y_text[i].empty())
-          out += fmt::format("set label {} at {:.3f}, graph 0.04 center\n", quoted(s.y_text[i]),
+          out += fmt::format("set label {} at {:.3f}, graph 0.04 center\n",
+                             gnuplot_string(s.y_text[i]),
                              static_cast<double>(c) - 0.5 + width * (static_cast<double>(k) + 1));
     }
   std::string plots;
   int column = 2;
   for (const auto& s : d.series) {
     plots += fmt::format("{}{} using {}{} title {}", plots.empty() ? "$bars" : ", \\\n     ''", "",
-                         column, column == 2 ? ":xtic(1)" : "", quoted(series_title(d, s)));
+                         column, "", gnuplot_string(series_title(d, s)));
     ++column;
   }
   for (const PlotSeries* s : papers) {
     plots += fmt::format(", \\\n     '' using {} fs pattern 4 border title {}", column,
-                         quoted(s->name.empty() ? "paper" : s->name + " (paper)"));
+                         gnuplot_string(s->name.empty() ? "paper" : s->name + " (paper)"));
     ++column;
   }
   out += "set style data histograms\nset style histogram clustered gap 1\n";
@@ -127,8 +126,20 @@ std::string bar_body(const PlotData& d) {
     for (size_t i = 0; i < s.y.size(); ++i)
       top = std::max({top, s.y[i].value_or(0), s.paper[i].value_or(0)});
   out += "set style fill solid 0.8 border -1\nset boxwidth 0.9\n";
-  out += top > 0 ? fmt::format("set yrange [0:{}]\n", top * 1.12) : "set yrange [0:*]\n";
-  out += "set xtics rotate by -20\n";
+  if (top > 0) out += fmt::format("set yrange [0:{}]\n", top * 1.12);
+  out += "set xtics rotate by -20 (";
+  for (size_t c = 0; c < d.categories.size(); ++c)
+    out += fmt::format("{}{} {}", c ? ", " : "", gnuplot_string(d.categories[c]), c);
+  out += ")\n";
+  // gnuplot refuses a histogram with no valid point: every bar failed, the labels say how.
+  bool any = false;
+  for (const auto& s : d.series)
+    for (size_t i = 0; i < s.y.size(); ++i)
+      any = any || (s.y[i] && std::isfinite(*s.y[i])) ||
+            (d.spec.paper && s.paper[i] && std::isfinite(*s.paper[i]));
+  if (!any)
+    return out + fmt::format("set xrange [-0.5:{}]\nplot NaN title 'no measured value'\n",
+                             static_cast<double>(std::max<size_t>(d.categories.size(), 1)) - 0.5);
   return out + "plot " + plots + "\n";
 }
 
@@ -136,12 +147,14 @@ std::string bar_body(const PlotData& d) {
 
 std::string gnuplot_script(const PlotData& d, const std::string& basename) {
   std::string out;
-  out += fmt::format("# aerun plot {} (case {}): gnuplot {}.gp draws {}.svg and {}.png\n",
-                     d.spec.name, d.case_name, basename, basename, basename);
+  out += gnuplot_comment(
+             fmt::format("# aerun plot {} (case {}): gnuplot {}.gp draws {}.svg and {}.png",
+                         d.spec.name, d.case_name, basename, basename, basename)) +
+         "\n";
   out += "set encoding utf8\nset termoption noenhanced\n";
-  out += "set title " + quoted(d.title) + "\n";
-  out += "set xlabel " + quoted(d.xlabel) + "\n";
-  out += "set ylabel " + quoted(d.ylabel) + "\n";
+  out += "set title " + gnuplot_string(d.title) + "\n";
+  out += "set xlabel " + gnuplot_string(d.xlabel) + "\n";
+  out += "set ylabel " + gnuplot_string(d.ylabel) + "\n";
   const std::string body = d.spec.kind == "bars" ? bar_body(d) : line_body(d);
   // The key goes below the plot, where it never hides a point; points never sit on the frame.
   // gnuplot's own bottom margin for a boxed key of several rows lets the box's top run through
@@ -155,6 +168,24 @@ std::string gnuplot_script(const PlotData& d, const std::string& basename) {
                      5 + std::clamp<size_t>(entries, 1, 12));
   if (d.spec.kind != "bars") out += "set offsets graph 0.03, graph 0.03, graph 0.06, graph 0.06\n";
   if (d.spec.logy) out += "set logscale y\n";
+  // No point measured (every run failed) is a figure of the failures, not a gnuplot error: the
+  // ranges gnuplot cannot take from the data are given.
+  bool any_y = false;
+  double lo = INFINITY, hi = -INFINITY;  // the finite x values
+  for (const auto& s : d.series)
+    for (size_t i = 0; i < s.y.size(); ++i) {
+      if (std::isfinite(s.x[i])) lo = std::min(lo, s.x[i]), hi = std::max(hi, s.x[i]);
+      any_y = any_y || (s.y[i] && std::isfinite(*s.y[i])) ||
+              (d.spec.paper && s.paper[i] && std::isfinite(*s.paper[i]));
+    }
+  if (!any_y) {
+    out += d.spec.logy ? "set yrange [1:10]\n" : "set yrange [0:1]\n";
+    if (d.spec.kind != "bars") {
+      const double pad = lo <= hi ? std::max(1.0, (hi - lo) * 0.05) : 1.0;
+      out += lo <= hi ? fmt::format("set xrange [{}:{}]\n", lo - pad, hi + pad)
+                      : std::string("set xrange [0:1]\n");
+    }
+  }
   out += body;
   return gnuplot_to_files(out, basename);
 }
@@ -164,12 +195,12 @@ std::string gnuplot_to_files(const std::string& body, const std::string& basenam
   // would draw `iter_ms` as "iter" with a subscript "m".
   std::string script = fmt::format(
       "set terminal svg size 900,560 dynamic noenhanced font 'sans,13'\nset output {}\n",
-      quoted(basename + ".svg"));
+      gnuplot_string(basename + ".svg"));
   script += body;
   script += fmt::format(
       "set terminal pngcairo size 1200,750 noenhanced font 'sans,13'\nset output {}\nreplot\n"
       "unset output\n",
-      quoted(basename + ".png"));
+      gnuplot_string(basename + ".png"));
   return script;
 }
 

@@ -10,6 +10,7 @@
 #include "aerun/judge/run_status.hpp"
 #include "aerun/report/history.hpp"
 #include "aerun/report/plot.hpp"
+#include "aerun/util/gnuplot_text.hpp"
 #include "aerun/util/text_format.hpp"
 
 namespace aerun {
@@ -42,12 +43,6 @@ HistoryCell cell_of(const std::vector<const RunRecord*>& runs, const std::string
   c.max = *std::max_element(v.begin(), v.end());
   c.n = static_cast<int>(v.size());
   return c;
-}
-
-std::string quoted(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("''") : std::string(1, c);
-  return out + "'";
 }
 
 std::string day(double t) {
@@ -161,19 +156,33 @@ std::string render_history_csv(const History& h) {
 
 std::string history_gnuplot_script(const History& h, const std::string& basename) {
   std::string body;
-  body += fmt::format("# aerun history {} --case {}: gnuplot {}.gp draws {}.svg and {}.png\n",
-                      h.metric, h.case_name, basename, basename, basename);
+  body += gnuplot_comment(
+              fmt::format("# aerun history {} --case {}: gnuplot {}.gp draws {}.svg and {}.png",
+                          h.metric, h.case_name, basename, basename, basename)) +
+          "\n";
   body += "set encoding utf8\nset termoption noenhanced\n";
-  body += "set title " + quoted(fmt::format("{} of {} per session", h.metric, h.case_name)) + "\n";
-  body += "set ylabel " + quoted(h.metric + (h.unit.empty() ? "" : " (" + h.unit + ")")) + "\n";
+  body += "set title " +
+          gnuplot_string(fmt::format("{} of {} per session", h.metric, h.case_name)) + "\n";
+  body +=
+      "set ylabel " + gnuplot_string(h.metric + (h.unit.empty() ? "" : " (" + h.unit + ")")) + "\n";
   body +=
       "set grid ytics lc rgb '#dddddd'\nset key below box\nset xtics rotate by -30\nset bmargin "
       "7\n";
   body += "set offsets graph 0.03, graph 0.03, graph 0.08, graph 0.08\n";
   body += "set xtics (";
   for (size_t i = 0; i < h.sessions.size(); ++i)
-    body += fmt::format("{}{} {}", i ? ", " : "", quoted(h.sessions[i].label), i);
+    body += fmt::format("{}{} {}", i ? ", " : "", gnuplot_string(h.sessions[i].label), i);
   body += ")\n";
+  // The x range is the sessions' and, when no session measured a value (every run OOM: the night
+  // it matters most), the y range is fixed: gnuplot refuses an empty plot ("x range is invalid").
+  body += fmt::format("set xrange [-0.5:{}]\n", static_cast<double>(h.sessions.size()) - 0.5);
+  bool measured = false;
+  for (const auto& p : h.points)
+    for (const auto& c : p.cells) measured = measured || c.median.has_value();
+  if (!measured)
+    body +=
+        "set yrange [0:1]\nset label 'no measured value in these sessions' at graph 0.5, "
+        "graph 0.5 center\n";
   for (size_t i = 0; i < h.sessions.size(); ++i)
     if (h.sessions[i].label == h.baseline)
       body += fmt::format(
@@ -191,7 +200,7 @@ std::string history_gnuplot_script(const History& h, const std::string& basename
             fmt::format("{} {} {} {}\n", i, *p.cells[i].median, *p.cells[i].min, *p.cells[i].max);
     body += "EOD\n";
     plots += fmt::format("{}$p{} using 1:2:3:4 with yerrorlines lc {} lw 2 pt 7 ps 1 title {}",
-                         plots.empty() ? "" : ", \\\n     ", k, k + 1, quoted(p.point));
+                         plots.empty() ? "" : ", \\\n     ", k, k + 1, gnuplot_string(p.point));
     std::string bad;
     for (size_t i = 0; i < p.cells.size(); ++i)
       if (p.cells[i].median &&
@@ -202,13 +211,13 @@ std::string history_gnuplot_script(const History& h, const std::string& basename
       marks += fmt::format(
           ", \\\n     $r{} using 1:2 with points lc rgb '#cc0000' pt 6 ps 3 lw 2 "
           "title {}",
-          k, quoted(marks.empty() ? "regressed" : ""));
+          k, gnuplot_string(marks.empty() ? "regressed" : ""));
     }
   }
   if (shown < h.points.size())
-    body += fmt::format(
-        "set label {} at graph 0.01, graph 0.03\n",
-        quoted(fmt::format("{} of {} points drawn (--where selects)", shown, h.points.size())));
+    body += fmt::format("set label {} at graph 0.01, graph 0.03\n",
+                        gnuplot_string(fmt::format("{} of {} points drawn (--where selects)", shown,
+                                                   h.points.size())));
   body += plots.empty() ? "plot NaN title 'no value'\n" : "plot " + plots + marks + "\n";
   return gnuplot_to_files(body, basename);
 }

@@ -246,10 +246,19 @@ void RunLoop::send_heartbeat() {
   std::vector<long long> ids;
   for (const auto& a : active_)
     if (a->started()) ids.push_back(a->record().id);
+  std::vector<long long> lost;
   try {
-    store_.heartbeat(ids);
+    lost = store_.heartbeat(ids);
   } catch (const StoreBusy&) {  // the next one comes in kHeartbeatS; the claims stay fresh enough
   }
+  // A run another aerun took over (this one was stopped or cut off for longer than
+  // kStaleAfterS) is stopped at once: one point never runs twice for longer than a heartbeat.
+  for (const auto& a : active_)
+    if (std::find(lost.begin(), lost.end(), a->record().id) != lost.end() && !a->done()) {
+      progress_.note(fmt::format("run {}: another aerun took it over; this copy is stopped",
+                                 a->record().key.substr(0, 12)));
+      a->interrupt(now, opts_.kill_grace_s, "its claim taken over by another aerun");
+    }
 }
 
 void RunLoop::run() {

@@ -6,6 +6,7 @@
 
 #include "aerun/judge/run_status.hpp"
 #include "aerun/run/provenance.hpp"
+#include "aerun/util/terminal_text.hpp"
 
 namespace aerun {
 
@@ -17,7 +18,7 @@ Progress::Progress(std::ostream& out, bool tty, std::string case_name, long long
       started_at_(mono_now()) {}
 
 void Progress::clear_line() {
-  if (tty_ && line_shown_) out_ << "\r\033[K";
+  if (tty_ && line_shown_) terminal_control(out_, "\r\033[K");
   line_shown_ = false;
 }
 

@@ -27,6 +27,9 @@ SignalWatch::SignalWatch() {
   sa.sa_flags = 0;  // no SA_RESTART: blocking calls return EINTR so that Ctrl-C is seen at once
   sigaction(SIGINT, &sa, &old_int_);
   sigaction(SIGTERM, &sa, &old_term_);
+  // A hang-up (the ssh session or terminal gone) stops the runs as SIGTERM does: each run is
+  // stopped and stored `interrupted`, not left running unsupervised with its output lost.
+  sigaction(SIGHUP, &sa, &old_hup_);
   sa.sa_flags = SA_NOCLDSTOP;
   sigaction(SIGCHLD, &sa, &old_chld_);
 }
@@ -34,6 +37,7 @@ SignalWatch::SignalWatch() {
 SignalWatch::~SignalWatch() {
   sigaction(SIGINT, &old_int_, nullptr);
   sigaction(SIGTERM, &old_term_, nullptr);
+  sigaction(SIGHUP, &old_hup_, nullptr);
   sigaction(SIGCHLD, &old_chld_, nullptr);
   close(g_pipe[0]);
   close(g_pipe[1]);
@@ -49,7 +53,7 @@ int SignalWatch::drain() {
   ssize_t n;
   while ((n = read(g_pipe[0], buf, sizeof buf)) > 0)
     for (ssize_t i = 0; i < n; ++i)
-      if ((buf[i] == SIGINT || buf[i] == SIGTERM) && stop_ == 0) stop_ = buf[i];
+      if ((buf[i] == SIGINT || buf[i] == SIGTERM || buf[i] == SIGHUP) && stop_ == 0) stop_ = buf[i];
   return stop_;
 }
 

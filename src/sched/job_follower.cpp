@@ -138,7 +138,10 @@ int JobFollower::follow(const std::function<void()>& between) {
         out_ << fmt::format(
             "{} received: {} job(s) keep running in the scheduler; `aerun collect` gathers them "
             "later\n",
-            signals.stop_signal() == SIGINT ? "SIGINT" : "SIGTERM", runs_.size());
+            signals.stop_signal() == SIGINT   ? "SIGINT"
+            : signals.stop_signal() == SIGHUP ? "SIGHUP"
+                                              : "SIGTERM",
+            runs_.size());
         return signals.stop_signal();
       }
     }

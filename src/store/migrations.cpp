@@ -270,6 +270,20 @@ CREATE INDEX runs_case_summary ON runs(case_name, id, status, repeat_index, atte
 DROP INDEX runs_case;
 )sql";
 
+// What this host saw of another host's silent claim: its heartbeat, and since when (this boot's
+// CLOCK_BOOTTIME, which no clock setting moves). A claim is taken over only when one watcher saw
+// the same heartbeat for kStaleAfterS of its own clock: hosts whose clocks disagree never take a
+// live run (issue 28).
+constexpr std::string_view kClaimWatch = R"sql(
+CREATE TABLE claim_watch (
+  run_id     INTEGER NOT NULL,
+  watcher    TEXT NOT NULL,
+  heartbeat  REAL NOT NULL,
+  first_seen REAL NOT NULL,
+  PRIMARY KEY (run_id, watcher)
+) WITHOUT ROWID;
+)sql";
+
 }  // namespace
 
 const std::vector<Migration>& store_migrations() {
@@ -290,6 +304,8 @@ const std::vector<Migration>& store_migrations() {
        "parameters, environment and metrics clustered by run (WITHOUT ROWID); case files and "
        "case summaries indexed",
        kClusteredChildren},
+      {12, "claim watches: another host's silent claim timed by the watcher's own clock",
+       kClaimWatch},
   };
   return migrations;
 }

@@ -10,12 +10,14 @@
 #include <cctype>
 #include <cerrno>
 #include <chrono>
+#include <ctime>
 #include <filesystem>
 #include <map>
 #include <stdexcept>
 #include <unordered_set>
 
 #include "aerun/judge/run_status.hpp"
+#include "aerun/record/run_record.hpp"
 #include "aerun/util/error.hpp"
 #include "aerun/util/process_identity.hpp"
 #include "aerun/util/sha256.hpp"
@@ -156,9 +158,13 @@ struct RunColumns {
 
 // A run left "running" by an aerun process that is provably gone, or silent for longer than
 // kStaleAfterS, is shown (and may be taken over) as "stale". Batch jobs are their scheduler's.
+// On this host a claim is judged by its process alone: a live owner stopped with Ctrl-Z, or one
+// whose heartbeat looks old after a clock jump, keeps its run however long it was silent (issue
+// 28: a newcomer took such runs over and killed them).
 bool claim_is_stale(const RunRecord& r, double now) {
   if (r.status != run_status::running || !r.job_id.empty()) return false;
   if (provably_dead({r.host, r.runner_pid, r.runner_start, r.runner_boot})) return true;
+  if (r.runner_pid > 0 && r.host == self_identity().host) return false;  // alive, here
   return r.heartbeat && now - *r.heartbeat > Store::kStaleAfterS;
 }
 
@@ -217,6 +223,10 @@ void check_not_newer(int found) {
 
 struct Store::Impl {
   Database db;
+
+  // Whether this host has seen prev's heartbeat stand still for kStaleAfterS of its own clock
+  // (claim_watch); records what it sees now otherwise.
+  bool silent_long_enough(const RunRecord& prev);
 
   explicit Impl(const std::string& path) : db(path) {
     db.exec("PRAGMA foreign_keys=ON");
@@ -677,11 +687,55 @@ long long Store::begin_run(const RunRecord& r) {
   return id;
 }
 
+namespace {
+
+// Seconds of this boot (CLOCK_BOOTTIME: suspend included, never set).
+double boot_now() {
+  timespec ts{};
+  ::clock_gettime(CLOCK_BOOTTIME, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
+}
+
+}  // namespace
+
+bool Store::Impl::silent_long_enough(const RunRecord& prev) {
+  const ProcessIdentity& self = self_identity();
+  const std::string watcher = self.host + "|" + self.boot_id;
+  const double now = boot_now();
+  const double hb = prev.heartbeat.value_or(-1);
+  auto q = db.prepare("SELECT heartbeat, first_seen FROM claim_watch WHERE run_id=? AND watcher=?");
+  q->bind(1, prev.id).bind(2, watcher);
+  if (q->step() && q->real(0) == hb) return now - q->real(1) > Store::kStaleAfterS;
+  db.prepare(
+        "INSERT OR REPLACE INTO claim_watch(run_id, watcher, heartbeat, first_seen) "
+        "VALUES(?,?,?,?)")
+      ->bind(1, prev.id)
+      .bind(2, watcher)
+      .bind(3, hb)
+      .bind(4, now)
+      .run();
+  return false;
+}
+
 Store::Claim Store::claim_run(const RunRecord& r,
                               const std::function<bool(const RunRecord&)>& keep) {
   Transaction tx(impl_->db, Transaction::Mode::Immediate);
   Claim c;
   if (auto prev = impl_->load_where("key=?", r.key)) {
+    // Another host's claim that looks silent by this host's clock (which may be ahead): taken
+    // over only once this host has seen its heartbeat stand still for kStaleAfterS of its own
+    // clock; until then it is busy (the loop asks again while it waits).
+    if (prev->status == run_status::stale && prev->job_id.empty() &&
+        prev->host != self_identity().host &&
+        !provably_dead({prev->host, prev->runner_pid, prev->runner_start, prev->runner_boot}) &&
+        !impl_->silent_long_enough(*prev)) {
+      prev->status = run_status::running;
+      prev->reason.clear();
+      c.outcome = Claim::Outcome::Busy;
+      c.found = std::move(*prev);
+      tx.commit();  // the watch is kept
+      return c;
+    }
     const bool mine = prev->runner_pid == r.runner_pid && prev->host == r.host &&
                       prev->runner_start == r.runner_start;
     const bool batch_in_flight = !prev->job_id.empty() && (prev->status == run_status::pending ||
@@ -731,16 +785,27 @@ void Store::set_running_log(long long id, const std::string& path) {
   tx.commit();
 }
 
-void Store::heartbeat(const std::vector<long long>& ids) {
-  if (ids.empty()) return;
+std::vector<long long> Store::heartbeat(const std::vector<long long>& ids) {
+  std::vector<long long> lost;
+  if (ids.empty()) return lost;
   Transaction tx(impl_->db, Transaction::Mode::Immediate);
   const double now = now_epoch();
-  for (long long id : ids)
-    impl_->db.prepare("UPDATE runs SET heartbeat=? WHERE id=? AND status='running'")
+  const ProcessIdentity& self = self_identity();
+  for (long long id : ids) {
+    impl_->db
+        .prepare(
+            "UPDATE runs SET heartbeat=? WHERE id=? AND status='running' AND runner_pid=? AND "
+            "host=? AND runner_start=? AND job_id=''")
         ->bind(1, now)
         .bind(2, id)
+        .bind(3, static_cast<long long>(self.pid))
+        .bind(4, self.host)
+        .bind(5, self.start_ticks)
         .run();
+    if (impl_->db.changes() == 0) lost.push_back(id);
+  }
   tx.commit();
+  return lost;
 }
 
 bool Store::finish_run(const RunRecord& r) {
@@ -765,6 +830,11 @@ Store::Ingested Store::store_ingested(RunRecord& r) {
     what = Ingested::Updated;
   }
   impl_->finish_locked(r, tx.outermost());
+  // The log is the user's own file: prune and forget never touch it (issue 28).
+  impl_->db.prepare("UPDATE runs SET log_state=? WHERE key=?")
+      ->bind(1, std::string(kForeignLog))
+      .bind(2, r.key)
+      .run();
   tx.commit();
   impl_->write_pending_series();
   return what;
@@ -1124,6 +1194,7 @@ int Store::remove(const std::vector<long long>& ids) {
   for (long long id : ids) {
     impl_->db.prepare("DELETE FROM runs WHERE id=?")->bind(1, id).run();
     removed += impl_->db.changes();
+    impl_->db.prepare("DELETE FROM claim_watch WHERE run_id=?")->bind(1, id).run();
   }
   tx.commit();
   return removed;
@@ -1396,6 +1467,9 @@ std::vector<RunRecord> Store::session_runs(long long session, const std::string&
 
 bool Store::import_attempt(const RunRecord& r) {
   auto& db = impl_->db;
+  // Another store's log path names a file of another machine (or, by chance, one here): it is
+  // never aerun's to compress or remove (issue 28). A pruned log stays pruned.
+  const std::string imported_state = r.log_state == "pruned" ? r.log_state : kForeignLog;
   Transaction tx(db, Transaction::Mode::Immediate);
   const double none = -1;
   {
@@ -1417,7 +1491,10 @@ bool Store::import_attempt(const RunRecord& r) {
   if (!id || end >= current_end) {
     const long long row = impl_->begin_locked(r);  // archives the row's attempt, if any
     impl_->write_outcome(row, r);
-    db.prepare("UPDATE runs SET log_state=? WHERE id=?")->bind(1, r.log_state).bind(2, row).run();
+    db.prepare("UPDATE runs SET log_state=? WHERE id=?")
+        ->bind(1, imported_state)
+        .bind(2, row)
+        .run();
   } else {
     db.prepare(
           "INSERT INTO run_history(run_id, session_id, attempt, status, reason, case_version, "
@@ -1438,7 +1515,7 @@ bool Store::import_attempt(const RunRecord& r) {
         .bind(13, r.job_id)
         .bind(14, r.log_path)
         .bind(15, r.log_sha256)
-        .bind(16, r.log_state)
+        .bind(16, imported_state)
         .bind(17, now_epoch())
         .run();
     const long long hist = db.last_insert_rowid();
@@ -1471,6 +1548,15 @@ std::vector<Store::LogFile> Store::logs_ended_before(double t, const std::string
     out.push_back({q->int64(0) != 0, q->int64(1), q->text(2), q->text(3), q->text(4), q->text(5),
                    q->real(6)});
   return out;
+}
+
+bool Store::log_in_use(const std::string& path) const {
+  Transaction tx(impl_->db, Transaction::Mode::Deferred);
+  auto q = impl_->db.prepare(
+      "SELECT 1 FROM runs WHERE log_path=?1 UNION ALL SELECT 1 FROM run_history WHERE log_path=?1 "
+      "LIMIT 1");
+  q->bind(1, path);
+  return q->step();
 }
 
 void Store::set_log(const LogFile& f, const std::string& path, const std::string& state) {

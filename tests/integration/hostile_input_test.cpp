@@ -142,3 +142,35 @@ TEST(HostileInput, NoCaseFileOfTheCorpusCrashesHangsOrExhaustsMemory) {
   std::cout << files.size() << " hostile case files: " << planned << " planned, " << refused
             << " refused, " << other << " crashed, hung or ran out of memory\n";
 }
+
+// Issue 28: what aerun writes to a real terminal (a pty, through script(1)) holds no escape
+// sequence of a case, a log's file name or a store: the show reason, values and units, ingest's
+// file names, table titles. The payload sets the terminal's title and clears the screen.
+TEST(HostileInput, NoEscapeSequenceFromACaseALogsNameOrAStoreReachesATerminal) {
+  TempDir d;
+  const std::string esc = "\\e]0;PWN\\a\\e[2J";  // as YAML writes it
+  write_file(d / "c.yaml", "case: tty\ntitle: \"" + esc + "\"\nparams: {tag: [\"" + esc +
+                               "\"]}\ncommand: echo 'v=1'\nmetrics:\n  v: {regex: 'v=([0-9]+)', "
+                               "unit: \"" +
+                               esc + "\"}\ntables:\n  t:\n    title: \"" + esc +
+                               "\"\n    rows: [tag]\n    columns: [{metric: v}]\n");
+  fs::create_directories(d / "logs");
+  write_file(d / "logs/\x1b]0;PWN\x07\x1b[2J.log", " iteration        1/       1 |\n");
+  auto in_terminal = [&](const std::string& args) {
+    return command_output("cd " + aerun::shell_quote(d.path().string()) + " && script -qec " +
+                          aerun::shell_quote(aerun::shell_quote(AERUN_BINARY) + " " + args) +
+                          " /dev/null");
+  };
+  if (std::system("command -v script >/dev/null 2>&1") != 0) GTEST_SKIP() << "no script(1)";
+  std::string all = in_terminal("case c.yaml");
+  const std::string key = sql1(d / "results/aerun.db", "SELECT key FROM runs");
+  ASSERT_FALSE(key.empty()) << all;
+  for (const std::string& args :
+       {"show " + key.substr(0, 8), std::string("runs"), std::string("table t --cases c.yaml"),
+        std::string("ingest logs --case other --preset megatron"),
+        std::string("runs --case other")})
+    all += in_terminal(args);
+  EXPECT_EQ(all.find("\x1b]0;PWN"), std::string::npos) << all;
+  EXPECT_EQ(all.find("\x1b[2J"), std::string::npos) << all;
+  EXPECT_THAT(all, HasSubstr("\\x1b]0;PWN\\x07"));
+}

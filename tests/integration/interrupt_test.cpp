@@ -77,6 +77,33 @@ command: echo $$ > pid-{i}; exec sleep 60
   EXPECT_FALSE(fs::exists(d / "pid-3"));
 }
 
+// Issue 28: an ssh session that drops sends SIGHUP; aerun used to die at once, leaving its
+// commands running unsupervised (their output lost) and their rows stale. It stops them and
+// records them as Ctrl-C does.
+TEST(Interrupt, AHangUpStopsTheRunningChildrenAndRecordsThemAsInterrupted) {
+  TempDir d;
+  write_file(d / "c.yaml", R"yaml(case: hup
+params: {i: [1, 2]}
+command: echo $$ > pid-{i}; exec sleep 60
+)yaml");
+  const std::string db = d / "results/aerun.db";
+  auto bg = start_aerun(d, {"case", "c.yaml", "-j", "2"});
+  ASSERT_TRUE(eventually([&] {
+    return fs::exists(d / "pid-1") && fs::exists(d / "pid-2") && count(db, "status='running'") == 2;
+  }));
+  kill(bg->pid(), SIGHUP);
+  bg->wait();
+  ASSERT_TRUE(bg->exit().code.has_value()) << "aerun died of the signal";
+  EXPECT_EQ(*bg->exit().code, 128 + SIGHUP);
+  EXPECT_EQ(count(db, "status='interrupted'"), 2);
+  EXPECT_THAT(sql1(db, "SELECT reason FROM runs LIMIT 1"), HasSubstr("SIGHUP"));
+  for (const char* f : {"pid-1", "pid-2"}) {
+    const int pid = std::stoi(read_file(d / f));
+    EXPECT_TRUE(eventually([&] { return kill(pid, 0) != 0; }, 5))
+        << "child " << pid << " still alive";
+  }
+}
+
 // A real (not dry) run of a big sweep streams its runs: memory stays bounded while it runs, and
 // Ctrl-C's summary tells the runs it stopped from those it never started.
 TEST(Interrupt, ABigSweepRunsInBoundedMemoryAndCtrlCCountsWhatNeverStarted) {

@@ -10,6 +10,11 @@
 
 namespace aerun {
 
+// The log_state of a log aerun did not write: an ingested run's log (the user's own file) or an
+// attempt merged from another store (a path on another machine, or one naming a file here by
+// chance). `prune` and `forget` never touch such a file (issue 28).
+inline constexpr const char* kForeignLog = "foreign";
+
 // A reduced metric of a run, traceable to the log line it came from.
 struct MetricValue {
   std::string name;
@@ -79,7 +84,9 @@ struct RunRecord {
   std::string log_path;
   long long log_size = 0;
   std::string log_sha256;
-  std::string log_state;  // "" (as written), "compressed" (log_path is its .gz), "pruned" (gone)
+  // "" (as written), "compressed" (log_path is its .gz), "pruned" (gone), "foreign" (a file aerun
+  // did not write: an ingested log, a merged store's path; never compressed or removed)
+  std::string log_state;
 
   std::vector<MetricValue> metrics;
   std::vector<MetricSeries> series;

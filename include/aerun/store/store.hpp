@@ -103,8 +103,10 @@ class Store {
   void set_running_child(long long id, int pgid, long long start_ticks);
   // The log a claimed run writes, known once its attempt is (for `aerun watch` while it runs).
   void set_running_log(long long id, const std::string& path);
-  // Records that this process still runs these runs (rows still "running").
-  void heartbeat(const std::vector<long long>& ids);
+  // Records that this process still runs these runs (rows still "running" and still this
+  // process's claim). Returns those that are not: another aerun took them over (this one was
+  // stopped, or silent); their commands must stop, their results are not written (issue 28).
+  std::vector<long long> heartbeat(const std::vector<long long>& ids);
 
   // Writes a finished run by r.key (status, reason, times, exit code/signal, rusage, log
   // path/size/sha256, metrics, series), replacing earlier metrics and series. A key that was never
@@ -216,6 +218,8 @@ class Store {
   };
   // Logs of attempts that ended before t (of one case, or "" for all), not pruned yet.
   std::vector<LogFile> logs_ended_before(double t, const std::string& case_name) const;
+  // Whether an attempt (current or earlier) still names this log file.
+  bool log_in_use(const std::string& path) const;
   // Records what became of a log: its new path (a .gz) and state ("compressed", "pruned").
   void set_log(const LogFile& f, const std::string& path, const std::string& state);
 

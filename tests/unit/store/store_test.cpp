@@ -468,6 +468,67 @@ TEST_F(StoreTest, ASilentClaimOfAnotherHostIsStaleAfterTheLimit) {
   EXPECT_THAT(s.find_by_key("k")->reason, testing::HasSubstr("silent for 301 s"));
 }
 
+// Issue 28: an aerun stopped with Ctrl-Z for longer than the limit, or one whose heartbeat looks
+// old after a clock jump, was taken over on its own host and its healthy run killed. On this host
+// a live owner keeps its claim however long it was silent.
+TEST_F(StoreTest, AClaimOfALiveProcessOnThisHostIsNeverStaleHoweverLongSilent) {
+  Store s(path_);
+  RunRecord other = make_run("k");
+  other.host = self_identity().host;
+  other.runner_pid = 1;  // alive, with its real start time
+  other.runner_start = process_start_ticks(1);
+  ASSERT_GT(other.runner_start, 0);
+  s.begin_run(other);
+  sqlite3_exec_sql(path_, "UPDATE runs SET heartbeat = heartbeat - 100000");
+  EXPECT_EQ(s.find_by_key("k")->status, "running");
+  RunRecord mine = make_run("k");
+  mine.host = self_identity().host;
+  mine.runner_start = self_identity().start_ticks;
+  EXPECT_EQ(s.claim_run(mine, keep_ok).outcome, Store::Claim::Outcome::Busy);
+}
+
+// ... and one that was taken over learns it at its next heartbeat, to stop its copy at once.
+TEST_F(StoreTest, AHeartbeatNamesTheRunsThisProcessNoLongerHolds) {
+  Store s(path_);
+  RunRecord mine = make_run("k");
+  mine.host = self_identity().host;
+  mine.runner_start = self_identity().start_ticks;
+  const Store::Claim c = s.claim_run(mine, keep_ok);
+  ASSERT_EQ(c.outcome, Store::Claim::Outcome::Claimed);
+  EXPECT_THAT(s.heartbeat({c.id}), testing::IsEmpty());
+  // Another aerun (on another host, which judged this one silent) took it over.
+  sqlite3_exec_sql(path_, "UPDATE runs SET host='node18', runner_pid=4242, attempt=attempt+1");
+  EXPECT_THAT(s.heartbeat({c.id}), testing::ElementsAre(c.id));
+  mine.status = "ok";
+  mine.attempt = c.attempt;
+  EXPECT_FALSE(s.finish_run(mine));  // and its result is not written over theirs
+}
+
+// Issue 28: an aerun on a host whose clock ran 6 minutes ahead read a live claim's fresh heartbeat
+// as 360 s old and took the run over. Another host's claim is taken over only once this host has
+// seen its heartbeat stand still for the limit by its own clock.
+TEST_F(StoreTest, AnotherHostsClaimIsTakenOverOnlyAfterThisHostSawItSilentForTheLimit) {
+  Store s(path_);
+  RunRecord far = make_run("k");
+  far.host = "elsewhere";
+  s.begin_run(far);
+  sqlite3_exec_sql(path_, "UPDATE runs SET heartbeat = heartbeat - 360");  // our clock is ahead
+  RunRecord mine = make_run("k");
+  mine.host = self_identity().host;
+  mine.runner_start = self_identity().start_ticks;
+  EXPECT_EQ(s.claim_run(mine, keep_ok).outcome, Store::Claim::Outcome::Busy);
+  // Its owner lives: the heartbeat moves; seen anew, still busy however long ago we first looked.
+  sqlite3_exec_sql(path_,
+                   "UPDATE runs SET heartbeat = heartbeat + 30;"
+                   "UPDATE claim_watch SET first_seen = first_seen - 1000");
+  EXPECT_EQ(s.claim_run(mine, keep_ok).outcome, Store::Claim::Outcome::Busy);
+  // Its owner died: the same heartbeat for longer than the limit, by this host's clock.
+  sqlite3_exec_sql(path_, "UPDATE claim_watch SET first_seen = first_seen - 301");
+  const Store::Claim c = s.claim_run(mine, keep_ok);
+  EXPECT_EQ(c.outcome, Store::Claim::Outcome::Claimed);
+  EXPECT_EQ(c.attempt, 2);
+}
+
 TEST_F(StoreTest, OpeningTwiceDoesNotReapplyMigrations) {
   { Store first(path_); }
   Store second(path_);

@@ -1,0 +1,18 @@
+// The one way a string reaches a gnuplot script: as a single-quoted string constant on one line.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace aerun {
+
+// s as a gnuplot string constant: single quotes (gnuplot substitutes neither backquotes nor @macros
+// inside them), a quote written as '', and every control character (newline, carriage return,
+// NUL, escape, ...) and DEL written as the text \xNN, so the constant never ends its line and no
+// stored name, label or value becomes a gnuplot command (issue 28).
+std::string gnuplot_string(std::string_view s);
+
+// s for a `# ...` comment line of a gnuplot script: control characters as \xNN (one line).
+std::string gnuplot_comment(std::string_view s);
+
+}  // namespace aerun

@@ -1,0 +1,37 @@
+#include "aerun/util/atomic_file.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "aerun/util/error.hpp"
+#include "aerun/util/unique_fd.hpp"
+
+namespace aerun {
+
+void write_file_atomic(const std::string& path, std::string_view text) {
+  const std::string tmp = path + ".aerun-tmp-" + std::to_string(::getpid());
+  auto fail = [&](const char* what, int err) {
+    ::unlink(tmp.c_str());
+    throw SystemError("cannot write " + path + " (" + what + "): " + std::strerror(err));
+  };
+  {
+    UniqueFd fd(::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+    if (fd.get() < 0) fail("create", errno);
+    size_t done = 0;
+    while (done < text.size()) {
+      const ssize_t n = ::write(fd.get(), text.data() + done, text.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) fail("write", n < 0 ? errno : ENOSPC);
+      done += static_cast<size_t>(n);
+    }
+    if (::close(fd.release()) != 0) fail("close", errno);
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) fail("rename", errno);
+}
+
+}  // namespace aerun
