@@ -8,6 +8,7 @@
 
 #include "aerun/util/error.hpp"
 #include "aerun/util/terminal_text.hpp"
+#include "aerun/util/text_format.hpp"
 
 namespace aerun::cli {
 
@@ -64,6 +65,7 @@ int main(int argc, char** argv) {
   if (const char* check = std::getenv("AERUN_CHECK_ARGS"); check && std::string(check) == "1")
     return action ? 0 : 2;
   try {
+    set_csv_formula_guard(g.csv_safe);
     return action ? action() : 2;
   } catch (const InputError& e) {
     std::cerr << "aerun: error: " << e.what() << "\n";

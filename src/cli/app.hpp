@@ -13,7 +13,8 @@ int main(int argc, char** argv);
 
 // Options every subcommand shares.
 struct Globals {
-  std::string db;  // --db, else $AERUN_DB, else results/aerun.db
+  std::string db;         // --db, else $AERUN_DB, else results/aerun.db
+  bool csv_safe = false;  // --csv-safe: CSV cells a spreadsheet would run as formulas get a '
   std::string resolved_db() const;
   // Logs live beside the store: <dir of db>/logs.
   std::string logs_dir() const;

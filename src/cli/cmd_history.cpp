@@ -127,6 +127,9 @@ void add_history_command(CLI::App& app, Globals& g, Action& action) {
   c->add_option("--min-repeats", a->min_repeats, "as for aerun regress (default 3)")
       ->check(CLI::Range(1, 1000000));
   c->add_option("--db", g.db, "results store (default: $AERUN_DB or results/aerun.db)");
+  c->add_flag("--csv-safe", g.csv_safe,
+              "csv: a cell starting with = + - @ or a tab that is not a number gets a leading ' "
+              "(no spreadsheet formula runs)");
   c->callback([&action, &g, a] { action = [&g, a] { return history_command(g, *a); }; });
 }
 

@@ -110,6 +110,9 @@ void add_runs_command(CLI::App& app, Globals& g, Action& action) {
               "headline metrics, startup_s, wall_s");
   add_selection_options(c, args->select);
   c->add_option("--db", g.db, "results store");
+  c->add_flag("--csv-safe", g.csv_safe,
+              "csv: a cell starting with = + - @ or a tab that is not a number gets a leading ' "
+              "(no spreadsheet formula runs)");
   c->callback([&action, &g, args] { action = [&g, args] { return runs_command(g, *args); }; });
 }
 

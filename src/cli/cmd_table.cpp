@@ -229,6 +229,9 @@ void add_table_command(CLI::App& app, Globals& g, Action& action) {
                 "50,000 runs or more; 1 for fewer)")
       ->check(CLI::Range(1, 64));
   c->add_option("--db", g.db, "results store");
+  c->add_flag("--csv-safe", g.csv_safe,
+              "csv: a cell starting with = + - @ or a tab that is not a number gets a leading ' "
+              "(no spreadsheet formula runs)");
   c->callback([&action, &g, args] { action = [&g, args] { return table_command(g, *args); }; });
 }
 

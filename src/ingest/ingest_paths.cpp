@@ -1,4 +1,6 @@
 // Walking the given files and folders and storing each log as a run, once per content.
+#include <sys/statfs.h>
+
 #include <algorithm>
 #include <atomic>
 #include <exception>
@@ -21,6 +23,25 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// Whether p lies on a kernel's file system (procfs, sysfs, debugfs, tracefs, securityfs,
+// configfs): its "regular files" are interfaces, some of which block forever when read
+// (/proc/kmsg) or never end (issue 28).
+bool kernel_interface(const std::string& p) {
+  struct statfs s {};
+  if (::statfs(p.c_str(), &s) != 0) return false;
+  switch (static_cast<unsigned long>(s.f_type)) {
+    case 0x9fa0:      // PROC_SUPER_MAGIC
+    case 0x62656572:  // SYSFS_MAGIC
+    case 0x64626720:  // DEBUGFS_MAGIC
+    case 0x74726163:  // TRACEFS_MAGIC
+    case 0x73636673:  // SECURITYFS_MAGIC
+    case 0x62656570:  // CONFIGFS_MAGIC
+      return true;
+    default:
+      return false;
+  }
+}
+
 // Every regular file under the paths (a file stands for itself), absolute, in natural order.
 std::vector<std::string> collect_files(const std::vector<std::string>& paths) {
   std::vector<std::string> files;
@@ -29,6 +50,10 @@ std::vector<std::string> collect_files(const std::vector<std::string>& paths) {
     const fs::file_status st = fs::status(p, ec);
     if (ec || !fs::exists(st))
       throw InputError(SourceLoc{}, "PATH", "no such file or folder: " + p);
+    if (kernel_interface(p))
+      throw InputError(SourceLoc{}, "PATH",
+                       "a kernel interface (/proc, /sys, ...), not a log: " + p +
+                           " (copy what you need into a file and ingest that)");
     if (fs::is_directory(st)) {
       for (fs::recursive_directory_iterator
                it(p, fs::directory_options::skip_permission_denied, ec),

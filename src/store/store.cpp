@@ -21,6 +21,7 @@
 #include "aerun/util/error.hpp"
 #include "aerun/util/process_identity.hpp"
 #include "aerun/util/sha256.hpp"
+#include "aerun/util/shell_quote.hpp"
 #include "store/migrations.hpp"
 #include "store/sqlite.hpp"
 
@@ -229,6 +230,7 @@ struct Store::Impl {
   bool silent_long_enough(const RunRecord& prev);
 
   explicit Impl(const std::string& path) : db(path) {
+    refuse_foreign_schema(path);
     db.exec("PRAGMA foreign_keys=ON");
     use_wal();
     db.exec("PRAGMA synchronous=NORMAL");
@@ -253,7 +255,27 @@ struct Store::Impl {
     }
   }
 
+  // aerun creates no trigger and no view: one in a store came from elsewhere (a merged or copied
+  // store) and would run its SQL inside aerun's writes, or hang every reader (a recursive view).
+  // Refused before anything else is read or written (issue 28); functions with side effects are
+  // refused in what the schema holds too (trusted_schema=OFF).
+  void refuse_foreign_schema(const std::string& path) {
+    db.exec("PRAGMA trusted_schema=OFF");
+    auto q = db.prepare(
+        "SELECT type, name FROM sqlite_master WHERE type IN ('trigger', 'view') ORDER BY name");
+    std::string found;
+    while (q->step())
+      found +=
+          fmt::format("{}{} '{}'", found.empty() ? "" : ", ", q->text(0), printable(q->text(1)));
+    if (!found.empty())
+      throw SystemError(fmt::format(
+          "store {} holds {} that aerun did not create: aerun runs no SQL a store brings. Drop "
+          "it (sqlite3 {} 'DROP TRIGGER name' / 'DROP VIEW name') or use a copy without it",
+          printable(path), found, shell_quote(path)));
+  }
+
   Impl(const std::string& path, ReadOnly) : db(path, /*read_only=*/true) {
+    refuse_foreign_schema(path);
     const int v = user_version(db);
     check_not_newer(v);
     if (v < static_cast<int>(store_migrations().size()))

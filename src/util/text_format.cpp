@@ -37,7 +37,30 @@ std::string html_escape(std::string_view s) {
   return out;
 }
 
-std::string csv_field(std::string_view s) {
+namespace {
+bool g_csv_formula_guard = false;
+
+// Whether s is a plain decimal number (which a spreadsheet reads as one, sign and all).
+bool plain_number(std::string_view s) {
+  size_t i = !s.empty() && (s[0] == '-' || s[0] == '+') ? 1 : 0;
+  bool digits = false, dot = false;
+  for (; i < s.size(); ++i) {
+    if (s[i] >= '0' && s[i] <= '9') {
+      digits = true;
+    } else if (s[i] == '.' && !dot) {
+      dot = true;
+    } else if ((s[i] == 'e' || s[i] == 'E') && digits) {
+      std::string_view exp = s.substr(i + 1);
+      if (!exp.empty() && (exp[0] == '-' || exp[0] == '+')) exp.remove_prefix(1);
+      return !exp.empty() && exp.find_first_not_of("0123456789") == std::string_view::npos;
+    } else {
+      return false;
+    }
+  }
+  return digits;
+}
+
+std::string csv_quoted(std::string_view s) {
   if (s.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(s);
   std::string out = "\"";
   for (char c : s) {
@@ -45,6 +68,19 @@ std::string csv_field(std::string_view s) {
     out += c;
   }
   return out + "\"";
+}
+}  // namespace
+
+void set_csv_formula_guard(bool on) {
+  g_csv_formula_guard = on;
+}
+
+std::string csv_field(std::string_view s) {
+  if (g_csv_formula_guard && !s.empty() &&
+      (s[0] == '=' || s[0] == '+' || s[0] == '-' || s[0] == '@' || s[0] == '\t' || s[0] == '\r') &&
+      !plain_number(s))
+    return csv_quoted("'" + std::string(s));
+  return csv_quoted(s);
 }
 
 std::string json_string(std::string_view s) {

@@ -42,6 +42,12 @@ TEST(HostileInput, IngestRefusesDevicesAndFifosInsteadOfReadingForever) {
     EXPECT_EQ(r.code, 2) << path;
     EXPECT_THAT(r.err, HasSubstr("not a regular file"));
   }
+  // Issue 28: /proc's files are "regular" and some block forever (/proc/kmsg): refused by the
+  // file system they are on, as every /proc and /sys file is.
+  const auto r =
+      run_aerun(d, {"ingest", "/proc/self/status", "--case", "x", "--preset", "megatron"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("a kernel interface (/proc, /sys, ...), not a log"));
 }
 
 TEST(HostileInput, ANewlineInTheCaseFilesPathRunsNoCodeFromADryRunOrAJobScript) {

@@ -51,28 +51,38 @@ command: sleep 0.4; echo done {i} >> ran.txt
   for (int i = 1; i <= 6; ++i) EXPECT_THAT(ran, HasSubstr("done " + std::to_string(i)));
 }
 
-TEST(Interrupt, CtrlCStopsTheRunningChildrenAndRecordsThemAsInterrupted) {
-  TempDir d;
-  write_file(d / "c.yaml", R"yaml(case: long
-params: {i: [1, 2, 3]}
-command: echo $$ > pid-{i}; exec sleep 60
-)yaml");
+namespace {
+
+// Starts a case of `points` runs of `sleep 60`, two at once, sends aerun `sig` once both run, and
+// checks that it stopped them, recorded them interrupted naming the signal, and exited 128+sig.
+void expect_signal_stops_and_records(TempDir& d, int sig, const std::string& name, int points) {
+  std::string values;
+  for (int i = 1; i <= points; ++i) values += (i > 1 ? ", " : "") + std::to_string(i);
+  write_file(d / "c.yaml", "case: long\nparams: {i: [" + values +
+                               "]}\ncommand: echo $$ > pid-{i}; exec sleep 60\n");
   const std::string db = d / "results/aerun.db";
   auto bg = start_aerun(d, {"case", "c.yaml", "-j", "2"});
   ASSERT_TRUE(eventually([&] {
     return fs::exists(d / "pid-1") && fs::exists(d / "pid-2") && count(db, "status='running'") == 2;
   }));
-  kill(bg->pid(), SIGINT);
+  kill(bg->pid(), sig);
   bg->wait();
-  ASSERT_TRUE(bg->exit().code.has_value());
-  EXPECT_EQ(*bg->exit().code, 130);
+  ASSERT_TRUE(bg->exit().code.has_value()) << "aerun died of " << name;
+  EXPECT_EQ(*bg->exit().code, 128 + sig);
   EXPECT_EQ(count(db, "status='interrupted'"), 2);
-  EXPECT_THAT(sql1(db, "SELECT reason FROM runs LIMIT 1"), HasSubstr("SIGINT"));
+  EXPECT_THAT(sql1(db, "SELECT reason FROM runs LIMIT 1"), HasSubstr(name));
   for (const char* f : {"pid-1", "pid-2"}) {
     const int pid = std::stoi(read_file(d / f));
     EXPECT_TRUE(eventually([&] { return kill(pid, 0) != 0; }, 5))
         << "child " << pid << " still alive";
   }
+}
+
+}  // namespace
+
+TEST(Interrupt, CtrlCStopsTheRunningChildrenAndRecordsThemAsInterrupted) {
+  TempDir d;
+  expect_signal_stops_and_records(d, SIGINT, "SIGINT", 3);
   // The third run never started; running again does the three.
   EXPECT_FALSE(fs::exists(d / "pid-3"));
 }
@@ -82,26 +92,7 @@ command: echo $$ > pid-{i}; exec sleep 60
 // records them as Ctrl-C does.
 TEST(Interrupt, AHangUpStopsTheRunningChildrenAndRecordsThemAsInterrupted) {
   TempDir d;
-  write_file(d / "c.yaml", R"yaml(case: hup
-params: {i: [1, 2]}
-command: echo $$ > pid-{i}; exec sleep 60
-)yaml");
-  const std::string db = d / "results/aerun.db";
-  auto bg = start_aerun(d, {"case", "c.yaml", "-j", "2"});
-  ASSERT_TRUE(eventually([&] {
-    return fs::exists(d / "pid-1") && fs::exists(d / "pid-2") && count(db, "status='running'") == 2;
-  }));
-  kill(bg->pid(), SIGHUP);
-  bg->wait();
-  ASSERT_TRUE(bg->exit().code.has_value()) << "aerun died of the signal";
-  EXPECT_EQ(*bg->exit().code, 128 + SIGHUP);
-  EXPECT_EQ(count(db, "status='interrupted'"), 2);
-  EXPECT_THAT(sql1(db, "SELECT reason FROM runs LIMIT 1"), HasSubstr("SIGHUP"));
-  for (const char* f : {"pid-1", "pid-2"}) {
-    const int pid = std::stoi(read_file(d / f));
-    EXPECT_TRUE(eventually([&] { return kill(pid, 0) != 0; }, 5))
-        << "child " << pid << " still alive";
-  }
+  expect_signal_stops_and_records(d, SIGHUP, "SIGHUP", 2);
 }
 
 // A real (not dry) run of a big sweep streams its runs: memory stays bounded while it runs, and

@@ -8,8 +8,13 @@
 
 namespace aerun {
 
-// A CSV field (RFC 4180): quoted when it holds a comma, quote, CR or LF.
+// A CSV field (RFC 4180): quoted when it holds a comma, quote, CR or LF. With the formula guard on
+// (`--csv-safe`), a field that a spreadsheet would run as a formula (starting with = + - @, a tab
+// or a carriage return, and not a number) is written with a leading ' (OWASP's "CSV injection").
 std::string csv_field(std::string_view s);
+// Turns the formula guard of csv_field on or off for this process (off by default: the CSV is
+// then the exact stored text, for programs).
+void set_csv_formula_guard(bool on);
 // A JSON string literal, quotes included.
 std::string json_string(std::string_view s);
 // A JSON number, or null for a missing/non-finite value.

@@ -529,6 +529,30 @@ TEST_F(StoreTest, AnotherHostsClaimIsTakenOverOnlyAfterThisHostSawItSilentForThe
   EXPECT_EQ(c.attempt, 2);
 }
 
+// Issue 28: a trigger planted in a store (a merged or copied one) ran its SQL inside the next
+// `aerun case`'s writes; a recursive view hung every reader. aerun creates neither: a store that
+// holds one is refused, read-only too, before anything is read or written.
+TEST_F(StoreTest, AStoreHoldingATriggerOrAViewAerunDidNotCreateIsRefused) {
+  { Store s(path_); }
+  sqlite3_exec_sql(path_,
+                   "CREATE TRIGGER planted AFTER INSERT ON runs BEGIN DELETE FROM metrics; END;"
+                   "CREATE VIEW loop AS WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 "
+                   "FROM c) SELECT x FROM c;");
+  for (bool read_only : {false, true}) {
+    try {
+      if (read_only)
+        Store s(path_, Store::ReadOnly{});
+      else
+        Store s(path_);
+      ADD_FAILURE() << "opened";
+    } catch (const aerun::SystemError& e) {
+      EXPECT_THAT(e.what(),
+                  testing::HasSubstr("holds view 'loop', trigger 'planted' that aerun did "
+                                     "not create"));
+    }
+  }
+}
+
 TEST_F(StoreTest, OpeningTwiceDoesNotReapplyMigrations) {
   { Store first(path_); }
   Store second(path_);
