@@ -284,6 +284,16 @@ CREATE TABLE claim_watch (
 ) WITHOUT ROWID;
 )sql";
 
+// The host that writes a store in WAL mode (WAL needs all its writers on one host): a second host
+// finding the store open there is refused (issue 28).
+constexpr std::string_view kStoreWriter = R"sql(
+CREATE TABLE store_writer (
+  id    INTEGER PRIMARY KEY CHECK (id = 1),
+  host  TEXT NOT NULL,
+  since REAL NOT NULL
+);
+)sql";
+
 }  // namespace
 
 const std::vector<Migration>& store_migrations() {
@@ -306,6 +316,7 @@ const std::vector<Migration>& store_migrations() {
        kClusteredChildren},
       {12, "claim watches: another host's silent claim timed by the watcher's own clock",
        kClaimWatch},
+      {13, "the host that writes a WAL store", kStoreWriter},
   };
   return migrations;
 }

@@ -24,6 +24,7 @@
 #include "aerun/util/shell_quote.hpp"
 #include "store/migrations.hpp"
 #include "store/sqlite.hpp"
+#include "store/store_filesystem.hpp"
 
 namespace aerun {
 
@@ -223,18 +224,97 @@ void check_not_newer(int found) {
 }  // namespace
 
 struct Store::Impl {
+  // Whether the store's WAL index (-shm) was there before this process opened it: another
+  // connection has the store open (this one's own open makes the file).
+  bool shm_before_open = false;
   Database db;
+
+  static bool exists_quietly(const std::string& p) {
+    std::error_code ec;
+    return std::filesystem::exists(p, ec);
+  }
 
   // Whether this host has seen prev's heartbeat stand still for kStaleAfterS of its own clock
   // (claim_watch); records what it sees now otherwise.
   bool silent_long_enough(const RunRecord& prev);
 
-  explicit Impl(const std::string& path) : db(path) {
+  explicit Impl(const std::string& path) : Impl(path, store_filesystem(path)) {}
+
+  Impl(const std::string& path, const StoreFilesystem& fs)
+      : shm_before_open(exists_quietly(path + "-shm")), db(with_working_locks(path, fs)) {
     refuse_foreign_schema(path);
     db.exec("PRAGMA foreign_keys=ON");
-    use_wal();
+    if (fs.network)
+      use_rollback_journal(path, fs);
+    else
+      use_wal();
     db.exec("PRAGMA synchronous=NORMAL");
+    if (!fs.network) refuse_other_hosts_wal(path);
     migrate();
+    if (!fs.network) note_wal_host();
+  }
+
+  // On a network file system SQLite's rollback journal needs POSIX locks that work; without them
+  // two writers would corrupt the store: refused before SQLite opens (or creates) it.
+  static const std::string& with_working_locks(const std::string& path, const StoreFilesystem& fs) {
+    if (!fs.network || posix_locks_work(path)) return path;
+    throw SystemError(fmt::format(
+        "store {} is on {}, which offers no working file locks here (fcntl: ENOLCK): several "
+        "aerun processes writing it could corrupt it. Keep the store on a local disk (--db or "
+        "AERUN_DB, e.g. /tmp or the node's local scratch) and combine stores with aerun merge, "
+        "or mount {} with locking (NFS: lockd / no 'nolock')",
+        printable(path), fs.name, fs.name));
+  }
+
+  // WAL needs every reader and writer on one host (its index is shared memory): on a file system
+  // several hosts share (Lustre, GPFS, NFS, CephFS, ...) the store keeps a rollback journal,
+  // which works with the file system's locks (sqlite.org/wal.html, "WAL does not work over a
+  // network filesystem"). A store switched to WAL elsewhere is switched back (SQLite does it
+  // once no other connection has it open).
+  void use_rollback_journal(const std::string& path, const StoreFilesystem& fs) {
+    try {
+      db.exec("PRAGMA journal_mode=DELETE");
+    } catch (const SystemError& e) {
+      throw SystemError(fmt::format(
+          "store {} is on {} (shared between hosts) and in WAL mode, which cannot work there, and "
+          "another process holds it so it cannot be switched to a rollback journal now ({}). "
+          "Stop the other aerun processes using it, or keep the store on a local disk (--db or "
+          "AERUN_DB) and combine stores with aerun merge",
+          printable(path), fs.name, e.what()));
+    }
+  }
+
+  // A store in WAL mode written from a second host while the first has it open (its -shm file
+  // there) means the file system is shared but was not recognised: refused, as WAL would corrupt
+  // it. A store copied to another machine (no -shm: closed cleanly) is simply this host's now.
+  void refuse_other_hosts_wal(const std::string& path) {
+    if (user_version(db) < 13) return;
+    std::string host;
+    {
+      auto q = db.prepare("SELECT host FROM store_writer WHERE id=1");
+      if (!q->step()) return;
+      host = q->text(0);
+    }
+    if (host == self_identity().host || !shm_before_open) return;
+    throw SystemError(fmt::format(
+        "store {} is in WAL mode and open on host {}: WAL needs all its writers on one host "
+        "(sqlite.org/wal.html). Use it from {}, keep a store per host (--db or AERUN_DB) and "
+        "combine them with aerun merge, or set AERUN_TEST_FILESYSTEM only in tests",
+        printable(path), printable(host), printable(host)));
+  }
+
+  void note_wal_host() {
+    const std::string host = self_identity().host;
+    {
+      auto q = db.prepare("SELECT host FROM store_writer WHERE id=1");
+      if (q->step() && q->text(0) == host) return;
+    }
+    Transaction tx(db, Transaction::Mode::Immediate);
+    db.prepare("INSERT OR REPLACE INTO store_writer(id, host, since) VALUES(1, ?, ?)")
+        ->bind(1, host)
+        .bind(2, now_epoch())
+        .run();
+    tx.commit();
   }
 
   // Switching a new store to WAL needs it alone for a moment, and SQLite answers "database is

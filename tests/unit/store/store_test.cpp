@@ -553,6 +553,73 @@ TEST_F(StoreTest, AStoreHoldingATriggerOrAViewAerunDidNotCreateIsRefused) {
   }
 }
 
+// AERUN_TEST_FILESYSTEM set for one test (the stand-in for statfs of a network file system).
+struct TestFilesystem {
+  explicit TestFilesystem(const char* v) { ::setenv("AERUN_TEST_FILESYSTEM", v, 1); }
+  ~TestFilesystem() { ::unsetenv("AERUN_TEST_FILESYSTEM"); }
+};
+
+std::string journal_mode(const std::string& path) {
+  sqlite3* db = nullptr;
+  sqlite3_open(path.c_str(), &db);
+  sqlite3_stmt* st = nullptr;
+  sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &st, nullptr);
+  std::string mode = sqlite3_step(st) == SQLITE_ROW
+                         ? reinterpret_cast<const char*>(sqlite3_column_text(st, 0))
+                         : "";
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+  return mode;
+}
+
+// Issue 28: WAL does not work over a network file system (sqlite.org/wal.html); users lost stores
+// kept on Lustre, GPFS or NFS and reached from several login nodes.
+TEST_F(StoreTest, OnANetworkFileSystemAStoreKeepsARollbackJournalEvenOneMadeInWalElsewhere) {
+  { Store local(path_); }  // made on a local disk: WAL
+  EXPECT_EQ(journal_mode(path_), "wal");
+  const TestFilesystem lustre("lustre");
+  {
+    Store s(path_);
+    s.begin_run(make_run("k"));
+    EXPECT_EQ(s.find_by_key("k")->status, "running");
+  }
+  EXPECT_EQ(journal_mode(path_), "delete");
+  EXPECT_FALSE(fs::exists(path_ + "-wal"));
+}
+
+TEST_F(StoreTest, OnANetworkFileSystemWithoutWorkingLocksTheStoreIsRefusedNamingTheWayOut) {
+  const TestFilesystem nolock("nfs,nolock");
+  try {
+    Store s(path_);
+    ADD_FAILURE() << "opened";
+  } catch (const aerun::SystemError& e) {
+    EXPECT_THAT(e.what(), testing::HasSubstr("is on nfs, which offers no working file locks"));
+    EXPECT_THAT(e.what(), testing::HasSubstr("--db or AERUN_DB"));
+    EXPECT_THAT(e.what(), testing::HasSubstr("aerun merge"));
+  }
+  EXPECT_FALSE(fs::exists(path_));  // nothing created
+}
+
+TEST_F(StoreTest, AWalStoreOpenOnAnotherHostIsRefusedAndACopiedOneIsThisHostsNow) {
+  { Store s(path_); }
+  sqlite3_exec_sql(path_, "UPDATE store_writer SET host='login2'");
+  // Closed cleanly there (no -shm): a copy, this host's now.
+  { Store s(path_); }
+  // Open there now (its -shm beside it): the file system is shared but was not recognised.
+  sqlite3_exec_sql(path_, "UPDATE store_writer SET host='login2'");
+  sqlite3* holder = nullptr;
+  ASSERT_EQ(sqlite3_open(path_.c_str(), &holder), SQLITE_OK);
+  sqlite3_exec(holder, "SELECT count(*) FROM runs", nullptr, nullptr, nullptr);
+  ASSERT_TRUE(fs::exists(path_ + "-shm"));
+  try {
+    Store s(path_);
+    ADD_FAILURE() << "opened";
+  } catch (const aerun::SystemError& e) {
+    EXPECT_THAT(e.what(), testing::HasSubstr("is in WAL mode and open on host login2"));
+  }
+  sqlite3_close(holder);
+}
+
 TEST_F(StoreTest, OpeningTwiceDoesNotReapplyMigrations) {
   { Store first(path_); }
   Store second(path_);
