@@ -9,6 +9,7 @@
 #include "aerun/case/case_loader.hpp"
 #include "aerun/case/presets.hpp"
 #include "aerun/ingest/ingest.hpp"
+#include "aerun/util/shell_quote.hpp"
 #include "cli/app.hpp"
 #include "cli/progress_line.hpp"
 #include "cli/session_scope.hpp"
@@ -90,34 +91,37 @@ int ingest_command(const Globals& g, const IngestArgs& a) {
     progress.show(fmt::format("[aerun] ingest {}: {} {}/{} files", spec.name,
                               std::string(phase) == "read" ? "reading" : "storing", done, total));
   };
-  const auto files = ingest_paths(store, spec, a.paths, opts);
-  progress.clear();
   int added = 0, updated = 0, unchanged = 0, skipped = 0;
-  for (const auto& f : files) {
+  size_t files = 0;
+  // Each file's line as it is stored (paths printed on one line each, whatever their bytes).
+  ingest_paths(store, spec, a.paths, opts, [&](const IngestedFile& f) {
+    ++files;
+    if (f.action != IngestedFile::Action::Unchanged) progress.clear();  // redrawn by the next show
     switch (f.action) {
       case IngestedFile::Action::Added:
         ++added;
         std::cout << fmt::format("added     {}  {:<12} {}{}\n", f.key.substr(0, 12), f.status,
-                                 detect ? format_column(f) : "", f.path);
+                                 detect ? format_column(f) : "", printable(f.path));
         break;
       case IngestedFile::Action::Updated:
         ++updated;
         std::cout << fmt::format("updated   {}  {:<12} {}{}\n", f.key.substr(0, 12), f.status,
-                                 detect ? format_column(f) : "", f.path);
+                                 detect ? format_column(f) : "", printable(f.path));
         break;
       case IngestedFile::Action::Unchanged:
         ++unchanged;
         break;
       case IngestedFile::Action::Skipped:
         ++skipped;
-        std::cerr << fmt::format("aerun: warning: skipped {}: {}\n", f.path, f.why);
+        std::cerr << fmt::format("aerun: warning: skipped {}: {}\n", printable(f.path),
+                                 printable(f.why));
         break;
     }
-  }
+  });
+  progress.clear();
   std::cout << fmt::format(
       "case {}: {} file{}: {} added, {} updated, {} unchanged, {} skipped (store {})\n", spec.name,
-      files.size(), files.size() == 1 ? "" : "s", added, updated, unchanged, skipped,
-      g.resolved_db());
+      files, files == 1 ? "" : "s", added, updated, unchanged, skipped, g.resolved_db());
   return 0;
 }
 

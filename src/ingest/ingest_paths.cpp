@@ -131,6 +131,10 @@ class AutoSpecs {
   std::map<std::string, Entry> specs_;
 };
 
+// Files read, stored and let go together (their runs with metrics and series are held until
+// stored).
+constexpr size_t kIngestBatch = 1024;
+
 // One file's way through ingest_paths.
 struct Work {
   IngestedFile file;
@@ -144,48 +148,13 @@ struct Work {
 
 }  // namespace
 
-std::vector<IngestedFile> ingest_paths(Store& store, const CaseSpec& spec,
-                                       const std::vector<std::string>& paths,
-                                       const IngestOptions& opts) {
+void ingest_paths(Store& store, const CaseSpec& spec, const std::vector<std::string>& paths,
+                  const IngestOptions& opts,
+                  const std::function<void(const IngestedFile&)>& on_file) {
   std::optional<NameTemplate> tmpl;
   if (!opts.name_template.empty()) tmpl.emplace(opts.name_template);
-  // 1. In order, on this thread: each file's parameters and its stored run, if any.
   const auto store_files = own_files(store);
-  std::vector<Work> work;
-  for (const auto& file : collect_files(paths)) {
-    Work w;
-    w.file.path = file;
-    std::error_code ec;
-    if (store_files.count(fs::weakly_canonical(file, ec).string())) {
-      w.file.why = "the results store itself";
-      work.push_back(std::move(w));
-      continue;
-    }
-    if (tmpl) {
-      auto p = tmpl->match(file);
-      if (!p) {
-        w.file.why = "name does not match the template '" + opts.name_template + "'";
-        work.push_back(std::move(w));
-        continue;
-      }
-      w.params = std::move(*p);
-    }
-    // The case's fixed parameters (one value, not swept) hold for every log the name does not
-    // contradict: derived columns that use them (seq, vocab, gpus) work on ingested runs too.
-    for (const ParamSpec& ps : spec.params)
-      if (!ps.is_list && ps.values.size() == 1 && !find_param(w.params, ps.name))
-        w.params.push_back({ps.name, ps.values.front()});
-    w.file.key = ingest_key(spec.name, file);
-    w.prev = store.find_by_key(w.file.key);
-    w.todo = true;
-    work.push_back(std::move(w));
-  }
-  // 2. On opts.jobs threads: read the files (digest, extraction); nothing touches the store.
-  // Fewer files than threads: each file is read on its share of them (a single big log on all).
-  const size_t todo = static_cast<size_t>(
-      std::count_if(work.begin(), work.end(), [](const Work& w) { return w.todo; }));
-  const unsigned per_file = std::max(
-      1u, static_cast<unsigned>(std::max<size_t>(opts.jobs, 1) / std::max<size_t>(todo, 1)));
+  const std::vector<std::string> files = collect_files(paths);
   const Extractor blank(spec);  // the case's patterns, compiled once for every file
   std::optional<PresetDetector> detector;
   std::optional<AutoSpecs> auto_specs;
@@ -193,72 +162,126 @@ std::vector<IngestedFile> ingest_paths(Store& store, const CaseSpec& spec,
     detector.emplace();
     auto_specs.emplace(spec);
   }
-  std::atomic<size_t> next{0}, read{0};
-  const auto worker = [&](bool reports) {
-    for (size_t k; (k = next++) < work.size();) {
-      if (reports && opts.progress) opts.progress("read", read.load(), work.size());
-      Work& w = work[k];
-      if (!w.todo) continue;
-      try {
-        std::error_code ec;
-        const auto size = static_cast<long long>(fs::file_size(w.file.path, ec));
-        if (w.prev && !ec && w.prev->log_size == size && w.prev->params == w.params &&
-            w.prev->log_sha256 == sha256_file(w.file.path))
-          w.unchanged = true;
-        else if (detector) {
-          const std::vector<std::string> found = detector->detect(w.file.path);
-          for (const auto& p : found) w.file.presets += (w.file.presets.empty() ? "" : ",") + p;
-          const auto [s, b] = auto_specs->get(found);
-          w.run = ingest_file(*s, *b, w.file.path, w.params, opts.assume_complete, per_file);
-        } else {
-          w.run = ingest_file(spec, blank, w.file.path, w.params, opts.assume_complete, per_file);
-        }
-      } catch (...) {
-        w.error = std::current_exception();
+  // The files go through in batches: what a batch read (runs, metrics, series) is stored and let
+  // go before the next is read, so memory stays flat however many files there are (issue 28: a
+  // million small logs took 3.3 GB when every run was kept to the end).
+  size_t stored = 0, read_total = 0;
+  for (size_t from = 0; from < files.size(); from += kIngestBatch) {
+    const size_t to = std::min(files.size(), from + kIngestBatch);
+    // 1. In order, on this thread: each file's parameters and its stored run, if any.
+    std::vector<Work> work;
+    work.reserve(to - from);
+    for (size_t i = from; i < to; ++i) {
+      const std::string& file = files[i];
+      Work w;
+      w.file.path = file;
+      std::error_code ec;
+      if (store_files.count(fs::weakly_canonical(file, ec).string())) {
+        w.file.why = "the results store itself";
+        work.push_back(std::move(w));
+        continue;
       }
-      ++read;
+      if (tmpl) {
+        auto p = tmpl->match(file);
+        if (!p) {
+          w.file.why = "name does not match the template '" + opts.name_template + "'";
+          work.push_back(std::move(w));
+          continue;
+        }
+        w.params = std::move(*p);
+      }
+      // The case's fixed parameters (one value, not swept) hold for every log the name does not
+      // contradict: derived columns that use them (seq, vocab, gpus) work on ingested runs too.
+      for (const ParamSpec& ps : spec.params)
+        if (!ps.is_list && ps.values.size() == 1 && !find_param(w.params, ps.name))
+          w.params.push_back({ps.name, ps.values.front()});
+      w.file.key = ingest_key(spec.name, file);
+      w.prev = store.find_by_key(w.file.key);
+      w.todo = true;
+      work.push_back(std::move(w));
     }
-  };
-  const size_t threads = std::clamp<size_t>(opts.jobs, 1, std::max<size_t>(work.size(), 1));
-  {
-    std::vector<std::jthread> pool;
-    for (size_t t = 1; t < threads; ++t) pool.emplace_back(worker, false);
-    worker(true);  // this thread reports the progress
-  }
-  // 3. In order, on this thread: store each run (one transaction each); the first file that could
-  // not be read stops the walk there, as when files are taken one by one.
-  std::vector<IngestedFile> out;
-  for (Work& w : work) {
-    if (opts.progress) opts.progress("store", out.size(), work.size());
-    if (w.error) std::rethrow_exception(w.error);
-    IngestedFile& f = w.file;
-    if (!w.todo) {
-      out.push_back(std::move(f));
-      continue;
+    // 2. On opts.jobs threads: read the files (digest, extraction); nothing touches the store.
+    // Fewer files than threads: each file is read on its share of them (a single big log on all).
+    const size_t todo = static_cast<size_t>(
+        std::count_if(work.begin(), work.end(), [](const Work& w) { return w.todo; }));
+    const unsigned per_file = std::max(
+        1u, static_cast<unsigned>(std::max<size_t>(opts.jobs, 1) / std::max<size_t>(todo, 1)));
+    std::atomic<size_t> next{0}, read{0};
+    const auto worker = [&](bool reports) {
+      for (size_t k; (k = next++) < work.size();) {
+        if (reports && opts.progress) opts.progress("read", read_total + read.load(), files.size());
+        Work& w = work[k];
+        if (!w.todo) continue;
+        try {
+          std::error_code ec;
+          const auto size = static_cast<long long>(fs::file_size(w.file.path, ec));
+          if (w.prev && !ec && w.prev->log_size == size && w.prev->params == w.params &&
+              w.prev->log_sha256 == sha256_file(w.file.path))
+            w.unchanged = true;
+          else if (detector) {
+            const std::vector<std::string> found = detector->detect(w.file.path);
+            for (const auto& p : found) w.file.presets += (w.file.presets.empty() ? "" : ",") + p;
+            const auto [s, b] = auto_specs->get(found);
+            w.run = ingest_file(*s, *b, w.file.path, w.params, opts.assume_complete, per_file);
+          } else {
+            w.run = ingest_file(spec, blank, w.file.path, w.params, opts.assume_complete, per_file);
+          }
+        } catch (...) {
+          w.error = std::current_exception();
+        }
+        ++read;
+      }
+    };
+    const size_t threads = std::clamp<size_t>(opts.jobs, 1, std::max<size_t>(work.size(), 1));
+    {
+      std::vector<std::jthread> pool;
+      for (size_t t = 1; t < threads; ++t) pool.emplace_back(worker, false);
+      worker(true);  // this thread reports the progress
     }
-    if (w.unchanged) {
-      f.action = IngestedFile::Action::Unchanged;
-      f.status = w.prev->status;
-      out.push_back(std::move(f));
-      continue;
-    }
-    RunRecord& r = *w.run;
-    r.session_id = opts.session_id;
-    // Decided again where it is written: another ingest may have stored this log meanwhile.
-    switch (store.store_ingested(r)) {
-      case Store::Ingested::Added:
-        f.action = IngestedFile::Action::Added;
-        break;
-      case Store::Ingested::Updated:
-        f.action = IngestedFile::Action::Updated;
-        break;
-      case Store::Ingested::Unchanged:
+    read_total += work.size();
+    // 3. In order, on this thread: store each run (one transaction each); the first file that
+    // could not be read stops the walk there, as when files are taken one by one.
+    for (Work& w : work) {
+      if (opts.progress) opts.progress("store", stored, files.size());
+      ++stored;
+      if (w.error) std::rethrow_exception(w.error);
+      IngestedFile& f = w.file;
+      if (!w.todo) {
+        on_file(f);
+        continue;
+      }
+      if (w.unchanged) {
         f.action = IngestedFile::Action::Unchanged;
-        break;
+        f.status = w.prev->status;
+        on_file(f);
+        continue;
+      }
+      RunRecord& r = *w.run;
+      r.session_id = opts.session_id;
+      // Decided again where it is written: another ingest may have stored this log meanwhile.
+      switch (store.store_ingested(r)) {
+        case Store::Ingested::Added:
+          f.action = IngestedFile::Action::Added;
+          break;
+        case Store::Ingested::Updated:
+          f.action = IngestedFile::Action::Updated;
+          break;
+        case Store::Ingested::Unchanged:
+          f.action = IngestedFile::Action::Unchanged;
+          break;
+      }
+      f.status = r.status;
+      on_file(f);
+      w.run.reset();
     }
-    f.status = r.status;
-    out.push_back(std::move(f));
   }
+}
+
+std::vector<IngestedFile> ingest_paths(Store& store, const CaseSpec& spec,
+                                       const std::vector<std::string>& paths,
+                                       const IngestOptions& opts) {
+  std::vector<IngestedFile> out;
+  ingest_paths(store, spec, paths, opts, [&](const IngestedFile& f) { out.push_back(f); });
   return out;
 }
 

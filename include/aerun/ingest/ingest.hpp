@@ -107,6 +107,11 @@ std::string ingest_key(const std::string& case_name, const std::string& absolute
 std::vector<IngestedFile> ingest_paths(Store& store, const CaseSpec& spec,
                                        const std::vector<std::string>& paths,
                                        const IngestOptions& opts);
+// The same, each file handed to on_file (on the calling thread, in order) as soon as it is stored
+// or skipped; files are read and stored in batches, so memory stays flat however many there are.
+void ingest_paths(Store& store, const CaseSpec& spec, const std::vector<std::string>& paths,
+                  const IngestOptions& opts,
+                  const std::function<void(const IngestedFile&)>& on_file);
 
 }  // namespace aerun
 

@@ -196,3 +196,28 @@ TEST_F(IngestFolder, TheStoreInTheFolderIsNotTakenForALog) {
   EXPECT_GE(store_files, 1);
   EXPECT_EQ(count(files, IngestedFile::Action::Added), 4);  // the 3 logs and README.md
 }
+
+// Issue 28: a million small logs took 3.3 GB, every run (metrics, series) held until the last
+// file was read. Files now go through in batches: the first is stored, and handed on, before the
+// last is read.
+TEST_F(IngestFolder, FilesAreStoredAndHandedOnInBatchesNotAllHeldToTheEnd) {
+  const std::string many = (dir_ / "many").string();
+  fs::create_directories(many);
+  const std::string text = " iteration        1/       2 | elapsed time per iteration (ms): 10.0 |\n";
+  for (int i = 0; i < 2500; ++i)
+    std::ofstream(many + "/" + std::to_string(i) + ".log") << text;
+  aerun::Store store(":memory:");
+  aerun::IngestOptions o;
+  o.jobs = 2;
+  size_t read_so_far = 0, read_at_first = 0, handed = 0;
+  o.progress = [&](const char* phase, size_t done, size_t) {
+    if (std::string(phase) == "read") read_so_far = std::max(read_so_far, done);
+  };
+  aerun::ingest_paths(store, spec_, {many}, o, [&](const IngestedFile& f) {
+    if (handed++ == 0) read_at_first = read_so_far;
+    EXPECT_EQ(f.action, IngestedFile::Action::Added) << f.path;
+  });
+  EXPECT_EQ(handed, 2500u);
+  EXPECT_LT(read_at_first, 2000u);  // the first batch was stored before the rest was read
+  EXPECT_EQ(store.list({}).size(), 2500u);
+}
