@@ -31,7 +31,8 @@ ActiveRun::ActiveRun(const CaseSpec& spec, const PlannedRun& plan, RunRecord rec
 void ActiveRun::start(const std::vector<std::string>& env) {
   start_mono_ = mono_now();
   try {
-    extractor_ = std::make_unique<Extractor>(blank_ ? blank_->fresh() : Extractor(spec_));
+    worker_ = std::make_unique<ExtractionWorker>(
+        std::make_unique<Extractor>(blank_ ? blank_->fresh() : Extractor(spec_)));
     // Its own directory first: the log is written there.
     if (!rec_.rundir.empty()) prepare_run_directory(spec_, rec_.rundir);
     log_ = UniqueFd(::open(rec_.log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
@@ -53,7 +54,15 @@ void ActiveRun::start(const std::vector<std::string>& env) {
 }
 
 int ActiveRun::output_fd() const {
+  // While extraction is far behind, the pipe is left alone (memory stays bounded).
+  if (worker_ && worker_->full()) return -1;
   return !eof_ && child_ ? child_->output_fd() : -1;
+}
+
+void ActiveRun::note_end() {
+  if (ended_mono_ > 0 || !eof_ || (child_ && !child_->exited())) return;
+  ended_mono_ = mono_now();
+  ended_wall_ = wall_now();
 }
 
 void ActiveRun::write_log(std::string_view chunk) {
@@ -80,18 +89,14 @@ void ActiveRun::read_output(std::vector<char>& buf) {
       if (!rec_.first_output_time) rec_.first_output_time = t;
       const std::string_view chunk(buf.data(), static_cast<size_t>(n));
       write_log(chunk);
-      const bool seen = extractor_->startup_seen();
-      extractor_->feed(chunk);
-      if (!seen && extractor_->startup_seen()) rec_.startup_time = t;
-      if (extractor_->progress_lines() != progress_seen_) {
-        progress_seen_ = extractor_->progress_lines();
-        last_progress_mono_ = mono_now();
-      }
+      worker_->push(chunk, t, mono_now());
+      if (worker_->full()) return;  // read again once extraction caught up
       continue;
     }
     if (n == 0) {
       eof_ = true;
       child_->close_output();
+      note_end();
     } else if (errno == EINTR) {
       continue;
     }
@@ -102,15 +107,18 @@ void ActiveRun::read_output(std::vector<char>& buf) {
 double ActiveRun::watchdog_at() const {
   double at = 0;
   auto sooner = [&at](double t) { at = at == 0 ? t : std::min(at, t); };
-  if (plan_->stall_s > 0 && progress_seen_ > 0) sooner(last_progress_mono_ + plan_->stall_s);
-  if (plan_->first_step_s > 0 && extractor_ && !extractor_->startup_seen())
+  if (plan_->stall_s > 0 && seen_.progress_lines > 0)
+    sooner(seen_.last_progress_mono + plan_->stall_s);
+  if (plan_->first_step_s > 0 && worker_ && !seen_.startup_seen)
     sooner(start_mono_ + plan_->first_step_s);
   return at;
 }
 
 void ActiveRun::tick(double now, double kill_grace_s) {
   if (!child_) return;
+  if (worker_) seen_ = worker_->progress();
   if (!child_->exited() && child_->try_wait()) exited_mono_ = now;
+  note_end();
   if (!child_->exited()) {
     const double watchdog = stopping() ? 0 : watchdog_at();
     if (deadline_mono_ > 0 && now >= deadline_mono_ && !stopping()) {
@@ -119,10 +127,11 @@ void ActiveRun::tick(double now, double kill_grace_s) {
       kill_at_mono_ = now + kill_grace_s;
     } else if (watchdog > 0 && now >= watchdog) {
       // The whole process group: a stuck rank holds its collective for every other one.
-      if (plan_->stall_s > 0 && progress_seen_ > 0 && now >= last_progress_mono_ + plan_->stall_s) {
+      if (plan_->stall_s > 0 && seen_.progress_lines > 0 &&
+          now >= seen_.last_progress_mono + plan_->stall_s) {
         stalled_ = true;
-        stall_line_ = extractor_->last_progress_text();
-        stall_line_no_ = extractor_->last_progress_line();
+        stall_line_ = seen_.last_progress_text;
+        stall_line_no_ = seen_.last_progress_line;
       } else {
         startup_timed_out_ = true;
       }
@@ -154,12 +163,15 @@ double ActiveRun::next_wake(double later) const {
   if (const double w = stopping() ? 0 : watchdog_at(); w > 0) wake = std::min(wake, w);
   if (kill_at_mono_ > 0) wake = std::min(wake, kill_at_mono_);
   if (exited_mono_ > 0 && !eof_) wake = std::min(wake, exited_mono_ + kOrphanOutputGraceS);
+  // Output ended (or the pipe is left alone while extraction is behind): look again soon.
+  if (worker_ && (eof_ || worker_->full()) && !worker_->caught_up())
+    wake = std::min(wake, mono_now() + 0.02);
   return wake;
 }
 
 std::string ActiveRun::live_progress() const {
-  if (!extractor_) return "";
-  const auto c = extractor_->counter();
+  if (!worker_) return "";
+  const auto c = worker_->progress().counter;
   if (!c || c->second <= 0) return "";
   const auto [done, total] = *c;
   std::string out =
@@ -173,8 +185,8 @@ std::string ActiveRun::live_progress() const {
 }
 
 int ActiveRun::crossed_tenth() {
-  if (!extractor_) return -1;
-  const auto c = extractor_->counter();
+  if (!worker_) return -1;
+  const auto c = worker_->progress().counter;
   if (!c || c->second <= 0) return -1;
   const int tenth = static_cast<int>(std::min(10.0, 10 * c->first / c->second));
   if (tenth <= tenth_reported_) return -1;
@@ -183,7 +195,7 @@ int ActiveRun::crossed_tenth() {
 }
 
 bool ActiveRun::done() const {
-  return (!child_ || child_->exited()) && eof_;
+  return (!child_ || child_->exited()) && eof_ && (!worker_ || worker_->caught_up());
 }
 
 RunEvidence ActiveRun::evidence() const {
@@ -207,9 +219,14 @@ RunEvidence ActiveRun::evidence() const {
 
 RunRecord ActiveRun::finish() {
   RunRecord& r = rec_;
-  if (extractor_) extractor_->finish();
-  r.end_time = wall_now();
-  r.wall_s = mono_now() - start_mono_;
+  if (worker_) {
+    extractor_ = &worker_->finish();
+    r.startup_time = worker_->progress().startup_time;
+  }
+  // The command's times end when it had exited and its output ended, not when extraction did.
+  note_end();
+  r.end_time = ended_wall_ > 0 ? ended_wall_ : wall_now();
+  r.wall_s = (ended_mono_ > 0 ? ended_mono_ : mono_now()) - start_mono_;
   if (child_ && child_->exited()) {
     const auto& e = child_->exit();
     r.exit_code = e.code;

@@ -16,6 +16,7 @@
 #include "aerun/run/run_plan.hpp"
 #include "aerun/util/sha256.hpp"
 #include "aerun/util/unique_fd.hpp"
+#include "run/extraction_worker.hpp"
 
 namespace aerun {
 
@@ -72,17 +73,21 @@ class ActiveRun {
   std::unique_ptr<ChildProcess> child_;
   UniqueFd log_;
   Sha256 log_hash_;
-  std::unique_ptr<Extractor> extractor_;
+  // Extraction runs on the worker's thread while the command runs; once done, the extractor it
+  // hands back (extractor_) is read for the verdict and the metrics.
+  std::unique_ptr<ExtractionWorker> worker_;
+  Extractor* extractor_ = nullptr;
+  ExtractionWorker::Progress seen_;  // the worker's progress as of the last tick
   double start_mono_ = 0;
+  double ended_mono_ = 0, ended_wall_ = 0;  // when the command had exited and its output ended
+  void note_end();
   double deadline_mono_ = 0;  // 0 = none
   double kill_at_mono_ = 0;   // when SIGKILL follows a SIGTERM (0 = not asked to stop)
   double exited_mono_ = 0;    // when the child was reaped
   bool eof_ = false;
   bool timed_out_ = false;
   int tenth_reported_ = 0;
-  // The watchdogs: the progress lines seen and when the last came; which one fired.
-  long long progress_seen_ = 0;
-  double last_progress_mono_ = 0;
+  // Which watchdog fired.
   bool stalled_ = false, startup_timed_out_ = false;
   std::string stall_line_;
   long long stall_line_no_ = 0;
