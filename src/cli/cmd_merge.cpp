@@ -2,6 +2,7 @@
 // attempt keeps its session (label, host, cluster); merging again changes nothing; the same run
 // measured on two clusters is kept twice (one current, one in the history, each in its session).
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <filesystem>
@@ -9,6 +10,7 @@
 #include <map>
 
 #include "aerun/judge/run_status.hpp"
+#include "aerun/util/shell_quote.hpp"
 #include "cli/app.hpp"
 #include "cli/open_store.hpp"
 
@@ -51,7 +53,24 @@ int merge_command(const MergeArgs& a) {
   Store into(a.into);
   int added = 0, skipped = 0;
   for (const auto& src : a.sources) {
-    const Store from = open_existing_store(src);
+    // The source is read, never written: not migrated, not switched to WAL (a copy is migrated
+    // when its schema is older), so another site's file keeps its bytes (issue 28).
+    if (!fs::exists(src)) throw InputError(SourceLoc{}, "store", "no results store at " + src);
+    const std::string scratch =
+        (fs::path(a.into).parent_path() / (".aerun-merge-" + std::to_string(::getpid()) + ".db"))
+            .string();
+    struct Remove {
+      std::string p;
+      ~Remove() {
+        std::error_code ec;
+        for (const char* ext : {"", "-wal", "-shm", "-journal"}) fs::remove(p + ext, ec);
+      }
+    } remove_scratch{scratch};
+    const Store from = Store::read_untouched(src, scratch);
+    if (const long long orphans = from.attempts_without_case())
+      std::cerr << fmt::format(
+          "aerun: {}: {} attempt(s) without a case name (not written by aerun) left out\n",
+          printable(src), orphans);
     std::map<long long, long long> session_of;  // source id -> target id
     for (const auto& s : from.sessions()) {
       // The session's environment record comes along (same content, same digest).

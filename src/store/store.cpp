@@ -763,6 +763,30 @@ Store::Store(const std::string& path, ReadOnly) : path_(path) {
   impl_ = std::make_unique<Impl>(path, ReadOnly{});
 }
 
+Store Store::read_untouched(const std::string& path, const std::string& scratch) {
+  {
+    Database probe(path, /*read_only=*/true);
+    if (user_version(probe) == static_cast<int>(store_migrations().size()))
+      return Store(path, ReadOnly{});
+    Database copy(scratch);
+    sqlite3_backup* b = sqlite3_backup_init(copy.handle(), "main", probe.handle(), "main");
+    if (!b) throw SystemError("cannot copy store " + path + ": " + sqlite3_errmsg(copy.handle()));
+    const int rc = sqlite3_backup_step(b, -1);
+    sqlite3_backup_finish(b);
+    if (rc != SQLITE_DONE)
+      throw SystemError("cannot copy store " + path + ": " + sqlite3_errstr(rc));
+  }
+  return Store(scratch);
+}
+
+long long Store::attempts_without_case() const {
+  Transaction tx(impl_->db, Transaction::Mode::Deferred);
+  auto q = impl_->db.prepare(
+      "SELECT (SELECT count(*) FROM runs WHERE case_name IS NULL) + (SELECT count(*) FROM "
+      "run_history h JOIN runs r ON r.id=h.run_id WHERE r.case_name IS NULL)");
+  return q->step() ? q->int64(0) : 0;
+}
+
 Store::~Store() = default;
 Store::Store(Store&&) noexcept = default;
 Store& Store::operator=(Store&&) noexcept = default;

@@ -57,6 +57,12 @@ class Store {
   // Throws SystemError when its schema is not the latest (migrating needs write access once).
   struct ReadOnly {};
   Store(const std::string& path, ReadOnly);
+  // Another store to read without changing a byte of it (`aerun merge`'s sources): opened
+  // read-only when its schema is this aerun's, else copied (SQLite's online backup, read-only)
+  // into `scratch` (a file path of the caller's, removed by it) and that copy migrated.
+  static Store read_untouched(const std::string& path, const std::string& scratch);
+  // Attempts whose case name is NULL (a store aerun did not write): they belong to no case.
+  long long attempts_without_case() const;
   ~Store();
   Store(Store&&) noexcept;
   Store& operator=(Store&&) noexcept;

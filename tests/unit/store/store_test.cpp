@@ -11,6 +11,7 @@
 
 #include "aerun/util/error.hpp"
 #include "aerun/util/process_identity.hpp"
+#include "aerun/util/sha256.hpp"
 #include "store/migrations.hpp"
 #include "store_folder_test.hpp"
 
@@ -618,6 +619,28 @@ TEST_F(StoreTest, AWalStoreOpenOnAnotherHostIsRefusedAndACopiedOneIsThisHostsNow
     EXPECT_THAT(e.what(), testing::HasSubstr("is in WAL mode and open on host login2"));
   }
   sqlite3_close(holder);
+}
+
+// Issue 28: `aerun merge` migrated an older source store and switched it to WAL: another site's
+// file changed its bytes. A source is now read as it is, or through a migrated private copy.
+TEST_F(StoreTest, AStoreReadUntouchedKeepsEveryByteOlderSchemaOrNot) {
+  ASSERT_NO_FATAL_FAILURE(write_old_store(11, ""));
+  const std::string before = aerun::sha256_file(path_);
+  const std::string scratch = (dir_ / "copy.db").string();
+  {
+    const Store s = Store::read_untouched(path_, scratch);
+    EXPECT_EQ(s.schema_version(), Store::latest_schema_version());  // the copy, migrated
+    EXPECT_EQ(s.attempts_without_case(), 0);
+  }
+  EXPECT_EQ(aerun::sha256_file(path_), before);
+  EXPECT_EQ(journal_mode(path_), "delete");
+  // A store of this aerun's schema is read where it is, read-only.
+  fs::remove(path_);
+  { Store s(path_); }
+  const std::string current = aerun::sha256_file(path_);
+  { const Store s = Store::read_untouched(path_, (dir_ / "copy2.db").string()); }
+  EXPECT_EQ(aerun::sha256_file(path_), current);
+  EXPECT_FALSE(fs::exists(dir_ / "copy2.db"));
 }
 
 TEST_F(StoreTest, OpeningTwiceDoesNotReapplyMigrations) {
