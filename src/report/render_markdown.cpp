@@ -56,8 +56,12 @@ std::string render_markdown(const Table& t) {
   std::vector<std::string> source;
   if (!t.figure.empty()) source.push_back(t.figure);
   if (!t.paper.empty()) source.push_back(t.paper);
-  out += "### " + title;
-  if (!source.empty()) out += fmt::format(" ({})", fmt::join(source, ", "));
+  // The heading is one line whatever the case (or a merged store) says: md_cell folds newlines.
+  out += "### " + md_cell(title);
+  if (!source.empty()) {
+    for (auto& x : source) x = md_cell(x);
+    out += fmt::format(" ({})", fmt::join(source, ", "));
+  }
   out += "\n\n";
 
   // Which columns have a paper value somewhere get "paper" and "ratio" columns after them.

@@ -72,6 +72,20 @@ TEST(RenderMarkdown, EscapesPipesInCells) {
   EXPECT_THAT(render_markdown(t), HasSubstr("| a\\|b | 1 |"));
 }
 
+// Issue 28: a title with a newline (a case's, or a merged store's) broke the Markdown after it.
+TEST(RenderMarkdown, TheHeadingIsOneLineWhateverTheTitleHolds) {
+  CaseSpec c = make_case();
+  c.figure = "Fig.\n7";
+  TableSpec spec = make_table({"hidden"}, {column("iter_ms")});
+  spec.title = "a\n| x | y |\n\x1b[2J";
+  const std::string md = render_markdown(build_table(c, spec, {}));
+  const std::string heading = md.substr(0, md.find('\n'));
+  EXPECT_EQ(heading.rfind("### a ", 0), 0u) << heading;
+  EXPECT_THAT(heading, HasSubstr("\\x1b[2J"));
+  EXPECT_THAT(heading, HasSubstr("(Fig. 7"));
+  EXPECT_THAT(md.substr(md.find('\n')), StartsWith("\n\n| hidden | iter_ms |\n"));
+}
+
 TEST(RenderCsv, HasAHeaderRowAndOneColumnPerValueWithStatsAndPaperColumns) {
   EXPECT_EQ(render_csv(small_table()),
             "hidden,iter_ms,iter_ms_min,iter_ms_max,iter_ms_n,iter_ms_paper,iter_ms_ratio,"
