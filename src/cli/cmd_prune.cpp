@@ -36,6 +36,16 @@ int prune_command(const Globals& g, const PruneArgs& a) {
   for (const auto& f : logs) {
     if (std::find(seen.begin(), seen.end(), f.path) != seen.end()) continue;
     seen.push_back(f.path);
+    // A compressed log whose original is still there: a `prune --compress` stopped between
+    // recording the .gz and removing the original. The original goes now.
+    if (f.state == "compressed" && f.path.size() > 3 &&
+        f.path.compare(f.path.size() - 3, 3, ".gz") == 0) {
+      const std::string original = f.path.substr(0, f.path.size() - 3);
+      std::error_code ec;
+      if (!a.dry_run && fs::exists(fs::symlink_status(original, ec)) &&
+          aerun_wrote_log(original, "", g.logs_dir()))
+        fs::remove(original, ec);
+    }
     if (a.compress && f.state == "compressed") continue;
     std::error_code ec;
     if (f.state != kForeignLog && !fs::exists(fs::symlink_status(f.path, ec))) {
@@ -61,6 +71,7 @@ int prune_command(const Globals& g, const PruneArgs& a) {
       const std::string gz = gzip_file(f.path);
       bytes_after += static_cast<long long>(fs::file_size(gz));
       store.set_log(f, gz, "compressed");
+      fs::remove(f.path, ec);  // only once the store names the .gz
     } else {
       fs::remove(f.path, ec);
       if (ec) throw SystemError("cannot remove " + f.path + ": " + ec.message());

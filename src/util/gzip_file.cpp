@@ -71,7 +71,6 @@ std::string gzip_file(const std::string& path) {
     std::filesystem::remove(tmp);
     throw SystemError("cannot rename " + tmp + ": " + ec.message());
   }
-  std::filesystem::remove(path, ec);
   return gz;
 }
 
