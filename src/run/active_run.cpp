@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -78,6 +79,7 @@ void ActiveRun::write_log(std::string_view chunk) {
     off += static_cast<size_t>(w);
   }
   log_hash_.update(chunk);
+  log_bytes_ += static_cast<long long>(chunk.size());
 }
 
 void ActiveRun::read_output(std::vector<char>& buf) {
@@ -244,12 +246,21 @@ RunRecord ActiveRun::finish() {
   r.status = v.status;
   r.reason = v.reason;
   if (log_.get() >= 0) {
+    // The size is what the command wrote (the digest is of the same bytes); a log deleted or
+    // replaced under the run is said, not stored as size -1 beside a digest of nothing there.
+    struct stat held {
+    }, named{};
+    const bool same = ::fstat(log_.get(), &held) == 0 && ::stat(r.log_path.c_str(), &named) == 0 &&
+                      held.st_dev == named.st_dev && held.st_ino == named.st_ino;
+    if (!same)
+      r.warnings.push_back(fmt::format(
+          "the log {} was deleted or replaced while the run ran: its size and digest are of the "
+          "{} bytes the command wrote, which are no longer there",
+          r.log_path, log_bytes_));
     log_.reset();
     r.log_sha256 = log_hash_.hex();
+    r.log_size = log_bytes_;
   }
-  std::error_code ec;
-  if (!r.log_path.empty())
-    r.log_size = static_cast<long long>(std::filesystem::file_size(r.log_path, ec));
   if (r.launch_time && r.startup_time) r.startup_s = *r.startup_time - *r.launch_time;
   return r;
 }

@@ -73,6 +73,7 @@ class ActiveRun {
   std::unique_ptr<ChildProcess> child_;
   UniqueFd log_;
   Sha256 log_hash_;
+  long long log_bytes_ = 0;  // written to the log so far
   // Extraction runs on the worker's thread while the command runs; once done, the extractor it
   // hands back (extractor_) is read for the verdict and the metrics.
   std::unique_ptr<ExtractionWorker> worker_;

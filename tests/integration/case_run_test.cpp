@@ -250,3 +250,17 @@ metrics:
   EXPECT_LT(wrote_ms, elapsed_ms / 2) << "elapsed " << elapsed_ms << " ms";
   EXPECT_LT(wall_ms, elapsed_ms / 2) << "elapsed " << elapsed_ms << " ms";
 }
+
+// Issue 28: a log deleted (or replaced) while its run ran was stored with size -1 and a digest of
+// the stream, and nothing said so. The size is what the command wrote, and a warning says why the
+// file is not there.
+TEST(CaseRun, ALogDeletedWhileItsRunRanIsSaidNotStoredAsSizeMinusOne) {
+  TempDir d;
+  write_file(d / "c.yaml", "case: gone\ncommand: echo one; rm -rf results/logs; echo two\n");
+  ASSERT_EQ(run_aerun(d, {"case", "c.yaml"}).code, 0);
+  const std::string db = d / "results/aerun.db";
+  EXPECT_EQ(sql1(db, "SELECT log_size FROM runs"), "8");
+  EXPECT_EQ(sql1(db, "SELECT log_sha256 FROM runs"), aerun::sha256_hex("one\ntwo\n"));
+  EXPECT_THAT(sql1(db, "SELECT group_concat(text) FROM run_warnings"),
+              HasSubstr("was deleted or replaced while the run ran"));
+}
