@@ -29,8 +29,10 @@ namespace aerun::cli {
 
 namespace fs = std::filesystem;
 
-// gnuplot's path in PATH, or "" when there is none.
-std::string find_gnuplot() {
+namespace {
+
+// A program's path in PATH, or "" when there is none.
+std::string find_program(const char* name) {
   const char* path = std::getenv("PATH");
   std::string dirs = path ? path : "/usr/bin:/bin";
   size_t start = 0;
@@ -38,17 +40,27 @@ std::string find_gnuplot() {
     const size_t end = std::min(dirs.find(':', start), dirs.size());
     const fs::path p =
         fs::path(dirs.substr(start, end - start).empty() ? "." : dirs.substr(start, end - start)) /
-        "gnuplot";
+        name;
     if (::access(p.c_str(), X_OK) == 0) return p.string();
     start = end + 1;
   }
   return "";
 }
 
+}  // namespace
+
+std::string find_gnuplot() {
+  return find_program("gnuplot");
+}
+
 // Runs gnuplot on the script in `dir`; its output is collected and shown when it fails.
 void run_gnuplot(const std::string& gnuplot, const std::string& dir, const std::string& script) {
   ChildProcess::Options o;
   o.argv = {gnuplot, script};
+  // gnuplot dies with aerun, even a kill -9'd one (util-linux's setpriv sets the parent-death
+  // signal that posix_spawn cannot; it is in every Debian, util-linux being essential).
+  if (static const std::string setpriv = find_program("setpriv"); !setpriv.empty())
+    o.argv = {setpriv, "--pdeathsig", "KILL", "--", gnuplot, script};
   for (char** e = environ; e && *e; ++e) o.env.emplace_back(*e);
   o.cwd = dir;
   ChildProcess child(o);

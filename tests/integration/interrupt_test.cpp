@@ -235,3 +235,33 @@ TEST(Interrupt, ARunWhoseLogCannotBeOpenedFailsAtOnceNamingIt) {
   // Generous (a loaded machine): the old cost was 5 s for each of the three.
   EXPECT_LT(took, 8.0);
 }
+
+// Issue 28: `aerun report` killed with kill -9 left its gnuplot running. gnuplot now gets a
+// parent-death signal (setpriv): it goes with aerun. A stand-in gnuplot that waits shows it.
+TEST(Interrupt, AKilledReportTakesItsGnuplotWithIt) {
+  if (std::system("command -v setpriv >/dev/null 2>&1") != 0) GTEST_SKIP() << "no setpriv";
+  TempDir d;
+  write_file(d / "c.yaml", R"yaml(case: rep
+params: {x: [1]}
+command: echo "time_ms=12"
+metrics:
+  iter_ms: {regex: 'time_ms=([0-9]+)', unit: ms}
+)yaml");
+  ASSERT_EQ(run_aerun(d, {"case", "c.yaml", "--label", "n1"}).code, 0);
+  fs::create_directories(d / "bin");
+  write_file(d / "bin/gnuplot", "#!/bin/sh\necho $$ > " + std::string(d / "gp.pid") +
+                                    ".tmp && mv " + std::string(d / "gp.pid") + ".tmp " +
+                                    std::string(d / "gp.pid") + "\nexec sleep 60\n");
+  fs::permissions(d / "bin/gnuplot", fs::perms::owner_all);
+  const std::string path = std::getenv("PATH");
+  ::setenv("PATH", (std::string(d / "bin") + ":" + path).c_str(), 1);
+  auto bg = start_aerun(d, {"report", "--html", "site"});
+  ::setenv("PATH", path.c_str(), 1);
+  ASSERT_TRUE(eventually([&] { return fs::exists(d / "gp.pid"); }, 30));
+  const int gp = std::stoi(read_file(d / "gp.pid"));
+  ASSERT_EQ(kill(gp, 0), 0);
+  kill(bg->pid(), SIGKILL);
+  bg->wait();
+  EXPECT_TRUE(eventually([&] { return kill(gp, 0) != 0; }, 5)) << "gnuplot " << gp << " lives on";
+  kill(gp, SIGKILL);
+}
