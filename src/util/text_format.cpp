@@ -122,6 +122,8 @@ std::string md_cell(std::string_view s) {
   for (char c : s) {
     if (c == '|')
       out += "\\|";
+    else if (c == '\\')  // else "a\|b" would show as "a|b": the pipe's escape ate it
+      out += "\\\\";
     else if (c == '\n' || c == '\r' || c == '\t')
       out += ' ';
     else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)  // ESC [31m ... never reaches a tty

@@ -19,7 +19,8 @@ void set_csv_formula_guard(bool on);
 std::string json_string(std::string_view s);
 // A JSON number, or null for a missing/non-finite value.
 std::string json_number(std::optional<double> v);
-// A Markdown table cell: '|' escaped, newlines and tabs folded, other control characters (ESC:
+// A Markdown table cell: '|' and '\' escaped (GitHub Markdown shows "a\|b" as it is), newlines and
+// tabs folded, other control characters (ESC:
 // terminal escape sequences) written as \xNN.
 std::string md_cell(std::string_view s);
 // Text for HTML or XML: & < > " ' as entities; control characters other than tab and newline

@@ -86,6 +86,14 @@ TEST(RenderMarkdown, TheHeadingIsOneLineWhateverTheTitleHolds) {
   EXPECT_THAT(md.substr(md.find('\n')), StartsWith("\n\n| hidden | iter_ms |\n"));
 }
 
+// Issue 28: "a\|b" showed as "a|b" on GitHub (the pipe's escape ate the backslash): a backslash
+// is escaped too.
+TEST(RenderMarkdown, EscapesBackslashesSoABackslashBeforeAPipeIsShown) {
+  const Table t = build_table(make_case(), make_table({"method"}, {column("iter_ms")}),
+                              {make_run(params({{"method", "a\\|b"}}), "ok", {{"iter_ms", 1}})});
+  EXPECT_THAT(render_markdown(t), HasSubstr("| a\\\\\\|b | 1 |"));
+}
+
 TEST(RenderCsv, HasAHeaderRowAndOneColumnPerValueWithStatsAndPaperColumns) {
   EXPECT_EQ(render_csv(small_table()),
             "hidden,iter_ms,iter_ms_min,iter_ms_max,iter_ms_n,iter_ms_paper,iter_ms_ratio,"
