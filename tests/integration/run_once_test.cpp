@@ -71,31 +71,11 @@ TEST(RunOnce, TwoProcessesOnOneCaseRunEachPointOnceAndBothSucceed) {
   EXPECT_EQ(sql1(db, "SELECT count(*) FROM runs WHERE status='ok' AND attempt=1"), "4");
 }
 
-// Issue 28: on a file system hosts share (Lustre, GPFS, NFS: AERUN_TEST_FILESYSTEM stands in for
-// statfs) the store keeps a rollback journal, not WAL; the claims hold just the same.
-TEST(RunOnce, OnASharedFileSystemEightProcessesRunEachRunOnceWithARollbackJournal) {
-  TempDir d;
-  ::setenv("AERUN_TEST_FILESYSTEM", "lustre", 1);
-  write_file(d / "a.yaml", counting_case("a", 6, 0.4));
-  write_file(d / "b.yaml", counting_case("b", 3, 0.4));
-  const auto rs = run_concurrently(
-      d,
-      {"case a.yaml", "case a.yaml --only x=1 --only x=2", "case b.yaml", "case a.yaml -j 2",
-       "case a.yaml --only x=6", "case b.yaml -j 3", "case a.yaml", "case b.yaml --only x=2"},
-      0.05);
-  ::unsetenv("AERUN_TEST_FILESYSTEM");
-  for (const auto& r : rs) EXPECT_EQ(r.code, 0) << r.out << r.err;
-  const auto n = executions(d);
-  EXPECT_EQ(n.size(), 9u) << read_file(d / "executions");
-  for (const auto& [point, times] : n) EXPECT_EQ(times, 1) << point;
-  const std::string db = d / "results/aerun.db";
-  EXPECT_EQ(sql1(db, "SELECT count(*) FROM runs WHERE status='ok' AND attempt=1"), "9");
-  EXPECT_EQ(sql1(db, "PRAGMA journal_mode"), "delete");
-  EXPECT_FALSE(fs::exists(db + "-wal"));
-}
+namespace {
 
-TEST(RunOnce, EightProcessesWithOverlappingSelectionsAndCasesRunEachRunOnce) {
-  TempDir d;
+// Eight aerun processes started together on one store: the same 6-point case four ways (-j 1,
+// -j 2, two overlapping --only), a 3-point case three ways; each point must run once.
+void expect_eight_processes_run_each_run_once(const TempDir& d) {
   write_file(d / "a.yaml", counting_case("a", 6, 0.4));
   write_file(d / "b.yaml", counting_case("b", 3, 0.4));
   const auto rs = run_concurrently(
@@ -110,8 +90,28 @@ TEST(RunOnce, EightProcessesWithOverlappingSelectionsAndCasesRunEachRunOnce) {
   const auto n = executions(d);
   EXPECT_EQ(n.size(), 9u) << read_file(d / "executions");
   for (const auto& [point, times] : n) EXPECT_EQ(times, 1) << point;
+  EXPECT_EQ(
+      sql1(d / "results/aerun.db", "SELECT count(*) FROM runs WHERE status='ok' AND attempt=1"),
+      "9");
+}
+
+}  // namespace
+
+TEST(RunOnce, EightProcessesWithOverlappingSelectionsAndCasesRunEachRunOnce) {
+  TempDir d;
+  expect_eight_processes_run_each_run_once(d);
+}
+
+// Issue 28: on a file system hosts share (Lustre, GPFS, NFS: AERUN_TEST_FILESYSTEM stands in for
+// statfs) the store keeps a rollback journal, not WAL; the claims hold just the same.
+TEST(RunOnce, OnASharedFileSystemEightProcessesRunEachRunOnceWithARollbackJournal) {
+  TempDir d;
+  ::setenv("AERUN_TEST_FILESYSTEM", "lustre", 1);
+  expect_eight_processes_run_each_run_once(d);
+  ::unsetenv("AERUN_TEST_FILESYSTEM");
   const std::string db = d / "results/aerun.db";
-  EXPECT_EQ(sql1(db, "SELECT count(*) FROM runs WHERE status='ok' AND attempt=1"), "9");
+  EXPECT_EQ(sql1(db, "PRAGMA journal_mode"), "delete");
+  EXPECT_FALSE(fs::exists(db + "-wal"));
 }
 
 TEST(RunOnce, AStoppedWaiterLeavesTheRunToItsOwner) {
