@@ -11,8 +11,10 @@ namespace aerun {
 namespace {
 
 std::unique_ptr<Extractor> startup_extractor() {
+  StartupSpec startup;
+  startup.first_step = R"(iteration\s+\d+/)";
   return std::make_unique<Extractor>(std::vector<MetricSpec>{}, std::vector<StatusPattern>{},
-                                     StartupSpec{R"(iteration\s+\d+/)", {}});
+                                     startup);
 }
 
 TEST(ExtractionWorker, ReportsTheFirstStepAtTheTimeItsChunkWasReadAndFinishesEveryChunk) {
