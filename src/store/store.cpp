@@ -299,7 +299,7 @@ struct Store::Impl {
     throw SystemError(fmt::format(
         "store {} is in WAL mode and open on host {}: WAL needs all its writers on one host "
         "(sqlite.org/wal.html). Use it from {}, keep a store per host (--db or AERUN_DB) and "
-        "combine them with aerun merge, or set AERUN_TEST_FILESYSTEM only in tests",
+        "combine them with aerun merge",
         printable(path), printable(host), printable(host)));
   }
 
@@ -921,7 +921,7 @@ std::vector<long long> Store::heartbeat(const std::vector<long long>& ids) {
     impl_->db
         .prepare(
             "UPDATE runs SET heartbeat=? WHERE id=? AND status='running' AND runner_pid=? AND "
-            "host=? AND runner_start=? AND job_id=''")
+            "host=? AND runner_start=?")
         ->bind(1, now)
         .bind(2, id)
         .bind(3, static_cast<long long>(self.pid))
