@@ -118,7 +118,10 @@ double ActiveRun::watchdog_at() const {
 
 void ActiveRun::tick(double now, double kill_grace_s) {
   if (!child_) return;
-  if (worker_) seen_ = worker_->progress();
+  if (worker_) {
+    worker_->drain_wake();
+    seen_ = worker_->progress();
+  }
   if (!child_->exited() && child_->try_wait()) exited_mono_ = now;
   note_end();
   if (!child_->exited()) {

@@ -38,6 +38,8 @@ class ActiveRun {
   // The command's pid, also its process group (0 before it started).
   int child_pid() const { return child_ ? child_->pid() : 0; }
   const RunRecord& record() const { return rec_; }
+  // Readable when extraction has moved on (tick() empties it), -1 without extraction.
+  int progress_fd() const { return worker_ ? worker_->wake_fd() : -1; }
   // The output pipe to poll, -1 when there is nothing more to read.
   int output_fd() const;
   // Reads what the run wrote (until the pipe would block): into the log, the digest and the

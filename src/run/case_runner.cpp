@@ -380,6 +380,7 @@ void RunLoop::wait_for_events() {
   double wake = now + (opts_.tty ? 0.5 : 5.0);
   for (auto& a : active_) {
     if (a->output_fd() >= 0) pfds_.push_back({a->output_fd(), POLLIN, 0});
+    if (a->progress_fd() >= 0) pfds_.push_back({a->progress_fd(), POLLIN, 0});
     wake = a->next_wake(wake);
   }
   const int timeout_ms = std::max(0, static_cast<int>(std::ceil((wake - now) * 1000)));

@@ -1,9 +1,27 @@
 #include "run/extraction_worker.hpp"
 
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdint>
+#include <cstring>
+
+#include "aerun/util/error.hpp"
+
 namespace aerun {
 
 ExtractionWorker::ExtractionWorker(std::unique_ptr<Extractor> ex)
-    : ex_(std::move(ex)), thread_([this](std::stop_token stop) { run(stop); }) {}
+    : ex_(std::move(ex)),
+      wake_fd_(::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)),
+      thread_([this](std::stop_token stop) { run(stop); }) {
+  if (wake_fd_.get() < 0) throw SystemError(std::string("eventfd: ") + std::strerror(errno));
+}
+
+void ExtractionWorker::drain_wake() {
+  std::uint64_t n = 0;
+  [[maybe_unused]] const ssize_t r = ::read(wake_fd_.get(), &n, sizeof n);
+}
 
 ExtractionWorker::~ExtractionWorker() {
   thread_.request_stop();
@@ -69,6 +87,8 @@ void ExtractionWorker::run(std::stop_token stop) {
     }
     progress_.counter = p.counter;
     if (queue_.empty()) drained_.notify_all();
+    const std::uint64_t one = 1;
+    [[maybe_unused]] const ssize_t w = ::write(wake_fd_.get(), &one, sizeof one);
   }
 }
 

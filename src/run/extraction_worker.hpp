@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "aerun/extract/extractor.hpp"
+#include "aerun/util/unique_fd.hpp"
 
 namespace aerun {
 
@@ -46,6 +47,10 @@ class ExtractionWorker {
     std::optional<std::pair<double, double>> counter;
   };
   Progress progress() const;
+  // Readable after each chunk is extracted (an eventfd): the run loop polls it, so a run's
+  // progress is seen as soon as it is known, not at the next output. drain_wake() empties it.
+  int wake_fd() const { return wake_fd_.get(); }
+  void drain_wake();
 
   // Waits until every chunk is extracted, stops the thread, calls Extractor::finish() and hands
   // the extractor over (the thread no longer touches it).
@@ -67,6 +72,7 @@ class ExtractionWorker {
   bool extracting_ = false;
   bool finished_ = false;
   Progress progress_;
+  UniqueFd wake_fd_;
   std::jthread thread_;  // declared last: started once the rest exists, stopped first
 };
 
