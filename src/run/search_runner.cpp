@@ -11,6 +11,7 @@
 #include <unordered_map>
 
 #include "aerun/run/search_runner.hpp"
+#include "aerun/run/signal_watch.hpp"
 #include "aerun/store/store.hpp"
 #include "aerun/util/shell_quote.hpp"
 
@@ -228,13 +229,24 @@ SearchSummary SearchRunner::run(const RunSelector* selector, const LaunchSetup& 
 
   if (!opts_.force) replay_stored(store_, spec_.name, points, search, sum);
 
-  // Rounds: the next probe of every unfinished point, run together.
+  // Rounds: the next probe of every unfinished point, run together. One signal watch spans them
+  // all: a Ctrl-C while one round's outcomes are read stops the search before the next round.
+  SignalWatch signals;
   CaseRunner runner(spec_, store_, opts_, out_);
   const auto status_in_store = [&](const std::string& key) -> std::optional<std::string> {
     if (auto r = store_.find_by_key(key)) return r->status;
     return std::nullopt;
   };
+  const auto stop = [&](int signal) {
+    sum.stop_signal = signal;
+    for (size_t i = 0; i < points.size(); ++i)
+      if (stopped[i].empty() && !search[i].done()) stopped[i] = run_status::interrupted;
+  };
   for (;;) {
+    if (const int signal = signals.drain()) {
+      stop(signal);
+      break;
+    }
     std::vector<PlannedRun> batch;
     std::vector<std::pair<size_t, long long>> asked;
     for (size_t i = 0; i < points.size(); ++i) {
@@ -257,9 +269,7 @@ SearchSummary SearchRunner::run(const RunSelector* selector, const LaunchSetup& 
       }
     }
     if (rs.stop_signal) {
-      sum.stop_signal = rs.stop_signal;
-      for (size_t i = 0; i < points.size(); ++i)
-        if (stopped[i].empty() && !search[i].done()) stopped[i] = run_status::interrupted;
+      stop(rs.stop_signal);
       break;
     }
   }

@@ -9,7 +9,13 @@
 namespace aerun {
 
 namespace {
+// One nest of watches per process, on the main thread: its pipe, depth, stop signal and the
+// handlers it replaced.
 int g_pipe[2] = {-1, -1};
+int g_depth = 0;
+int g_stop = 0;
+struct sigaction g_old_int {
+}, g_old_term{}, g_old_hup{}, g_old_chld{};
 
 void on_signal(int sig) {
   const int saved = errno;
@@ -20,28 +26,36 @@ void on_signal(int sig) {
 }  // namespace
 
 SignalWatch::SignalWatch() {
+  if (g_depth > 0) {
+    ++g_depth;
+    return;
+  }
   if (pipe2(g_pipe, O_CLOEXEC | O_NONBLOCK) != 0) throw SystemError("cannot create signal pipe");
+  g_depth = 1;
+  g_stop = 0;
   struct sigaction sa {};
   sa.sa_handler = on_signal;
   sigemptyset(&sa.sa_mask);
   sa.sa_flags = 0;  // no SA_RESTART: blocking calls return EINTR so that Ctrl-C is seen at once
-  sigaction(SIGINT, &sa, &old_int_);
-  sigaction(SIGTERM, &sa, &old_term_);
+  sigaction(SIGINT, &sa, &g_old_int);
+  sigaction(SIGTERM, &sa, &g_old_term);
   // A hang-up (the ssh session or terminal gone) stops the runs as SIGTERM does: each run is
   // stopped and stored `interrupted`, not left running unsupervised with its output lost.
-  sigaction(SIGHUP, &sa, &old_hup_);
+  sigaction(SIGHUP, &sa, &g_old_hup);
   sa.sa_flags = SA_NOCLDSTOP;
-  sigaction(SIGCHLD, &sa, &old_chld_);
+  sigaction(SIGCHLD, &sa, &g_old_chld);
 }
 
 SignalWatch::~SignalWatch() {
-  sigaction(SIGINT, &old_int_, nullptr);
-  sigaction(SIGTERM, &old_term_, nullptr);
-  sigaction(SIGHUP, &old_hup_, nullptr);
-  sigaction(SIGCHLD, &old_chld_, nullptr);
+  if (--g_depth > 0) return;
+  sigaction(SIGINT, &g_old_int, nullptr);
+  sigaction(SIGTERM, &g_old_term, nullptr);
+  sigaction(SIGHUP, &g_old_hup, nullptr);
+  sigaction(SIGCHLD, &g_old_chld, nullptr);
   close(g_pipe[0]);
   close(g_pipe[1]);
   g_pipe[0] = g_pipe[1] = -1;
+  g_stop = 0;
 }
 
 int SignalWatch::fd() const {
@@ -53,8 +67,13 @@ int SignalWatch::drain() {
   ssize_t n;
   while ((n = read(g_pipe[0], buf, sizeof buf)) > 0)
     for (ssize_t i = 0; i < n; ++i)
-      if ((buf[i] == SIGINT || buf[i] == SIGTERM || buf[i] == SIGHUP) && stop_ == 0) stop_ = buf[i];
-  return stop_;
+      if ((buf[i] == SIGINT || buf[i] == SIGTERM || buf[i] == SIGHUP) && g_stop == 0)
+        g_stop = buf[i];
+  return g_stop;
+}
+
+int SignalWatch::stop_signal() const {
+  return g_stop;
 }
 
 }  // namespace aerun

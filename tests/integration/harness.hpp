@@ -155,6 +155,21 @@ inline std::unique_ptr<aerun::ChildProcess> start_aerun(const TempDir& d,
   return std::make_unique<aerun::ChildProcess>(o);
 }
 
+// aerun started in the background in dir, its stdout and stderr going to dir/.out and dir/.err
+// (read them while it runs). Stop it with a signal to pid() once the test saw what it waits for:
+// a fixed `timeout` guesses how long start-up takes, and a loaded machine guesses wrong.
+inline std::unique_ptr<aerun::ChildProcess> start_aerun_logged(const TempDir& d,
+                                                               std::vector<std::string> args) {
+  std::string cmd = "exec " + shell_quote(AERUN_BINARY);
+  for (const auto& a : args) cmd += " " + shell_quote(a);
+  cmd += " >" + shell_quote(d / ".out") + " 2>" + shell_quote(d / ".err");
+  aerun::ChildProcess::Options o;
+  o.argv = {"/bin/sh", "-c", cmd};
+  for (char** e = environ; *e; ++e) o.env.emplace_back(*e);
+  o.cwd = d.path().string();
+  return std::make_unique<aerun::ChildProcess>(o);
+}
+
 // Waits (bounded) until pred() holds; false on timeout. While waiting, an exception from pred
 // counts as "not yet" (a store aerun is still creating has a file but no tables); the last
 // try lets it through, so a real error is still reported.

@@ -1,5 +1,7 @@
 // Every run executed once (issue 11): concurrent `aerun case` processes on one store claim each
 // run atomically; a process that finds a run claimed by a live one waits for it and reuses it.
+#include <signal.h>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -116,14 +118,23 @@ TEST(RunOnce, OnASharedFileSystemEightProcessesRunEachRunOnceWithARollbackJourna
 
 TEST(RunOnce, AStoppedWaiterLeavesTheRunToItsOwner) {
   TempDir d;
-  write_file(d / "c.yaml", counting_case("c", 1, 3));
+  // The owner's run lasts until the test lets it end (the file go), however slow the machine.
+  write_file(d / "c.yaml",
+             "case: c\nparams: {x: [1]}\ncommand: echo c-{x} >> executions; "
+             "while [ ! -e go ]; do sleep 0.05; done\n");
   auto owner = start_aerun(d, {"case", "c.yaml"});
   const std::string db = d / "results/aerun.db";
   ASSERT_TRUE(eventually([&] { return fs::exists(d / "executions"); }));
-  // A second aerun waits for the owner; a time limit stops it: the run is not counted as its.
-  const auto waiter = run_aerun(d, {"case", "c.yaml"}, "timeout --preserve-status -s INT 1");
-  EXPECT_EQ(waiter.code, 130) << waiter.out << waiter.err;
-  EXPECT_THAT(waiter.out + waiter.err, HasSubstr("waiting for it"));
+  // A second aerun waits for the owner; Ctrl-C stops it: the run is not counted as its.
+  auto waiter = start_aerun_logged(d, {"case", "c.yaml"});
+  const bool waiting =
+      eventually([&] { return read_file(d / ".err").find("waiting for it") != std::string::npos; });
+  kill(waiter->pid(), SIGINT);
+  waiter->wait();
+  EXPECT_TRUE(waiting) << read_file(d / ".err");
+  ASSERT_TRUE(waiter->exit().code.has_value());
+  EXPECT_EQ(*waiter->exit().code, 130) << read_file(d / ".err");
+  write_file(d / "go", "");
   owner->wait();
   EXPECT_EQ(executions(d).size(), 1u);
   EXPECT_EQ(sql1(db, "SELECT status || ' ' || attempt FROM runs"), "ok 1");

@@ -1,5 +1,7 @@
 // `search:` on the real binary: the largest trainable size per method found by bisection, every
 // probe a stored run, reruns reusing the probes, and the table's `agg: largest_ok` showing it.
+#include <signal.h>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -144,11 +146,18 @@ TEST(Search, DryRunShowsEachPointsFirstProbeAndTheBoundOnProbes) {
 TEST(Search, AnInterruptedSearchResumesWithTheProbesAlreadyDone) {
   TempDir d;
   write_file(d / "fig6a.yaml", fig6a(kSearch, "0.4"));
-  // Ctrl-C after a few rounds (each round takes 0.4 s).
-  const auto stopped =
-      run_aerun(d, {"case", "fig6a.yaml", "-j", "3"}, "timeout --preserve-status -s INT 1.5");
-  ASSERT_EQ(stopped.code, 130) << stopped.err;
+  // Ctrl-C once the first round of probes (one per method, 0.4 s each) is stored.
   const std::string db = d / "results/aerun.db";
+  auto bg = start_aerun_logged(d, {"case", "fig6a.yaml", "-j", "3"});
+  const bool a_round_done = eventually([&] {
+    return fs::exists(db) &&
+           std::stoi(sql1(db, "SELECT count(*) FROM runs WHERE status IN ('ok','oom')")) >= 3;
+  });
+  kill(bg->pid(), SIGINT);
+  bg->wait();
+  ASSERT_TRUE(a_round_done) << read_file(d / ".err");
+  ASSERT_TRUE(bg->exit().code.has_value()) << bg->exit().signal.value_or(0) << read_file(d / ".err");
+  ASSERT_EQ(*bg->exit().code, 130) << read_file(d / ".err");
   const auto done_before =
       sql(db, "SELECT key, launch_time FROM runs WHERE status<>'interrupted' ORDER BY key");
   ASSERT_FALSE(done_before.empty());

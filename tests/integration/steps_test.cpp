@@ -114,12 +114,14 @@ TEST(Steps, OnlyTheStepsOfTheSelectedRunsRunAndADryRunShowsThemFirst) {
 
 namespace {
 
+// The builds wait for the file go: the test says when they end, so a loaded machine cannot end
+// them before aerun submitted the runs that wait for them.
 const char* kBatchCase = R"yaml(case: sp
 params: {method: [a, b], n: [1, 2]}
 steps:
   build:
     depends_on: [method]
-    command: 'sleep 1; if [ -e broken-{method} ]; then exit 2; fi; echo built-{method} > built-{method}.txt'
+    command: 'while [ ! -e go ]; do sleep 0.05; done; if [ -e broken-{method} ]; then exit 2; fi; echo built-{method} > built-{method}.txt'
 command: 'cat built-{method}.txt; echo n={n}'
 resources: {nodes: 1, walltime: 10m, queue: debug, project: p}
 )yaml";
@@ -140,11 +142,12 @@ TEST(Steps, AsPbsJobsTheRunsArrayWaitsForTheBuildJobAndCollectGathersBoth) {
   EXPECT_THAT(r.err, HasSubstr("[sp] submitted job 2[].standin (4 runs, an array)"));
   // The runs' array was submitted with `qsub -W depend=afterok:<the build's job>`.
   EXPECT_THAT(read_file(d / "pbs/jobs/2.json"), HasSubstr("\"depend\": \"afterok:1[].standin\""));
+  write_file(d / "go", "");
   r = run_aerun(d, {"collect", "sp", "--wait"}, pbs_env(d));
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_THAT(r.err + r.out, HasSubstr("collected 6 of 6 run(s): 6 ok"));
   const std::string db = d / "results/aerun.db";
-  // Each run read what its method's build (which sleeps first) wrote: it started after it.
+  // Each run read what its method's build (which waited for go) wrote: it started after it.
   for (const auto& log : sql(db, "SELECT log_path FROM runs WHERE case_name='sp'"))
     EXPECT_THAT(read_file(log[0]), ::testing::MatchesRegex("built-[ab]\nn=[12]\n"));
 }
@@ -153,6 +156,7 @@ TEST(Steps, AFailedBuildJobKeepsItsRunsFromBeingSubmittedOrStartsNone) {
   TempDir d;
   write_file(d / "c.yaml", kBatchCase);
   write_file(d / "broken-b", "");
+  write_file(d / "go", "");
   // Followed (the default): the builds end first; b's runs are never submitted.
   auto r = run_aerun(d, {"case", "c.yaml", "--scheduler", "pbs"}, pbs_env(d));
   EXPECT_EQ(r.code, 1);
@@ -170,6 +174,7 @@ TEST(Steps, AFailedBuildJobKeepsItsRunsFromBeingSubmittedOrStartsNone) {
   write_file(e / "broken-b", "");
   r = run_aerun(e, {"case", "c.yaml", "--scheduler", "pbs", "--no-wait"}, pbs_env(e));
   ASSERT_EQ(r.code, 0) << r.err;
+  write_file(e / "go", "");
   r = run_aerun(e, {"collect", "sp", "--wait"}, pbs_env(e));
   EXPECT_EQ(r.code, 1);
   const std::string edb = e / "results/aerun.db";

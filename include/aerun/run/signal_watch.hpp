@@ -1,5 +1,10 @@
 // Turns SIGINT, SIGTERM, SIGHUP and SIGCHLD into bytes on a pipe the runner polls (self-pipe
-// trick); restores the previous handlers when destroyed.
+// trick); restores the previous handlers when the last one is destroyed.
+//
+// Watches nest: the outermost installs the handlers and the pipe, inner ones share them and
+// the stop signal seen so far. A command that runs several loops one after another (a search's
+// rounds) holds one across them, so a Ctrl-C between two loops is seen by the next check instead
+// of killing aerun with the default action.
 #pragma once
 
 #include <signal.h>
@@ -16,13 +21,8 @@ class SignalWatch {
   int fd() const;  // readable when a signal arrived
   // Reads what arrived; returns the first stop signal seen (SIGINT/SIGTERM/SIGHUP) or 0.
   int drain();
-  // The stop signal received so far (0 if none).
-  int stop_signal() const { return stop_; }
-
- private:
-  struct sigaction old_int_ {
-  }, old_term_{}, old_hup_{}, old_chld_{};
-  int stop_ = 0;
+  // The stop signal received so far by any watch of this nest (0 if none).
+  int stop_signal() const;
 };
 
 }  // namespace aerun
