@@ -77,6 +77,7 @@ std::string format_column(const IngestedFile& f) {
 int ingest_command(const Globals& g, const IngestArgs& a) {
   bool detect = false;
   const CaseSpec spec = ingest_case(a, detect);
+  check_log_paths(a.paths);  // a mistyped path leaves no store behind
   Store store(g.resolved_db());
   SessionScope session(store, describe_session(SessionArgs{a.label, ""}, "ingest", {&spec}, "",
                                                std::filesystem::current_path().string()));

@@ -43,17 +43,25 @@ bool kernel_interface(const std::string& p) {
 }
 
 // Every regular file under the paths (a file stands for itself), absolute, in natural order.
+// What p is, when ingest takes it (a file or a folder); InputError naming it otherwise.
+fs::file_status checked_path(const std::string& p) {
+  std::error_code ec;
+  const fs::file_status st = fs::status(p, ec);
+  if (ec || !fs::exists(st)) throw InputError(SourceLoc{}, "PATH", "no such file or folder: " + p);
+  if (kernel_interface(p))
+    throw InputError(SourceLoc{}, "PATH",
+                     "a kernel interface (/proc, /sys, ...), not a log: " + p +
+                         " (copy what you need into a file and ingest that)");
+  if (!fs::is_directory(st) && !fs::is_regular_file(st))  // /dev/zero, a FIFO: reading never ends
+    throw InputError(SourceLoc{}, "PATH", "not a regular file (a device, FIFO or socket): " + p);
+  return st;
+}
+
 std::vector<std::string> collect_files(const std::vector<std::string>& paths) {
   std::vector<std::string> files;
   for (const auto& p : paths) {
     std::error_code ec;
-    const fs::file_status st = fs::status(p, ec);
-    if (ec || !fs::exists(st))
-      throw InputError(SourceLoc{}, "PATH", "no such file or folder: " + p);
-    if (kernel_interface(p))
-      throw InputError(SourceLoc{}, "PATH",
-                       "a kernel interface (/proc, /sys, ...), not a log: " + p +
-                           " (copy what you need into a file and ingest that)");
+    const fs::file_status st = checked_path(p);
     if (fs::is_directory(st)) {
       for (fs::recursive_directory_iterator
                it(p, fs::directory_options::skip_permission_denied, ec),
@@ -62,10 +70,8 @@ std::vector<std::string> collect_files(const std::vector<std::string>& paths) {
         if (it->is_regular_file(ec))
           files.push_back(fs::absolute(it->path()).lexically_normal().string());
       if (ec) throw SystemError("cannot walk " + p + ": " + ec.message());
-    } else if (fs::is_regular_file(st)) {
+    } else {
       files.push_back(fs::absolute(p).lexically_normal().string());
-    } else {  // /dev/zero, a FIFO, a socket: reading would never end
-      throw InputError(SourceLoc{}, "PATH", "not a regular file (a device, FIFO or socket): " + p);
     }
   }
   std::sort(files.begin(), files.end(), natural_less);
@@ -147,6 +153,10 @@ struct Work {
 };
 
 }  // namespace
+
+void check_log_paths(const std::vector<std::string>& paths) {
+  for (const auto& p : paths) checked_path(p);
+}
 
 void ingest_paths(Store& store, const CaseSpec& spec, const std::vector<std::string>& paths,
                   const IngestOptions& opts,

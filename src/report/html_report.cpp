@@ -6,6 +6,7 @@
 #include <ctime>
 
 #include "aerun/util/calendar_time.hpp"
+#include "aerun/util/shown_text.hpp"
 #include "aerun/util/text_format.hpp"
 
 namespace aerun {
@@ -13,7 +14,7 @@ namespace aerun {
 namespace {
 
 std::string html(std::string_view s) {
-  return html_escape(s);
+  return html_escape(shown_text(s));
 }
 
 std::string when(double t) {

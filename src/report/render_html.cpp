@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "aerun/report/table.hpp"
+#include "aerun/util/shown_text.hpp"
 #include "aerun/util/text_format.hpp"
 
 namespace aerun {
@@ -12,7 +13,7 @@ namespace aerun {
 namespace {
 
 std::string html(const std::string& s) {
-  return html_escape(s);
+  return html_escape(shown_text(s));
 }
 
 const char* const kStyle = R"(body{font-family:system-ui,sans-serif;margin:2em;color:#222}

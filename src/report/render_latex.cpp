@@ -4,13 +4,15 @@
 #include <algorithm>
 
 #include "aerun/report/table.hpp"
+#include "aerun/util/shown_text.hpp"
 
 namespace aerun {
 
 namespace {
 
 // Escapes LaTeX's special characters; the dash and marks tables print become LaTeX's own.
-std::string tex(const std::string& s) {
+std::string tex(const std::string& whole) {
+  const std::string s = shown_text(whole);
   std::string out;
   for (size_t i = 0; i < s.size(); ++i) {
     const char c = s[i];

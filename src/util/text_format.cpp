@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "aerun/util/shown_text.hpp"
+
 namespace aerun {
 
 std::string html_escape(std::string_view s) {
@@ -117,7 +119,8 @@ std::string json_number(std::optional<double> v) {
   return fmt::format("{}", *v);
 }
 
-std::string md_cell(std::string_view s) {
+std::string md_cell(std::string_view whole) {
+  const std::string s = shown_text(whole);
   std::string out;
   for (char c : s) {
     if (c == '|')

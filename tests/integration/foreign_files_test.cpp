@@ -150,3 +150,42 @@ TEST(ForeignFiles, AReportOfAMergedCaseNamedWithDotsAndSlashesStaysInItsFolder) 
   EXPECT_FALSE(fs::exists(a / "PWNED"));
   EXPECT_TRUE(fs::exists(c / "deep/er/er/site/index.html"));
 }
+
+// A merged store's 20 MB parameter value is shown by its start and size: the report's pages and
+// figures, `runs` and `table` stay kilobytes (a 100 MB value made `report --html` run gnuplot on a
+// 100 MB legend for minutes, with 1.3 GB, and wrote a 100 MB page).
+TEST(ForeignFiles, AHugeStoredValueIsShownByItsStartAndSizeEverywhereAPersonReadsIt) {
+  if (std::system("command -v gnuplot >/dev/null 2>&1") != 0) GTEST_SKIP() << "no gnuplot";
+  TempDir a;
+  write_file(a / "c.yaml", std::string(kCase) + R"yaml(tables:
+  t1:
+    rows: [x]
+    columns:
+      - {metric: iter_ms, label: "Iteration"}
+)yaml");
+  ASSERT_EQ(run_aerun(a, {"case", "c.yaml"}).code, 0);
+  sql_exec(a / "results/aerun.db",
+           "UPDATE run_params SET value=hex(zeroblob(10000000)) WHERE value='1'");
+  const std::string shown = "\u2026 (20000002 bytes)";  // the label "x=0000..."
+  auto r = run_aerun(a, {"report", "--html", "site"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  size_t files = 0;
+  bool legend = false;
+  for (const auto& e : fs::recursive_directory_iterator(a / "site")) {
+    if (!e.is_regular_file()) continue;
+    ++files;
+    EXPECT_LT(e.file_size(), 100'000u) << e.path();
+    if (e.path().extension() == ".gp")
+      legend = legend || read_file(e.path()).find(shown) != std::string::npos;
+  }
+  EXPECT_GE(files, 5u);  // index, the case's page, a figure's script, SVG and PNG
+  EXPECT_TRUE(legend) << "no figure's legend shows the value by its start and size";
+  EXPECT_THAT(read_file(a / "site/case-life.html"), HasSubstr(shown));
+  r = run_aerun(a, {"runs", "--all-versions"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_LT(r.out.size(), 10'000u);
+  EXPECT_THAT(r.out, HasSubstr("\u2026 (20000000 bytes)"));
+  r = run_aerun(a, {"table", "t1", "--cases", "c.yaml"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_LT(r.out.size(), 10'000u);
+}

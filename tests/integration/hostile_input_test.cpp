@@ -48,6 +48,7 @@ TEST(HostileInput, IngestRefusesDevicesAndFifosInsteadOfReadingForever) {
       run_aerun(d, {"ingest", "/proc/self/status", "--case", "x", "--preset", "megatron"});
   EXPECT_EQ(r.code, 2);
   EXPECT_THAT(r.err, HasSubstr("a kernel interface (/proc, /sys, ...), not a log"));
+  EXPECT_FALSE(fs::exists(d / "results/aerun.db"));  // refused before a store was made
 }
 
 TEST(HostileInput, ANewlineInTheCaseFilesPathRunsNoCodeFromADryRunOrAJobScript) {

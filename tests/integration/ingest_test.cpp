@@ -115,6 +115,7 @@ TEST(Ingest, BadInputIsExitCode2) {
   r = run_aerun(d, {"ingest", "nowhere", "--case", "c", "--preset", "megatron", "--db", "r.db"});
   EXPECT_EQ(r.code, 2);
   EXPECT_THAT(r.err, HasSubstr("no such file or folder: nowhere"));
+  EXPECT_FALSE(fs::exists(d / "r.db"));  // a mistyped path leaves no empty store behind
 }
 
 // Two ingests of the same folder at once (a nightly job started twice): every log is stored once,

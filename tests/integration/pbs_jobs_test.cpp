@@ -197,16 +197,19 @@ retries: 2
 // On a terminal `collect --wait` keeps a progress line (issue 17), erased before its event lines.
 TEST_F(PbsJobs, CollectWaitShowsItsProgressOnATerminal) {
   if (std::system("command -v script >/dev/null 2>&1") != 0) GTEST_SKIP() << "no script(1)";
+  // Each job lasts until collect's terminal (its typescript, flushed as it is written) showed the
+  // line (30 s at most): a fixed sleep ended the jobs before a loaded machine's first poll.
   write_file(dir_ / "c.yaml",
-             "case: slowjobs\nparams: {n: [1, 2]}\ncommand: sleep 2\n"
+             "case: slowjobs\nparams: {n: [1, 2]}\ncommand: 'for i in $(seq 300); do grep -q "
+             "\"2 queued or running\" typescript 2>/dev/null && break; sleep 0.1; done'\n"
              "resources: {nodes: 1, walltime: 10m, queue: debug}\n");
   ASSERT_EQ(aerun({"case", "c.yaml", "--scheduler", "pbs", "--no-wait"}).code, 0);
   const std::string cmd =
       "cd " + aerun::shell_quote(dir_.path().string()) + " && PATH=" +
       aerun::shell_quote(std::string(AERUN_FIXTURES) + "/pbs:" + std::getenv("PATH")) +
       " PBS_STANDIN_DIR=" + aerun::shell_quote(dir_ / "pbs") +
-      " AERUN_PROGRESS_AFTER=0 script -qec " +
-      aerun::shell_quote(aerun::shell_quote(AERUN_BINARY) + " collect --wait") + " /dev/null";
+      " AERUN_PROGRESS_AFTER=0 script -qfec " +
+      aerun::shell_quote(aerun::shell_quote(AERUN_BINARY) + " collect --wait") + " typescript";
   const std::string out = command_output(cmd);
   EXPECT_THAT(out, HasSubstr("\r\x1b[K[aerun] collect: 0/2 runs collected, 2 queued or running"));
   EXPECT_THAT(out, HasSubstr("collected 2 of 2 run(s): 2 ok, 0 failed; 0 still queued or running"));

@@ -97,6 +97,10 @@ std::optional<double> last_log_time(const std::string& path, const StartupSpec& 
 // The store key of an ingested file.
 std::string ingest_key(const std::string& case_name, const std::string& absolute_path);
 
+// Throws InputError naming the first path ingest_paths would refuse (none such, a kernel
+// interface such as /proc, a device, FIFO or socket), before anything is opened or created.
+void check_log_paths(const std::vector<std::string>& paths);
+
 // Walks files and folders (recursively, in natural order) and stores each log as a run of spec.
 // A file whose size and sha256 match its stored run is left alone; a changed one updates its run
 // (attempt + 1). A file whose name does not fit the template is skipped. Files are read and

@@ -9,7 +9,8 @@ namespace aerun {
 // s as a gnuplot string constant: single quotes (gnuplot substitutes neither backquotes nor @macros
 // inside them), a quote written as '', and every control character (newline, carriage return,
 // NUL, escape, ...) and DEL written as the text \xNN, so the constant never ends its line and no
-// stored name, label or value becomes a gnuplot command (issue 28).
+// stored name, label or value becomes a gnuplot command (issue 28). A label longer than
+// kShownLabelBytes is shown by its start and size (shown_text).
 std::string gnuplot_string(std::string_view s);
 
 // s for a `# ...` comment line of a gnuplot script: control characters as \xNN (one line).

@@ -21,7 +21,8 @@ std::string json_string(std::string_view s);
 std::string json_number(std::optional<double> v);
 // A Markdown table cell: '|' and '\' escaped (GitHub Markdown shows "a\|b" as it is), newlines and
 // tabs folded, other control characters (ESC:
-// terminal escape sequences) written as \xNN.
+// terminal escape sequences) written as \xNN; a value longer than kShownBytes is shown by its
+// start and size (shown_text).
 std::string md_cell(std::string_view s);
 // Text for HTML or XML: & < > " ' as entities; control characters other than tab and newline
 // (which XML 1.0 cannot hold) as U+FFFD.
