@@ -2,7 +2,7 @@
 # Benchmarks (never timed unit tests): harness overhead per run, 1,000,000-point dry-run expansion,
 # sweep and extraction throughput. Prints figures and ratios measured in this one run.
 # `bash bench/run.sh` runs every section; `bash bench/run.sh ingest store` only those named
-# (overhead watchdogs sweep hosts library ingest regress store).
+# (overhead watchdogs sweep hosts library ingest regress store huge).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -287,4 +287,35 @@ key=$(sqlite3 "$work/m.db" "SELECT key FROM runs WHERE id = $((big_runs * 7 / 10
 /usr/bin/time -q -f "%e %M" -o "$work/t1" "$aerun" show --db "$work/m.db" "${key:0:62}" > /dev/null 2>&1 || true
 read -r s1 m1 < "$work/t1"
 echo "show PREFIX (62 of 64 hex digits) in $big_runs runs: $s1 s (the key index: a range, not a scan)"
+fi
+
+if want huge; then
+# Issue 28: a merged store holding one 100 MB parameter value (AERUN_BENCH_HUGE_MB). The commands a
+# person reads show it by its start and size; what is left is reading it (each read of the run
+# copies it). Wall time, peak RSS (gnuplot's included) and the biggest file the report wrote.
+mb=${AERUN_BENCH_HUGE_MB:-100}
+echo "== a stored value of $mb MB =="
+mkdir -p "$work/huge" && cd "$work/huge"
+cat > c.yaml <<'YAML'
+case: big
+params: {x: [1, 2]}
+command: 'echo "throughput: {x}.5 samples/s"'
+metrics:
+  tput: {regex: 'throughput: ([0-9.]+)', unit: samples/s}
+tables:
+  t1:
+    rows: [x]
+    columns:
+      - {metric: tput, label: "TPUT"}
+YAML
+"$aerun" case c.yaml --no-progress 2>/dev/null
+sqlite3 results/aerun.db "UPDATE run_params SET value=hex(zeroblob($mb * 500000)) WHERE value='1'"
+for c in "report --html site" "runs --all-versions" "table t1 --cases c.yaml"; do
+  # shellcheck disable=SC2086
+  /usr/bin/time -f "%e %M" -o "$work/t1" "$aerun" $c > "$work/out" 2>/dev/null
+  read -r s1 m1 < "$work/t1"
+  echo "  $c: $s1 s, peak RSS $((m1 / 1024)) MB, $(wc -c < "$work/out") bytes printed"
+done
+echo "  the report's biggest file: $(find site -type f -printf '%s\n' | sort -n | tail -1) bytes"
+cd - > /dev/null
 fi

@@ -77,10 +77,10 @@ int report_command(const Globals& g, const ReportArgs& a) {
     recent.push_back(&*it);
   for (const SessionInfo* s : recent) d.sessions.push_back(*s);
 
-  std::vector<std::string> cases, used;
-  for (const auto& r : store.session_runs(current.id, ""))
-    if (std::find(cases.begin(), cases.end(), r.case_name) == cases.end())
-      cases.push_back(r.case_name);
+  // Each case's runs are read once per session shown (a big store, or a huge value a merged store
+  // brought, is read as few times as can be).
+  const std::vector<std::string> cases = store.session_case_names(current.id);
+  std::vector<std::string> used;
   for (const auto& name : cases) {
     CaseReport c;
     c.name = name;
@@ -115,7 +115,10 @@ int report_command(const Globals& g, const ReportArgs& a) {
       std::vector<SessionRuns> sessions;
       std::vector<double> started;
       for (const SessionInfo* s : recent)
-        if (store.session_has_runs(s->id, name)) {
+        if (s->id == current.id) {
+          sessions.insert(sessions.begin(), std::move(cur));  // not used after
+          started.insert(started.begin(), s->started_at);
+        } else if (store.session_has_runs(s->id, name)) {
           sessions.insert(sessions.begin(), SessionRuns{s->label, store.session_runs(s->id, name)});
           started.insert(started.begin(), s->started_at);
         }

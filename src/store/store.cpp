@@ -1728,6 +1728,21 @@ void Store::prefer_latest_ok(RunRecord& r) const {
   while (m->step()) r.metrics.push_back({m->text(0), m->real(1), m->text(2), 1, 0});
 }
 
+std::vector<std::string> Store::session_case_names(long long session) const {
+  Transaction tx(impl_->db, Transaction::Mode::Deferred);
+  // session_runs lists the session's current rows by id, then the runs whose attempt of the
+  // session is in the history, by id: a case comes where its first run does.
+  auto q = impl_->db.prepare(
+      "SELECT case_name FROM (SELECT case_name, id AS place FROM runs WHERE session_id=?1 "
+      "UNION ALL SELECT r.case_name, 4611686018427387904 + r.id FROM run_history h JOIN runs r "
+      "ON r.id=h.run_id WHERE h.session_id=?1 AND (r.session_id IS NULL OR r.session_id<>?1)) "
+      "GROUP BY case_name ORDER BY min(place)");
+  q->bind(1, session);
+  std::vector<std::string> names;
+  while (q->step()) names.push_back(q->text(0));
+  return names;
+}
+
 bool Store::session_has_runs(long long session, const std::string& case_name) const {
   Transaction tx(impl_->db, Transaction::Mode::Deferred);
   auto q = impl_->db.prepare(

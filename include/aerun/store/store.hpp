@@ -208,6 +208,9 @@ class Store {
   // The runs of a case as one session left them: per run, its latest attempt made in that
   // session (the current row, or an earlier attempt from the history, with its metrics).
   std::vector<RunRecord> session_runs(long long session, const std::string& case_name) const;
+  // The cases of session_runs(session, ""), in the order of their first run there; one query,
+  // no run loaded.
+  std::vector<std::string> session_case_names(long long session) const;
   // Whether the session made any attempt of the case ("": of any case); one indexed query.
   bool session_has_runs(long long session, const std::string& case_name) const;
   // Every attempt of the case's runs, current and earlier, each with its session (for history

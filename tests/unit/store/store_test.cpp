@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <thread>
 
@@ -835,6 +836,36 @@ TEST_F(StoreTest, EveryAttemptIsKeptAndEachSessionSeesItsOwn) {
   // Forgetting a run forgets its history.
   ASSERT_EQ(s.remove({s.list({})[0].id}), 1);
   EXPECT_TRUE(s.session_runs(n1.id, "").empty());
+}
+
+// The report lists a session's cases without loading a run: in the order session_runs gives them.
+TEST_F(StoreTest, ASessionsCaseNamesComeInTheOrderOfItsRunsWithoutLoadingThem) {
+  Store s(path_);
+  aerun::SessionInfo n1, n2;
+  n1.label = "night1";
+  n2.label = "night2";
+  s.open_session(n1);
+  s.open_session(n2);
+  auto run = [&](const std::string& key, const std::string& case_name, long long session) {
+    RunRecord r = make_run(key, case_name);
+    r.status = "ok";
+    r.session_id = session;
+    s.begin_run(r);
+    s.finish_run(r);
+  };
+  run("k1", "fig8b", n1.id);  // run again by night2: night1's attempt is in the history
+  run("k2", "fig7a", n1.id);
+  run("k3", "fig8b", n1.id);
+  run("k1", "fig8b", n2.id);
+  run("k4", "fig6", n2.id);
+  std::vector<std::string> listed;
+  for (const auto& r : s.session_runs(n1.id, ""))
+    if (std::find(listed.begin(), listed.end(), r.case_name) == listed.end())
+      listed.push_back(r.case_name);
+  EXPECT_EQ(listed, (std::vector<std::string>{"fig7a", "fig8b"}));
+  EXPECT_EQ(s.session_case_names(n1.id), listed);
+  EXPECT_EQ(s.session_case_names(n2.id), (std::vector<std::string>{"fig8b", "fig6"}));
+  EXPECT_TRUE(s.session_case_names(n2.id + 1).empty());
 }
 
 namespace aerun {
