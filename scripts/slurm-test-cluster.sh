@@ -12,6 +12,7 @@
 #                                 stop / restart (keeping its saved jobs) only slurmctld: the
 #                                 "controller unreachable" fault
 # After start, DIR/env holds `export SLURM_CONF=...` for the client commands (sbatch, squeue, ...).
+# SLURM_TEST_EXTRA_CONF (lines of slurm.conf) is appended to the configuration at start.
 set -euo pipefail
 
 cmd=${1:-}
@@ -140,6 +141,8 @@ NodeName=n1 NodeHostname=$host NodeAddr=127.0.0.1 Port=$port1 CPUs=2 RealMemory=
 NodeName=n2 NodeHostname=$host NodeAddr=127.0.0.1 Port=$port2 CPUs=2 RealMemory=1000 Gres=gpu:4 State=UNKNOWN
 PartitionName=debug Nodes=n1,n2 Default=YES MaxTime=INFINITE State=UP
 EOF
+  # A test's own settings (e.g. MaxArraySize=4), one per line, after the defaults above.
+  if [[ -n "${SLURM_TEST_EXTRA_CONF:-}" ]]; then printf '%s\n' "$SLURM_TEST_EXTRA_CONF" >>"$dir/slurm.conf"; fi
   cat >"$dir/gres.conf" <<EOF
 AutoDetect=off
 NodeName=n[1-2] Name=gpu File=$dir/gpu/gpu[0-3]

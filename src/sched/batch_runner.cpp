@@ -53,7 +53,8 @@ int BatchRunner::attempt_of(const PlannedRun& p) const {
   return prev ? prev->attempt + 1 : 1;
 }
 
-std::vector<BatchJob> BatchRunner::plan_jobs(const std::vector<const PlannedRun*>& todo) const {
+std::vector<BatchJob> BatchRunner::plan_jobs(const std::vector<const PlannedRun*>& todo,
+                                             SchedulerClient* client) const {
   const fs::path dir = fs::absolute(fs::path(opts_.logs_dir)) / spec_.name;
   std::vector<BatchJob> jobs;
   if (scheduler_ != Scheduler::None && spec_.resources.array && todo.size() > 1) {
@@ -71,32 +72,53 @@ std::vector<BatchJob> BatchRunner::plan_jobs(const std::vector<const PlannedRun*
       else
         it->second.push_back(p);
     }
-    for (const auto& [sig, runs] : groups) {
-      if (runs.size() == 1) {
-        single_job(*runs.front(), dir, jobs);
-        continue;
+    for (const auto& [sig, group] : groups) {
+      const ArrayLimit limit = array_limit(client, resources_of(spec_, *group.front()).queue);
+      const size_t most =
+          limit.tasks ? static_cast<size_t>(std::max(*limit.tasks, 1)) : group.size();
+      const int parts = static_cast<int>((group.size() + most - 1) / most);
+      for (int part = 0; part < parts; ++part) {
+        const auto from = group.begin() + static_cast<std::ptrdiff_t>(part * most);
+        const std::vector<const PlannedRun*> runs(
+            from, from + static_cast<std::ptrdiff_t>(std::min(most, group.size() - part * most)));
+        const size_t before = jobs.size();
+        array_job(runs, dir, jobs);
+        if (parts > 1)
+          for (size_t i = before; i < jobs.size(); ++i) {
+            jobs[i].part = part;
+            jobs[i].parts = parts;
+            jobs[i].cut_by = fmt::format("{} runs in {} {} of at most {}: {}", group.size(), parts,
+                                         most > 1 ? "arrays" : "jobs", most, limit.source);
+          }
       }
-      BatchJob j;
-      std::string ids;
-      for (const PlannedRun* p : runs) {
-        j.runs.push_back(p);
-        j.attempts.push_back(attempt_of(*p));
-        ids += p->key + ":" + std::to_string(j.attempts.back()) + "\n";
-      }
-      j.name = job_name(scheduler_, spec_.name + "-" + sha256_hex(ids).substr(0, 8));
-      for (size_t i = 0; i < runs.size(); ++i)
-        j.log_paths.push_back((dir / fmt::format("{}_{}.log", j.name, i)).string());
-      j.output =
-          (dir / (j.name + (scheduler_ == Scheduler::Pbs ? "_^array_index^.log" : "_%a.log")))
-              .string();
-      j.script_path = (dir / "jobs" / (j.name + "." + script_ext(scheduler_))).string();
-      j.resources = resources_of(spec_, *runs.front());
-      jobs.push_back(std::move(j));
     }
     return jobs;
   }
   for (const PlannedRun* p : todo) single_job(*p, dir, jobs);
   return jobs;
+}
+
+void BatchRunner::array_job(const std::vector<const PlannedRun*>& runs, const fs::path& dir,
+                            std::vector<BatchJob>& jobs) const {
+  if (runs.size() == 1) {
+    single_job(*runs.front(), dir, jobs);
+    return;
+  }
+  BatchJob j;
+  std::string ids;
+  for (const PlannedRun* p : runs) {
+    j.runs.push_back(p);
+    j.attempts.push_back(attempt_of(*p));
+    ids += p->key + ":" + std::to_string(j.attempts.back()) + "\n";
+  }
+  j.name = job_name(scheduler_, spec_.name + "-" + sha256_hex(ids).substr(0, 8));
+  for (size_t i = 0; i < runs.size(); ++i)
+    j.log_paths.push_back((dir / fmt::format("{}_{}.log", j.name, i)).string());
+  j.output =
+      (dir / (j.name + (scheduler_ == Scheduler::Pbs ? "_^array_index^.log" : "_%a.log"))).string();
+  j.script_path = (dir / "jobs" / (j.name + "." + script_ext(scheduler_))).string();
+  j.resources = resources_of(spec_, *runs.front());
+  jobs.push_back(std::move(j));
 }
 
 void BatchRunner::single_job(const PlannedRun& p, const fs::path& dir,
@@ -226,11 +248,23 @@ bool BatchRunner::submit_job(const BatchJob& job, SchedulerClient& client, JobFo
   try {
     id = client.submit(job.script_path, spec_.workdir, after);
   } catch (const SchedulerError& e) {
-    out_ << fmt::format("[{}] submitting {} failed: {}\n", spec_.name, job.script_path, e.what());
-    sum.last_error = e.what();
+    std::string why = e.what();
+    // Slurm's and PBS's words for an array over their limit: say which limit, and the way out.
+    if (job.runs.size() > 1 &&
+        (why.find("Invalid job array specification") != std::string::npos ||
+         why.find("Array job exceeds server or queue size limit") != std::string::npos)) {
+      const ArrayLimit limit = array_limit(&client, job.resources.queue);
+      why += fmt::format(
+          " (an array of {} tasks; {}: set AERUN_MAX_ARRAY_SIZE to the cluster's limit, e.g. "
+          "Slurm's MaxArraySize or PBS's max_array_size, and aerun cuts arrays to fit)",
+          job.runs.size(),
+          limit.tasks ? "the limit aerun knew: " + limit.source : "aerun could not read the limit");
+    }
+    out_ << fmt::format("[{}] submitting {} failed: {}\n", spec_.name, job.script_path, why);
+    sum.last_error = why;
     for (auto& r : recs) {
       r.status = run_status::submit_failed;
-      r.reason = e.what();
+      r.reason = why;
       r.end_time = wall_now();
       store_->finish_run(r);
       ++sum.submit_failed;
@@ -284,7 +318,9 @@ BatchSummary BatchRunner::run(const std::vector<PlannedRun>& planned, SchedulerC
     }
     todo.push_back(&p);
   }
-  std::vector<BatchJob> jobs = plan_jobs(todo);
+  std::vector<BatchJob> jobs = plan_jobs(todo, &client);
+  for (const BatchJob& j : jobs)
+    if (j.parts > 1 && j.part == 0) out_ << fmt::format("[{}] {}\n", spec_.name, j.cut_by);
   // A transient failure (failure_policy.hpp) gets another attempt, as a job of its own, while it
   // has retries left: the same policy as local runs.
   const FailurePolicy policy(spec_.rerun, spec_.retry_on, opts_.force, opts_.rerun_failed);

@@ -5,6 +5,7 @@
 #include <cctype>
 #include <sstream>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "aerun/util/captured_command.hpp"
@@ -398,6 +399,32 @@ void PbsClient::cancel(const std::vector<std::string>& job_ids) {
   argv.insert(argv.end(), job_ids.begin(), job_ids.end());
   const auto r = run_captured(argv);
   if (!r.ok()) throw SchedulerError("qdel failed: " + r.message());
+}
+
+ArrayLimit PbsClient::array_limit(const std::string& queue) {
+  if (const auto it = limits_.find(queue); it != limits_.end()) return it->second;
+  // The server's limit, else PBS's own default (PBS_MAX_ARRAY_JOB_DFL in openpbs's
+  // src/server/array_func.c); a queue's max_array_size applies on top (svr_jobfunc.c).
+  ArrayLimit limit{10000, "PBS's default max_array_size = 10000"};
+  const auto server = run_captured({"qmgr", "-c", "list server max_array_size"});
+  if (server.ok())
+    if (const auto n = setting_number(server.out, "max_array_size"))
+      limit = {static_cast<int>(*n),
+               fmt::format("the server's max_array_size = {} (qmgr -c 'list server')", *n)};
+  // A queue name is letters, digits, _ and - (PBS Pro Reference Guide): nothing else is handed to
+  // qmgr's command parser.
+  const bool plain_name = !queue.empty() && std::isalpha(static_cast<unsigned char>(queue[0])) &&
+                          queue.find_first_not_of(
+                              "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTU"
+                              "VWXYZ0123456789_-") == std::string::npos;
+  if (plain_name) {
+    const auto q = run_captured({"qmgr", "-c", "list queue " + queue + " max_array_size"});
+    if (q.ok())
+      if (const auto n = setting_number(q.out, "max_array_size"); n && *n < *limit.tasks)
+        limit = {static_cast<int>(*n),
+                 fmt::format("queue {}'s max_array_size = {} (qmgr -c 'list queue')", queue, *n)};
+  }
+  return limits_[queue] = limit;
 }
 
 std::string PbsClient::task_id(const std::string& base, int index) const {

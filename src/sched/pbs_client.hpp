@@ -4,6 +4,8 @@
 // `qstat -f -x -t`; only when that fails too does the query fail (retried next poll).
 #pragma once
 
+#include <map>
+
 #include "aerun/sched/scheduler_client.hpp"
 
 namespace aerun {
@@ -20,6 +22,12 @@ class PbsClient : public SchedulerClient {
   std::string task_id(const std::string& base, int index) const override;
   // "123[4].srv" -> "123[].srv"; "123.srv" stays.
   std::string base_id(const std::string& job_id) const override;
+  // The server's max_array_size (`qmgr -c 'list server max_array_size'`; PBS's default 10,000
+  // when unset or when qmgr does not answer) and the queue's, the smaller (asked once a queue).
+  ArrayLimit array_limit(const std::string& queue) override;
+
+ private:
+  std::map<std::string, ArrayLimit> limits_;  // by queue
 };
 
 // Parses `qstat -f -F json` output: every job and subjob of its "Jobs" object. Invalid JSON is

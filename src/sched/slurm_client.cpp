@@ -4,6 +4,8 @@
 
 #include <sstream>
 
+#include <fmt/format.h>
+
 #include "aerun/util/captured_command.hpp"
 
 namespace aerun {
@@ -110,6 +112,18 @@ void SlurmClient::cancel(const std::vector<std::string>& job_ids) {
   argv.insert(argv.end(), job_ids.begin(), job_ids.end());
   const auto r = run_captured(argv);
   if (!r.ok()) throw SchedulerError("scancel failed: " + r.message());
+}
+
+ArrayLimit SlurmClient::array_limit(const std::string& queue) {
+  (void)queue;  // one MaxArraySize for every partition
+  if (limit_) return *limit_;
+  limit_.emplace();
+  const auto r = run_captured({"scontrol", "show", "config"});
+  if (r.ok())
+    if (const auto n = setting_number(r.out, "MaxArraySize"))
+      *limit_ = {static_cast<int>(*n),
+                 fmt::format("this cluster's MaxArraySize = {} (scontrol show config)", *n)};
+  return *limit_;
 }
 
 std::string SlurmClient::task_id(const std::string& base, int index) const {

@@ -17,6 +17,11 @@ class SlurmClient : public SchedulerClient {
   void cancel(const std::vector<std::string>& job_ids) override;
   std::string task_id(const std::string& base, int index) const override;
   std::string base_id(const std::string& job_id) const override;
+  // MaxArraySize from `scontrol show config` (asked once).
+  ArrayLimit array_limit(const std::string& queue) override;
+
+ private:
+  std::optional<ArrayLimit> limit_;
 };
 
 // Parses squeue's `-O JobArrayID:|,State:|,Reason:|,exit_code:|,StartTime:|,EndTime:|` lines.

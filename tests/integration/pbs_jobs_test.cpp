@@ -215,3 +215,35 @@ TEST_F(PbsJobs, CollectWaitShowsItsProgressOnATerminal) {
   EXPECT_THAT(out, HasSubstr("collected 2 of 2 run(s): 2 ok, 0 failed; 0 still queued or running"));
   EXPECT_EQ(sql1(db(), "SELECT count(*) FROM runs WHERE status='ok'"), "2");
 }
+
+// Issue 29: PBS refuses an array of more subjobs than max_array_size (the server's, then the
+// queue's); aerun asks qmgr for both and cuts the sweep into arrays that fit.
+TEST_F(PbsJobs, ASweepLargerThanTheQueuesMaxArraySizeIsCutIntoArraysThatFit) {
+  write_file(dir_ / "c.yaml", R"(case: wide
+params:
+  n: [1, 2, 3, 4, 5, 6, 7]
+command: echo "n={n}"
+resources: {nodes: 1, walltime: 10m, queue: debug}
+)");
+  const std::string limits =
+      "PBS_STANDIN_MAX_ARRAY_SIZE=5 PBS_STANDIN_QUEUE_MAX_ARRAY_SIZE=debug=3";
+  const auto r = aerun({"case", "c.yaml", "--scheduler", "pbs"}, limits);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("7 runs in 3 arrays of at most 3: queue debug's max_array_size = 3 "
+                               "(qmgr -c 'list queue')"));
+  EXPECT_EQ(sql1(db(), "SELECT count(*) FROM runs WHERE status='ok'"), "7");
+  EXPECT_EQ(
+      sql1(db(), "SELECT group_concat(job_id, ' ') FROM (SELECT job_id FROM runs ORDER BY id)"),
+      "1[0].standin 1[1].standin 1[2].standin 2[0].standin 2[1].standin 2[2].standin "
+      "3.standin");
+  // Without a queue limit the server's holds; qsub itself refuses what is over it.
+  write_file(dir_ / "d.yaml", R"(case: wider
+params:
+  n: [1, 2, 3, 4, 5, 6, 7]
+command: echo "n={n}"
+resources: {nodes: 1, walltime: 10m, queue: workq}
+)");
+  const auto w = aerun({"case", "d.yaml", "--scheduler", "pbs"}, limits);
+  ASSERT_EQ(w.code, 0) << w.err;
+  EXPECT_THAT(w.err, HasSubstr("7 runs in 2 arrays of at most 5: the server's max_array_size = 5"));
+}

@@ -289,3 +289,44 @@ resources: {nodes: 1, tasks_per_node: 1, walltime: 5m, partition: debug}
                  "status='failed'"),
             "2");
 }
+
+namespace {
+
+// A cluster whose MaxArraySize is 4 (array indices 0..3), as a site with a low limit has it.
+class SlurmSmallArrays : public SlurmTest {
+ protected:
+  static void SetUpTestSuite() {
+    ::setenv("SLURM_TEST_EXTRA_CONF", "MaxArraySize=4", 1);
+    SlurmTest::SetUpTestSuite();
+    ::unsetenv("SLURM_TEST_EXTRA_CONF");
+  }
+};
+
+}  // namespace
+
+// Issue 29: a sweep of more runs than MaxArraySize was one `--array=0-N` that sbatch refused
+// ("Invalid job array specification"), every run stored submit_failed. aerun reads the limit
+// (`scontrol show config`) and cuts the sweep into arrays that fit: every run ends ok.
+TEST_F(SlurmSmallArrays, ASweepLargerThanMaxArraySizeIsCutIntoArraysThatFit) {
+  write_file(dir_ / "c.yaml", R"(case: wide
+params:
+  n: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
+command: echo "n={n}"
+resources: {nodes: 1, walltime: 5m, partition: debug}
+)");
+  const auto r = aerun({"case", "c.yaml", "--scheduler", "slurm"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("10 runs in 3 arrays of at most 4: this cluster's MaxArraySize = 4 "
+                               "(scontrol show config)"));
+  EXPECT_EQ(sql1(db(), "SELECT count(*) FROM runs WHERE status='ok'"), "10");
+  // Three arrays of 4, 4 and 2 tasks: indices 0..3 at most, each (job, index) once.
+  EXPECT_EQ(
+      sql1(db(), "SELECT count(DISTINCT substr(job_id, 1, instr(job_id, '_') - 1)) FROM runs"),
+      "3");
+  EXPECT_EQ(sql1(db(), "SELECT max(array_index) FROM runs"), "3");
+  EXPECT_EQ(sql1(db(), "SELECT count(DISTINCT job_id) FROM runs"), "10");
+  for (const auto& row : sql(db(),
+                             "SELECT p.value, r.log_path FROM runs r JOIN run_params p ON "
+                             "p.run_id=r.id"))
+    EXPECT_EQ(read_file(row[1]), "n=" + row[0] + "\n") << row[1];
+}

@@ -62,6 +62,10 @@ struct BatchJob {
   std::vector<std::string> log_paths;  // per run
   std::string output;                  // the scheduler's output path (array pattern)
   ResourcesSpec resources;             // what the job asks for (its runs' point's resources)
+  // An array cut to the scheduler's limit: this one is part `part` (from 0) of `parts`; cut_by
+  // says how many runs went into how many jobs, and which limit.
+  int part = 0, parts = 1;
+  std::string cut_by;
 };
 
 class BatchRunner {
@@ -69,8 +73,11 @@ class BatchRunner {
   BatchRunner(const CaseSpec& spec, Store* store, Scheduler scheduler, BatchOptions opts,
               std::ostream& out);
 
-  // How the runs would be grouped into jobs, with attempts taken from the store (if any).
-  std::vector<BatchJob> plan_jobs(const std::vector<const PlannedRun*>& todo) const;
+  // How the runs would be grouped into jobs, with attempts taken from the store (if any). An
+  // array never has more tasks than array_limit(client, its queue) allows: the runs of one set
+  // of resources become as many arrays as that needs (a part of one run is a plain job).
+  std::vector<BatchJob> plan_jobs(const std::vector<const PlannedRun*>& todo,
+                                  SchedulerClient* client = nullptr) const;
   // Writes one job's script; returns its text.
   std::string write_script(const BatchJob& job) const;
 
@@ -82,6 +89,9 @@ class BatchRunner {
  private:
   void single_job(const PlannedRun& p, const std::filesystem::path& dir,
                   std::vector<BatchJob>& jobs) const;
+  // One array of these runs (a plain job for one run).
+  void array_job(const std::vector<const PlannedRun*>& runs, const std::filesystem::path& dir,
+                 std::vector<BatchJob>& jobs) const;
   int attempt_of(const PlannedRun& p) const;
   // The run's own directory (case `rundir:`), or "".
   std::string rundir_of(const PlannedRun& p) const;

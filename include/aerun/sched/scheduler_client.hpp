@@ -42,6 +42,14 @@ struct QueryResult {
   const JobReport* find(const std::string& job_id) const;
 };
 
+// How many tasks one job array may have, as the scheduler says (Slurm `scontrol show config`:
+// MaxArraySize, indices 0..N-1; PBS `qmgr`: the server's and the queue's max_array_size, 10,000
+// when unset), or as $AERUN_MAX_ARRAY_SIZE says for a site that hides it. 0: arrays are off.
+struct ArrayLimit {
+  std::optional<int> tasks;  // nullopt: nobody said (no limit is assumed)
+  std::string source;        // where the figure comes from, for messages
+};
+
 class SchedulerClient {
  public:
   virtual ~SchedulerClient() = default;
@@ -63,7 +71,22 @@ class SchedulerClient {
   virtual std::string task_id(const std::string& base, int index) const = 0;
   // The id to query or cancel for a stored run's job id (its array's base id for a task).
   virtual std::string base_id(const std::string& job_id) const = 0;
+  // The array limit for a submission to queue ("": the default one), asked of the scheduler once
+  // per queue and remembered; never throws (a question nobody answers gives no limit).
+  virtual ArrayLimit array_limit(const std::string& queue) {
+    (void)queue;
+    return {};
+  }
 };
+
+// The number on a `NAME = N` line of a scheduler's settings listing (`scontrol show config`:
+// "MaxArraySize            = 1001"; `qmgr -c 'list server'`: "    max_array_size = 10000");
+// nullopt when no such line holds a whole number.
+std::optional<long> setting_number(const std::string& listing, const std::string& name);
+
+// $AERUN_MAX_ARRAY_SIZE when set (InputError for what is not a number 0..4000001), else the
+// client's array_limit(queue) when there is a client, else none.
+ArrayLimit array_limit(SchedulerClient* client, const std::string& queue);
 
 // The client for slurm or pbs (InputError for none).
 std::unique_ptr<SchedulerClient> make_scheduler_client(Scheduler s);

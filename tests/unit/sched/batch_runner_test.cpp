@@ -7,6 +7,9 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <set>
 #include <sstream>
 
 #include "aerun/case/case_loader.hpp"
@@ -19,6 +22,11 @@ namespace {
 
 namespace fs = std::filesystem;
 using testing::FakeScheduler;
+
+std::string read_fixture(const std::string& name) {
+  std::ifstream in(std::string(AERUN_FIXTURES) + "/sched/" + name);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
 using ::testing::HasSubstr;
 
 class BatchRunnerFake : public ::testing::Test {
@@ -60,6 +68,15 @@ class BatchRunnerFake : public ::testing::Test {
     o.follow.poll_s = o.follow.max_poll_s = 0.01;
     BatchRunner runner(spec, store_.get(), Scheduler::Slurm, o, out_);
     return runner.run(planned_, sched);
+  }
+
+  // A sweep of n runs of `echo` (parameter name), each ending ok.
+  CaseSpec many(int n, const std::string& name = "i") {
+    std::string values;
+    for (int i = 0; i < n; ++i) values += (i ? ", " : "") + std::to_string(i);
+    return parse_case("case: many" + name + "\ncommand: 'echo {" + name + "}'\nparams:\n  " + name +
+                          ": [" + values + "]\n",
+                      (dir_ / ("many" + name + ".yaml")).string(), dir_.string());
   }
 
   std::vector<RunRecord> stored() {
@@ -115,6 +132,59 @@ TEST_F(BatchRunnerFake, ARefusedSubmissionIsStoredAsSubmitFailedWithTheScheduler
     EXPECT_EQ(r.status, run_status::submit_failed);
     EXPECT_THAT(r.reason, HasSubstr("invalid partition"));
   }
+}
+
+// Issue 29: a sweep larger than the cluster's MaxArraySize is cut into arrays that fit, each run
+// still one task of one of them; the output says how many and why.
+TEST_F(BatchRunnerFake, ASweepLargerThanTheArrayLimitIsCutIntoArraysThatFit) {
+  FakeScheduler sched;
+  sched.max_array_size = 4;
+  const BatchSummary s = run(many(10), sched);
+  EXPECT_EQ(s.jobs, 3);  // 4 + 4 + 2
+  EXPECT_EQ(s.submit_failed, 0);
+  EXPECT_EQ(s.ok, 10);
+  EXPECT_THAT(out_.str(), HasSubstr("10 runs in 3 arrays of at most 4: MaxArraySize = 4"));
+  std::set<std::string> jobs;
+  for (const auto& r : stored()) {
+    EXPECT_EQ(r.status, run_status::ok) << r.reason;
+    jobs.insert(r.job_id);
+  }
+  EXPECT_EQ(jobs.size(), 10u);  // no two runs share a task
+}
+
+TEST_F(BatchRunnerFake, ASiteThatHidesItsLimitSetsItInTheEnvironment) {
+  FakeScheduler sched;
+  sched.max_array_size = 4;
+  sched.tell_limit = false;
+  // Unknown: one array of 10, refused with Slurm's words, and the reason names the way out.
+  BatchSummary s = run(many(10), sched);
+  EXPECT_EQ(s.submit_failed, 10);
+  EXPECT_THAT(s.last_error, HasSubstr("Invalid job array specification (an array of 10 tasks; "
+                                      "aerun could not read the limit: set AERUN_MAX_ARRAY_SIZE"));
+  ::setenv("AERUN_MAX_ARRAY_SIZE", "3", 1);
+  s = run(many(10), sched);
+  ::unsetenv("AERUN_MAX_ARRAY_SIZE");
+  EXPECT_EQ(s.jobs, 4);  // 3 + 3 + 3 + 1 (the last a plain job)
+  EXPECT_EQ(s.ok, 10);
+  // 0 turns arrays off: a job per run.
+  ::setenv("AERUN_MAX_ARRAY_SIZE", "0", 1);
+  s = run(many(3, "x"), sched);
+  ::unsetenv("AERUN_MAX_ARRAY_SIZE");
+  EXPECT_EQ(s.jobs, 3);
+  EXPECT_EQ(s.ok, 3);
+}
+
+TEST(ArrayLimit, ANameEqualsNumberLineOfAListingIsRead) {
+  // `scontrol show config` of this machine's Slurm 22.05 (tests/fixtures/sched/README.md).
+  const std::string scontrol = read_fixture("scontrol_show_config_22.05.txt");
+  EXPECT_EQ(setting_number(scontrol, "MaxArraySize"), 1001);
+  EXPECT_EQ(setting_number(scontrol, "MaxJobCount"), 10000);
+  EXPECT_FALSE(setting_number(scontrol, "MaxArray"));             // a whole name only
+  EXPECT_FALSE(setting_number(scontrol, "SchedulerParameters"));  // no number
+  // `qmgr -c 'list server max_array_size'` as openpbs's qmgr.c prints it: the object's line, then
+  // each attribute indented.
+  EXPECT_EQ(setting_number("Server pbs01\n    max_array_size = 2000\n", "max_array_size"), 2000);
+  EXPECT_FALSE(setting_number("Server pbs01\n", "max_array_size"));
 }
 
 TEST_F(BatchRunnerFake, AQueryThatCannotReachTheSchedulerConcludesNothing) {

@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <regex>
 #include <set>
 #include <string>
@@ -32,6 +33,10 @@ class FakeScheduler : public SchedulerClient {
   int failing_queries = 0;       // the next N queries cannot reach the scheduler
   std::set<std::string> vanish;  // task ids that leave the queue instead of running
   std::map<std::string, std::string> end_state;  // task id -> final state instead of the exit's
+  // Slurm's MaxArraySize: an array of more tasks is refused as sbatch refuses it. tell_limit:
+  // array_limit() says it (as `scontrol show config` does), else the cluster hides it.
+  std::optional<int> max_array_size;
+  bool tell_limit = true;
 
   // What the test may look at.
   std::vector<std::string> submitted_scripts;
@@ -55,6 +60,10 @@ class FakeScheduler : public SchedulerClient {
     if (std::regex_search(text, m, std::regex(R"(#SBATCH --array=0-(\d+))"))) {
       tasks = std::stoi(m[1]) + 1;
       array = true;
+      if (max_array_size && tasks > *max_array_size)  // the highest index is MaxArraySize - 1
+        throw SchedulerError(
+            "sbatch rejected the job: sbatch: error: Batch job submission failed: Invalid job "
+            "array specification");
     }
     std::string output = id + ".out";
     if (std::regex_search(text, m, std::regex(R"(#SBATCH --output=(\S+))"))) output = m[1];
@@ -70,6 +79,11 @@ class FakeScheduler : public SchedulerClient {
     }
     submitted_scripts.push_back(script);
     return id;
+  }
+
+  ArrayLimit array_limit(const std::string&) override {
+    if (!max_array_size || !tell_limit) return {};
+    return {*max_array_size, "MaxArraySize = " + std::to_string(*max_array_size)};
   }
 
   QueryResult query(const std::vector<std::string>& ids) override {
