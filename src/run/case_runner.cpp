@@ -41,11 +41,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string signal_name(int sig) {
-  const char* abbrev = sigabbrev_np(sig);
-  return abbrev ? fmt::format("SIG{}", abbrev) : fmt::format("signal {}", sig);
-}
-
 // The host's environment, then aerun's additions, the point's rendezvous variables, the run's
 // identity and the case's `env:`: later ones win.
 std::vector<std::string> child_environment(const CaseSpec& spec, const PlannedRun& plan,

@@ -2,7 +2,10 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <string.h>
 #include <unistd.h>
+
+#include <fmt/format.h>
 
 #include "aerun/util/error.hpp"
 
@@ -74,6 +77,11 @@ int SignalWatch::drain() {
 
 int SignalWatch::stop_signal() const {
   return g_stop;
+}
+
+std::string signal_name(int sig) {
+  const char* abbrev = sigabbrev_np(sig);
+  return abbrev ? fmt::format("SIG{}", abbrev) : fmt::format("signal {}", sig);
 }
 
 }  // namespace aerun

@@ -4,6 +4,7 @@
 #include "aerun/judge/failure_policy.hpp"
 #include "sched/job_script.hpp"
 
+#include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -11,6 +12,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -20,6 +22,7 @@
 #include "aerun/judge/run_status.hpp"
 #include "aerun/run/provenance.hpp"
 #include "aerun/run/run_plan.hpp"
+#include "aerun/run/signal_watch.hpp"
 #include "aerun/sched/job_stamps.hpp"
 #include "aerun/store/store.hpp"
 #include "aerun/util/sha256.hpp"
@@ -39,6 +42,22 @@ std::string job_name(Scheduler s, const std::string& name) {
   if (s == Scheduler::Pbs && !name.empty() && !std::isalpha(static_cast<unsigned char>(name[0])))
     return "j" + name;
   return name;
+}
+
+// Sleeps `seconds`, or less when a stop signal (SIGINT, SIGTERM, SIGHUP) arrives: its number, else
+// 0. Inside a JobFollower's follow() the stop is the follower's to see too (watches nest).
+int wait_unless_stopped(double seconds) {
+  SignalWatch signals;
+  const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  for (;;) {
+    if (const int s = signals.drain()) return s;
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                          end - std::chrono::steady_clock::now())
+                          .count();
+    if (left <= 0) return 0;
+    pollfd p{signals.fd(), POLLIN, 0};
+    ::poll(&p, 1, static_cast<int>(std::min<long long>(left, 1000)));
+  }
 }
 
 }  // namespace
@@ -185,6 +204,32 @@ std::vector<std::string> BatchRunner::write_scripts(const std::vector<PlannedRun
   return paths;
 }
 
+std::string BatchRunner::submit_with_retries(const BatchJob& job, SchedulerClient& client,
+                                             const std::vector<std::string>& after,
+                                             BatchSummary& sum, double& submitted) {
+  double delay = opts_.submit_backoff_s;
+  for (int tries = 1;; ++tries) {
+    try {
+      submitted = wall_now();
+      return client.submit(job.script_path, spec_.workdir, after);
+    } catch (const SchedulerError& e) {
+      if (!client.transient(e.what()) || tries >= opts_.submit_tries) throw;
+      // The scheduler may have taken the job before its answer was lost: never submit it twice.
+      if (auto taken = client.find_job(job.name)) {
+        out_ << fmt::format("[{}] {} was taken as job {} although the scheduler said: {}\n",
+                            spec_.name, job.name, *taken, e.what());
+        return *taken;
+      }
+      ++sum.submit_retries;
+      out_ << fmt::format("[{}] submitting {}: {}; trying again in {} s (try {} of {})\n",
+                          spec_.name, job.name, e.what(), delay, tries + 1, opts_.submit_tries);
+      out_.flush();
+      if ((sum.stop_signal = wait_unless_stopped(delay)) != 0) return "";
+      delay *= 2;
+    }
+  }
+}
+
 bool BatchRunner::submit_job(const BatchJob& job, SchedulerClient& client, JobFollower& follower,
                              BatchSummary& sum) {
   const std::string host = host_name();
@@ -243,10 +288,20 @@ bool BatchRunner::submit_job(const BatchJob& job, SchedulerClient& client, JobFo
     for (const PlannedRun* p : job.runs)
       for (const auto& id : opts_.after_ok(*p))
         if (std::find(after.begin(), after.end(), id) == after.end()) after.push_back(id);
-  const double submitted = wall_now();
+  double submitted = wall_now();
   std::string id;
   try {
-    id = client.submit(job.script_path, spec_.workdir, after);
+    id = submit_with_retries(job, client, after, sum, submitted);
+    if (id.empty()) {  // stopped while waiting to try again
+      for (auto& r : recs) {
+        r.status = run_status::interrupted;
+        r.reason =
+            fmt::format("stopped by {} before the scheduler took it", signal_name(sum.stop_signal));
+        r.end_time = wall_now();
+        store_->finish_run(r);
+      }
+      return false;
+    }
   } catch (const SchedulerError& e) {
     std::string why = e.what();
     // Slurm's and PBS's words for an array over their limit: say which limit, and the way out.
@@ -342,16 +397,20 @@ BatchSummary BatchRunner::run(const std::vector<PlannedRun>& planned, SchedulerC
   });
   size_t next = 0;
   auto submit_more = [&] {
-    for (auto& job : retry_jobs) submit_job(job, client, follower, sum);
+    for (auto& job : retry_jobs)
+      if (sum.stop_signal == 0) submit_job(job, client, follower, sum);
     retry_jobs.clear();
-    while (next < jobs.size() && (opts_.max_queued <= 0 || jobs[next].runs.size() > 1 ||
-                                  static_cast<int>(follower.outstanding()) < opts_.max_queued)) {
+    while (sum.stop_signal == 0 && next < jobs.size() &&
+           (opts_.max_queued <= 0 || jobs[next].runs.size() > 1 ||
+            static_cast<int>(follower.outstanding()) < opts_.max_queued)) {
       submit_job(jobs[next], client, follower, sum);
       ++next;
     }
   };
   submit_more();
-  if (opts_.wait) {
+  if (sum.stop_signal != 0) {
+    // Stopped while waiting to submit again: what was submitted stays queued (collect follows it).
+  } else if (opts_.wait) {
     sum.stop_signal = follower.follow(submit_more);
   } else {
     follower.poll_once();  // one look, so jobs that failed at once are reported now
@@ -364,13 +423,18 @@ BatchSummary BatchRunner::run(const std::vector<PlannedRun>& planned, SchedulerC
   if (sum.last_error.empty()) sum.last_error = follower.summary().last_error;
   out_ << fmt::format(
       "[{}] {} planned: {} ok, {} failed, {} submit failed, {} still queued or running, {} reused"
-      "{}{}{}\n",
+      "{}{}{}{}\n",
       spec_.name, sum.planned, sum.ok, sum.failed, sum.submit_failed, sum.outstanding, sum.reused,
       sum.retried ? fmt::format(", {} transient failure(s) retried", sum.retried) : "",
+      sum.submit_retries ? fmt::format(", {} submission(s) tried again (the scheduler was busy)",
+                                       sum.submit_retries)
+                         : "",
       sum.kept ? fmt::format(", {} failures kept as results (--rerun-failed runs them)", sum.kept)
                : "",
-      sum.not_submitted ? fmt::format(", {} not submitted yet (--max-queued)", sum.not_submitted)
-                        : "");
+      sum.not_submitted
+          ? fmt::format(", {} not submitted yet ({})", sum.not_submitted,
+                        sum.stop_signal ? "stopped before their turn" : "--max-queued")
+          : "");
   return sum;
 }
 

@@ -401,6 +401,21 @@ void PbsClient::cancel(const std::vector<std::string>& job_ids) {
   if (!r.ok()) throw SchedulerError("qdel failed: " + r.message());
 }
 
+bool PbsClient::transient(const std::string& message) const {
+  for (const char* words : {"cannot connect to server", "No free connections",
+                            "Batch protocol error", "Connection refused", "Connection timed out"})
+    if (message.find(words) != std::string::npos) return true;
+  return false;
+}
+
+std::optional<std::string> PbsClient::find_job(const std::string& name) {
+  const auto r = run_captured({"qselect", "-N", name});
+  if (!r.ok()) return std::nullopt;
+  std::string id = r.out.substr(0, r.out.find_first_of(" \t\r\n"));
+  if (id.empty()) return std::nullopt;
+  return id;
+}
+
 ArrayLimit PbsClient::array_limit(const std::string& queue) {
   if (const auto it = limits_.find(queue); it != limits_.end()) return it->second;
   // The server's limit, else PBS's own default (PBS_MAX_ARRAY_JOB_DFL in openpbs's

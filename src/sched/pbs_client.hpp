@@ -22,6 +22,12 @@ class PbsClient : public SchedulerClient {
   std::string task_id(const std::string& base, int index) const override;
   // "123[4].srv" -> "123[].srv"; "123.srv" stays.
   std::string base_id(const std::string& job_id) const override;
+  // PBS's words for a server out of reach or busy: the commands' "cannot connect to server"
+  // (openpbs src/cmds/*.c), "No free connections" (PBSE_NOCONNECTS) and "Batch protocol error"
+  // (PBSE_PROTOCOL, src/lib/Liblog/pbs_messages.c).
+  bool transient(const std::string& message) const override;
+  // `qselect -N NAME`: the job's (array's "123[].server") id.
+  std::optional<std::string> find_job(const std::string& name) override;
   // The server's max_array_size (`qmgr -c 'list server max_array_size'`; PBS's default 10,000
   // when unset or when qmgr does not answer) and the queue's, the smaller (asked once a queue).
   ArrayLimit array_limit(const std::string& queue) override;

@@ -114,6 +114,26 @@ void SlurmClient::cancel(const std::vector<std::string>& job_ids) {
   if (!r.ok()) throw SchedulerError("scancel failed: " + r.message());
 }
 
+bool SlurmClient::transient(const std::string& message) const {
+  for (const char* words :
+       {"Socket timed out on send/recv operation", "Unable to contact slurm controller",
+        "Communication connection failure", "Message send failure", "Message receive failure",
+        "Zero Bytes were transmitted or received", "Resource temporarily unavailable",
+        "Slurm temporarily unable to accept job", "Slurm job queue full",
+        "Slurm backup controller in standby mode", "Controller is in standby mode"})
+    if (message.find(words) != std::string::npos) return true;
+  return false;
+}
+
+std::optional<std::string> SlurmClient::find_job(const std::string& name) {
+  const auto r = run_captured(
+      {"squeue", "--me", "--noheader", "--states=all", "--name=" + name, "--Format=ArrayJobID:|"});
+  if (!r.ok()) return std::nullopt;
+  std::string id = r.out.substr(0, r.out.find_first_of("|\n"));
+  if (id.empty() || id.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+  return id;
+}
+
 ArrayLimit SlurmClient::array_limit(const std::string& queue) {
   (void)queue;  // one MaxArraySize for every partition
   if (limit_) return *limit_;

@@ -17,6 +17,11 @@ class SlurmClient : public SchedulerClient {
   void cancel(const std::vector<std::string>& job_ids) override;
   std::string task_id(const std::string& base, int index) const override;
   std::string base_id(const std::string& job_id) const override;
+  // sbatch's words for a controller that is busy or out of reach (src/common/slurm_errno.c);
+  // sbatch itself already retried EAGAIN and a full queue (src/sbatch/sbatch.c, 15 times).
+  bool transient(const std::string& message) const override;
+  // `squeue --me --name=NAME`: the job's (array's base) id.
+  std::optional<std::string> find_job(const std::string& name) override;
   // MaxArraySize from `scontrol show config` (asked once).
   ArrayLimit array_limit(const std::string& queue) override;
 

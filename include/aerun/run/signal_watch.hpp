@@ -9,6 +9,8 @@
 
 #include <signal.h>
 
+#include <string>
+
 namespace aerun {
 
 class SignalWatch {
@@ -24,5 +26,8 @@ class SignalWatch {
   // The stop signal received so far by any watch of this nest (0 if none).
   int stop_signal() const;
 };
+
+// "SIGINT", "SIGTERM", ...; "signal N" for a number without a name.
+std::string signal_name(int sig);
 
 }  // namespace aerun

@@ -30,6 +30,11 @@ struct BatchOptions {
   long long session_id = 0;    // the session runs are made in (session.hpp)
   bool fresh_session = false;  // reuse only what this session already did
   FollowOptions follow;
+  // A submission refused because the scheduler was busy or out of reach
+  // (SchedulerClient::transient) is tried again, up to submit_tries times in all, after
+  // submit_backoff_s, then twice that, ...
+  int submit_tries = 5;
+  double submit_backoff_s = 2;
   // The jobs a run's job starts only after (its setup steps' jobs in flight); a job of several
   // runs waits for every one of theirs. Null: none.
   std::function<std::vector<std::string>(const PlannedRun&)> after_ok;
@@ -46,9 +51,10 @@ struct BatchSummary {
   int submit_failed = 0;
   int not_submitted = 0;  // left for later by --max-queued with --no-wait
   int ok = 0;
-  int failed = 0;       // finished with any status but ok (a retried attempt not counted)
-  int retried = 0;      // transient failures submitted again (the case's `retries:`)
-  int outstanding = 0;  // still pending or running when run() returned
+  int failed = 0;          // finished with any status but ok (a retried attempt not counted)
+  int retried = 0;         // transient failures submitted again (the case's `retries:`)
+  int submit_retries = 0;  // submissions tried again because the scheduler was busy
+  int outstanding = 0;     // still pending or running when run() returned
   int stop_signal = 0;
   std::string last_error;  // a submission's or query's error, for the exit message
 };
@@ -97,6 +103,11 @@ class BatchRunner {
   std::string rundir_of(const PlannedRun& p) const;
   bool submit_job(const BatchJob& job, SchedulerClient& client, JobFollower& follower,
                   BatchSummary& sum);
+  // client.submit, tried again while the scheduler is busy (opts_.submit_tries); the job's id,
+  // or "" when a stop signal came while waiting (in sum.stop_signal). Throws SchedulerError.
+  std::string submit_with_retries(const BatchJob& job, SchedulerClient& client,
+                                  const std::vector<std::string>& after, BatchSummary& sum,
+                                  double& submitted);
 
   const CaseSpec& spec_;
   Store* store_;

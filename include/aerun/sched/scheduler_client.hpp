@@ -71,6 +71,18 @@ class SchedulerClient {
   virtual std::string task_id(const std::string& base, int index) const = 0;
   // The id to query or cancel for a stored run's job id (its array's base id for a task).
   virtual std::string base_id(const std::string& job_id) const = 0;
+  // Whether a refused submission's message says the scheduler was busy or out of reach (worth
+  // trying again), not that the job is wrong.
+  virtual bool transient(const std::string& message) const {
+    (void)message;
+    return false;
+  }
+  // The id of a job of this name the scheduler holds (an array's base id), if any: a submission
+  // whose answer was lost may have been taken all the same. nullopt: none, or it cannot tell.
+  virtual std::optional<std::string> find_job(const std::string& name) {
+    (void)name;
+    return std::nullopt;
+  }
   // The array limit for a submission to queue ("": the default one), asked of the scheduler once
   // per queue and remembered; never throws (a question nobody answers gives no limit).
   virtual ArrayLimit array_limit(const std::string& queue) {

@@ -14,6 +14,7 @@
 
 #include "aerun/case/case_loader.hpp"
 #include "aerun/judge/run_status.hpp"
+#include "aerun/run/signal_watch.hpp"
 #include "aerun/store/store.hpp"
 #include "fake_scheduler.hpp"
 
@@ -66,6 +67,7 @@ class BatchRunnerFake : public ::testing::Test {
     o.wait = wait;
     o.logs_dir = (dir_ / "logs").string();
     o.follow.poll_s = o.follow.max_poll_s = 0.01;
+    o.submit_backoff_s = 0.01;
     BatchRunner runner(spec, store_.get(), Scheduler::Slurm, o, out_);
     return runner.run(planned_, sched);
   }
@@ -172,6 +174,63 @@ TEST_F(BatchRunnerFake, ASiteThatHidesItsLimitSetsItInTheEnvironment) {
   ::unsetenv("AERUN_MAX_ARRAY_SIZE");
   EXPECT_EQ(s.jobs, 3);
   EXPECT_EQ(s.ok, 3);
+}
+
+// Issue 29: a controller too busy to answer ("Socket timed out on send/recv operation") is asked
+// again after a pause that doubles; a refusal that is no such thing is never retried.
+TEST_F(BatchRunnerFake, ABusyControllerIsAskedAgainAndTheRunsEndOk) {
+  FakeScheduler sched;
+  sched.busy = 2;
+  const BatchSummary s = run(many(3), sched);
+  EXPECT_EQ(sched.submit_calls, 3);
+  EXPECT_EQ(s.submit_retries, 2);
+  EXPECT_EQ(s.submit_failed, 0);
+  EXPECT_EQ(s.ok, 3);
+  EXPECT_THAT(out_.str(), HasSubstr("Socket timed out on send/recv operation; trying again in "
+                                    "0.01 s (try 2 of 5)"));
+  EXPECT_THAT(out_.str(), HasSubstr("trying again in 0.02 s (try 3 of 5)"));
+  EXPECT_THAT(out_.str(), HasSubstr("2 submission(s) tried again (the scheduler was busy)"));
+}
+
+TEST_F(BatchRunnerFake, AJobTakenBeforeItsAnswerWasLostIsFollowedNotSubmittedTwice) {
+  FakeScheduler sched;
+  sched.busy = 1;
+  sched.taken_anyway = true;
+  const BatchSummary s = run(many(3), sched);
+  EXPECT_EQ(sched.submitted_scripts.size(), 1u);  // one array, once
+  EXPECT_EQ(s.submit_retries, 0);
+  EXPECT_EQ(s.ok, 3);
+  EXPECT_THAT(out_.str(), HasSubstr("was taken as job 100 although the scheduler said"));
+}
+
+TEST_F(BatchRunnerFake, AControllerBusyPastEveryTryOrARealRefusalFailsTheSubmission) {
+  FakeScheduler sched;
+  sched.busy = 10;
+  BatchSummary s = run(many(3), sched);
+  EXPECT_EQ(sched.submit_calls, 5);  // submit_tries
+  EXPECT_EQ(s.submit_failed, 3);
+  EXPECT_THAT(s.last_error, HasSubstr("Socket timed out"));
+  FakeScheduler refusing;
+  refusing.refuse_with = "sbatch: error: invalid partition specified: gpu_p5";
+  s = run(many(3, "y"), refusing);
+  EXPECT_EQ(refusing.submit_calls, 1);
+  EXPECT_EQ(s.submit_failed, 3);
+}
+
+// A Ctrl-C while aerun waits to try again stops it there: the runs not taken are interrupted,
+// nothing more is submitted.
+TEST_F(BatchRunnerFake, AStopWhileWaitingToTryAgainLeavesTheRunsInterrupted) {
+  FakeScheduler sched;
+  sched.busy = 10;
+  SignalWatch outer;  // the Ctrl-C is held until the wait looks (watches nest)
+  raise(SIGINT);
+  const BatchSummary s = run(many(3), sched);
+  EXPECT_EQ(s.stop_signal, SIGINT);
+  EXPECT_EQ(sched.submit_calls, 1);
+  for (const auto& r : stored()) {
+    EXPECT_EQ(r.status, run_status::interrupted);
+    EXPECT_THAT(r.reason, HasSubstr("stopped by SIGINT before the scheduler took it"));
+  }
 }
 
 TEST(ArrayLimit, ANameEqualsNumberLineOfAListingIsRead) {

@@ -37,6 +37,11 @@ class FakeScheduler : public SchedulerClient {
   // array_limit() says it (as `scontrol show config` does), else the cluster hides it.
   std::optional<int> max_array_size;
   bool tell_limit = true;
+  // A busy controller: the next `busy` submissions are refused with sbatch's words for a timeout;
+  // with `taken_anyway`, the first of them is taken all the same (its answer lost on the way).
+  int busy = 0;
+  bool taken_anyway = false;
+  int submit_calls = 0;
 
   // What the test may look at.
   std::vector<std::string> submitted_scripts;
@@ -49,8 +54,14 @@ class FakeScheduler : public SchedulerClient {
   using SchedulerClient::submit;
   std::string submit(const std::string& script, const std::string& dir,
                      const std::vector<std::string>& after_ok) override {
+    ++submit_calls;
     dependencies.push_back(after_ok);
     if (!refuse_with.empty()) throw SchedulerError(refuse_with);
+    const bool lost_answer = busy > 0 && taken_anyway;
+    if (busy > 0 && !lost_answer) {
+      --busy;
+      throw SchedulerError(kBusy);
+    }
     std::ifstream in(script);
     const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     std::smatch m;
@@ -78,8 +89,25 @@ class FakeScheduler : public SchedulerClient {
       tasks_.push_back(t);
     }
     submitted_scripts.push_back(script);
+    if (std::regex_search(text, m, std::regex(R"(#SBATCH --job-name=(\S+))"))) names_[m[1]] = id;
+    if (lost_answer) {
+      --busy;
+      taken_anyway = false;
+      throw SchedulerError(kBusy);
+    }
     return id;
   }
+
+  bool transient(const std::string& message) const override {
+    return message.find("Socket timed out") != std::string::npos;
+  }
+  std::optional<std::string> find_job(const std::string& name) override {
+    const auto it = names_.find(name);
+    return it == names_.end() ? std::nullopt : std::optional<std::string>(it->second);
+  }
+  static constexpr const char* kBusy =
+      "sbatch rejected the job: sbatch: error: Batch job submission failed: Socket timed out on "
+      "send/recv operation";
 
   ArrayLimit array_limit(const std::string&) override {
     if (!max_array_size || !tell_limit) return {};
@@ -124,6 +152,7 @@ class FakeScheduler : public SchedulerClient {
   std::string base_id(const std::string& id) const override { return id.substr(0, id.find('_')); }
 
  private:
+  std::map<std::string, std::string> names_;  // job name -> id
   struct Task {
     std::string id, job, script, dir, output;
     int index = 0;

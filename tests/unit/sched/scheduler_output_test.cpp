@@ -246,3 +246,36 @@ TEST(QstatJson, TheHostsOfExecHostEachOnce) {
   EXPECT_EQ(jobs[1].nodes, "n1,n2");
   EXPECT_EQ(jobs[2].nodes, "");
 }
+
+namespace aerun {
+
+// Slurm's words for a busy or unreachable controller (src/common/slurm_errno.c) are worth another
+// try; a job that is wrong is not.
+TEST(SbatchRefusals, TimeoutsAndAnUnreachableControllerAreTransientABadJobIsNot) {
+  SlurmClient slurm;
+  for (const char* busy :
+       {"sbatch: error: Batch job submission failed: Socket timed out on send/recv operation",
+        "sbatch: error: Batch job submission failed: Unable to contact slurm controller (connect "
+        "failure)",
+        "sbatch: error: Batch job submission failed: Resource temporarily unavailable",
+        "sbatch: error: Batch job submission failed: Zero Bytes were transmitted or received"})
+    EXPECT_TRUE(slurm.transient(busy)) << busy;
+  for (const char* wrong :
+       {"sbatch: error: invalid partition specified: gpu_p5",
+        "sbatch: error: Batch job submission failed: Invalid job array specification",
+        "sbatch: error: Batch job submission failed: Job violates accounting/QOS policy (job "
+        "submit limit, user's size and/or time limits)"})
+    EXPECT_FALSE(slurm.transient(wrong)) << wrong;
+}
+
+TEST(QsubRefusals, AnUnreachableServerIsTransientAnOversizedArrayIsNot) {
+  PbsClient pbs;
+  EXPECT_TRUE(
+      pbs.transient("qsub rejected the job: Connection refused\nqsub: cannot connect to "
+                    "server pbs01 (errno=15010)"));
+  EXPECT_TRUE(pbs.transient("qsub: No free connections"));
+  EXPECT_FALSE(pbs.transient("qsub: Array job exceeds server or queue size limit"));
+  EXPECT_FALSE(pbs.transient("qsub: Unknown queue"));
+}
+
+}  // namespace aerun
