@@ -219,12 +219,11 @@ TEST_F(PbsJobs, CollectWaitShowsItsProgressOnATerminal) {
 // Issue 29: PBS refuses an array of more subjobs than max_array_size (the server's, then the
 // queue's); aerun asks qmgr for both and cuts the sweep into arrays that fit.
 TEST_F(PbsJobs, ASweepLargerThanTheQueuesMaxArraySizeIsCutIntoArraysThatFit) {
-  write_file(dir_ / "c.yaml", R"(case: wide
-params:
-  n: [1, 2, 3, 4, 5, 6, 7]
-command: echo "n={n}"
-resources: {nodes: 1, walltime: 10m, queue: debug}
-)");
+  const auto wide = [](const std::string& name, const std::string& queue) {
+    return "case: " + name + "\nparams: {n: [1, 2, 3, 4, 5, 6, 7]}\ncommand: echo \"n={n}\"\n" +
+           "resources: {nodes: 1, walltime: 10m, queue: " + queue + "}\n";
+  };
+  write_file(dir_ / "c.yaml", wide("wide", "debug"));
   const std::string limits =
       "PBS_STANDIN_MAX_ARRAY_SIZE=5 PBS_STANDIN_QUEUE_MAX_ARRAY_SIZE=debug=3";
   const auto r = aerun({"case", "c.yaml", "--scheduler", "pbs"}, limits);
@@ -237,12 +236,7 @@ resources: {nodes: 1, walltime: 10m, queue: debug}
       "1[0].standin 1[1].standin 1[2].standin 2[0].standin 2[1].standin 2[2].standin "
       "3.standin");
   // Without a queue limit the server's holds; qsub itself refuses what is over it.
-  write_file(dir_ / "d.yaml", R"(case: wider
-params:
-  n: [1, 2, 3, 4, 5, 6, 7]
-command: echo "n={n}"
-resources: {nodes: 1, walltime: 10m, queue: workq}
-)");
+  write_file(dir_ / "d.yaml", wide("wider", "workq"));
   const auto w = aerun({"case", "d.yaml", "--scheduler", "pbs"}, limits);
   ASSERT_EQ(w.code, 0) << w.err;
   EXPECT_THAT(w.err, HasSubstr("7 runs in 2 arrays of at most 5: the server's max_array_size = 5"));

@@ -797,13 +797,19 @@ TEST_F(StoreTest, AnEmptyStoreMigratesWithoutASessionBeforeSessions) {
   EXPECT_TRUE(s.sessions().empty());
 }
 
+// Two sessions, "night1" then "night2", opened in that order.
+std::pair<aerun::SessionInfo, aerun::SessionInfo> two_nights(Store& s) {
+  std::pair<aerun::SessionInfo, aerun::SessionInfo> n;
+  n.first.label = "night1";
+  n.second.label = "night2";
+  s.open_session(n.first);
+  s.open_session(n.second);
+  return n;
+}
+
 TEST_F(StoreTest, EveryAttemptIsKeptAndEachSessionSeesItsOwn) {
   Store s(path_);
-  aerun::SessionInfo n1, n2;
-  n1.label = "night1";
-  n2.label = "night2";
-  s.open_session(n1);
-  s.open_session(n2);
+  auto [n1, n2] = two_nights(s);
   RunRecord r = make_run("k");
   r.status = "ok";
   r.session_id = n1.id;
@@ -841,11 +847,7 @@ TEST_F(StoreTest, EveryAttemptIsKeptAndEachSessionSeesItsOwn) {
 // The report lists a session's cases without loading a run: in the order session_runs gives them.
 TEST_F(StoreTest, ASessionsCaseNamesComeInTheOrderOfItsRunsWithoutLoadingThem) {
   Store s(path_);
-  aerun::SessionInfo n1, n2;
-  n1.label = "night1";
-  n2.label = "night2";
-  s.open_session(n1);
-  s.open_session(n2);
+  auto [n1, n2] = two_nights(s);
   auto run = [&](const std::string& key, const std::string& case_name, long long session) {
     RunRecord r = make_run(key, case_name);
     r.status = "ok";
