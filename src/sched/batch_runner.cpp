@@ -106,8 +106,14 @@ std::vector<BatchJob> BatchRunner::plan_jobs(const std::vector<const PlannedRun*
           for (size_t i = before; i < jobs.size(); ++i) {
             jobs[i].part = part;
             jobs[i].parts = parts;
-            jobs[i].cut_by = fmt::format("{} runs in {} {} of at most {}: {}", group.size(), parts,
-                                         most > 1 ? "arrays" : "jobs", most, limit.source);
+            jobs[i].after_previous = part > 0 && task_cap() > 0;
+            jobs[i].cut_by = fmt::format(
+                "{} runs in {} {} of at most {}: {}{}", group.size(), parts,
+                most > 1 ? "arrays" : "jobs", most, limit.source,
+                task_cap() > 0 ? fmt::format("; each starts when the one before it ended, so that "
+                                             "at most {} run at once",
+                                             task_cap())
+                               : "");
           }
       }
     }
@@ -170,9 +176,7 @@ std::string BatchRunner::write_script(const BatchJob& job) const {
   req.aerun_binary = opts_.aerun_binary;
   req.resources = &job.resources;
   req.launcher = job.runs.front()->launcher.get();  // the same for every run of the job
-  int cap = spec_.resources.array_cap;
-  if (opts_.max_queued > 0 && (cap == 0 || opts_.max_queued < cap)) cap = opts_.max_queued;
-  req.array_cap = cap;
+  req.array_cap = task_cap();
   for (size_t i = 0; i < job.runs.size(); ++i)
     req.runs.push_back({job.runs[i]->key, job.runs[i]->repeat_index, job.runs[i]->command,
                         job.log_paths[i], stamps_path(job.log_paths[i]),
@@ -205,8 +209,8 @@ std::vector<std::string> BatchRunner::write_scripts(const std::vector<PlannedRun
 }
 
 std::string BatchRunner::submit_with_retries(const BatchJob& job, SchedulerClient& client,
-                                             const std::vector<std::string>& after,
-                                             BatchSummary& sum, double& submitted) {
+                                             const JobDeps& after, BatchSummary& sum,
+                                             double& submitted) {
   double delay = opts_.submit_backoff_s;
   for (int tries = 1;; ++tries) {
     try {
@@ -230,8 +234,15 @@ std::string BatchRunner::submit_with_retries(const BatchJob& job, SchedulerClien
   }
 }
 
+int BatchRunner::task_cap() const {
+  int cap = spec_.resources.array_cap;
+  if (opts_.max_queued > 0 && (cap == 0 || opts_.max_queued < cap)) cap = opts_.max_queued;
+  return cap;
+}
+
 bool BatchRunner::submit_job(const BatchJob& job, SchedulerClient& client, JobFollower& follower,
-                             BatchSummary& sum) {
+                             BatchSummary& sum, const std::vector<std::string>& after_end,
+                             std::string* id_out) {
   const std::string host = host_name();
   const std::string commit = git_commit(spec_.workdir);
   std::vector<RunRecord> recs;
@@ -283,11 +294,13 @@ bool BatchRunner::submit_job(const BatchJob& job, SchedulerClient& client, JobFo
     return false;
   }
   write_script(job);
-  std::vector<std::string> after;
+  JobDeps after;
+  after.any = after_end;
   if (opts_.after_ok)
     for (const PlannedRun* p : job.runs)
       for (const auto& id : opts_.after_ok(*p))
-        if (std::find(after.begin(), after.end(), id) == after.end()) after.push_back(id);
+        if (std::find(after.ok.begin(), after.ok.end(), id) == after.ok.end())
+          after.ok.push_back(id);
   double submitted = wall_now();
   std::string id;
   try {
@@ -327,6 +340,7 @@ bool BatchRunner::submit_job(const BatchJob& job, SchedulerClient& client, JobFo
     return false;
   }
   ++sum.jobs;
+  if (id_out) *id_out = id;
   out_ << fmt::format("[{}] submitted job {} ({} run{}): {}\n", spec_.name, id, recs.size(),
                       recs.size() == 1 ? "" : "s, an array", job.script_path);
   for (size_t i = 0; i < recs.size(); ++i) {
@@ -396,6 +410,7 @@ BatchSummary BatchRunner::run(const std::vector<PlannedRun>& planned, SchedulerC
     single_job(*it->second, dir, retry_jobs);
   });
   size_t next = 0;
+  std::vector<std::string> ids(jobs.size());  // each job's id once submitted
   auto submit_more = [&] {
     for (auto& job : retry_jobs)
       if (sum.stop_signal == 0) submit_job(job, client, follower, sum);
@@ -403,7 +418,10 @@ BatchSummary BatchRunner::run(const std::vector<PlannedRun>& planned, SchedulerC
     while (sum.stop_signal == 0 && next < jobs.size() &&
            (opts_.max_queued <= 0 || jobs[next].runs.size() > 1 ||
             static_cast<int>(follower.outstanding()) < opts_.max_queued)) {
-      submit_job(jobs[next], client, follower, sum);
+      const bool chained = jobs[next].after_previous && next > 0 && !ids[next - 1].empty();
+      submit_job(jobs[next], client, follower, sum,
+                 chained ? std::vector<std::string>{ids[next - 1]} : std::vector<std::string>{},
+                 &ids[next]);
       ++next;
     }
   };

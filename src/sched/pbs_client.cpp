@@ -296,14 +296,19 @@ std::vector<JobReport> parse_qstat_full(const std::string& out) {
 }
 
 std::string PbsClient::submit(const std::string& script, const std::string& dir,
-                              const std::vector<std::string>& after_ok) {
+                              const JobDeps& after) {
   (void)dir;  // the script changes to the case's workdir itself
   std::vector<std::string> argv{"qsub"};
-  if (!after_ok.empty()) {
-    std::string dep = "depend=afterok";
-    for (const auto& id : after_ok) dep += ":" + id;
-    argv.insert(argv.end(), {"-W", dep});
-  }
+  // "depend=afterok:1:2,afterany:3" (the depend attribute's list of types; qsub's -W parser
+  // keeps a comma-separated item without '=' in the value before it: openpbs parse_equal.c).
+  std::string dep;
+  for (const auto& [type, ids] :
+       {std::pair{"afterok", &after.ok}, std::pair{"afterany", &after.any}})
+    if (!ids->empty()) {
+      dep += std::string(dep.empty() ? "depend=" : ",") + type;
+      for (const auto& id : *ids) dep += ":" + id;
+    }
+  if (!dep.empty()) argv.insert(argv.end(), {"-W", dep});
   argv.push_back(script);
   const auto r = run_captured(argv);
   if (!r.ok()) throw SchedulerError("qsub rejected the job: " + r.message());

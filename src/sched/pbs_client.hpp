@@ -15,7 +15,7 @@ class PbsClient : public SchedulerClient {
   Scheduler kind() const override { return Scheduler::Pbs; }
   using SchedulerClient::submit;
   std::string submit(const std::string& script, const std::string& dir,
-                     const std::vector<std::string>& after_ok) override;
+                     const JobDeps& after) override;
   QueryResult query(const std::vector<std::string>& job_ids) override;
   void cancel(const std::vector<std::string>& job_ids) override;
   // "123[].srv" + 4 -> "123[4].srv".

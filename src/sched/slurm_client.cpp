@@ -67,12 +67,15 @@ std::vector<JobReport> parse_squeue(const std::string& out) {
 }
 
 std::string SlurmClient::submit(const std::string& script, const std::string& dir,
-                                const std::vector<std::string>& after_ok) {
+                                const JobDeps& after) {
   std::vector<std::string> argv{"sbatch", "--parsable", "--chdir=" + dir};
-  if (!after_ok.empty()) {
-    argv.push_back("--dependency=afterok:" + join(after_ok, ':'));
+  // "afterok:1:2,afterany:3": every one must hold (sbatch(1), --dependency).
+  std::vector<std::string> deps;
+  if (!after.ok.empty()) deps.push_back("afterok:" + join(after.ok, ':'));
+  if (!after.any.empty()) deps.push_back("afterany:" + join(after.any, ':'));
+  if (!deps.empty()) argv.push_back("--dependency=" + join(deps, ','));
+  if (!after.ok.empty())
     argv.push_back("--kill-on-invalid-dep=yes");  // a failed step cancels, never strands, its runs
-  }
   argv.push_back(script);
   const auto r = run_captured(argv);
   if (!r.ok()) throw SchedulerError("sbatch rejected the job: " + r.message());

@@ -11,7 +11,7 @@ class SlurmClient : public SchedulerClient {
   Scheduler kind() const override { return Scheduler::Slurm; }
   using SchedulerClient::submit;
   std::string submit(const std::string& script, const std::string& dir,
-                     const std::vector<std::string>& after_ok) override;
+                     const JobDeps& after) override;
   // `squeue -h -r -t all -j ID,ID,... -O JobArrayID,State,Reason,exit_code,StartTime,EndTime`.
   QueryResult query(const std::vector<std::string>& job_ids) override;
   void cancel(const std::vector<std::string>& job_ids) override;

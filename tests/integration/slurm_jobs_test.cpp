@@ -330,3 +330,24 @@ resources: {nodes: 1, walltime: 5m, partition: debug}
                              "p.run_id=r.id"))
     EXPECT_EQ(read_file(row[1]), "n=" + row[0] + "\n") << row[1];
 }
+
+// Under a cap on tasks at once (array_cap: 2) the cut arrays run one after another
+// (--dependency=afterany on the part before): no task of the second starts before the first ended.
+TEST_F(SlurmSmallArrays, UnderACapEachCutArrayStartsAfterTheOneBeforeItEnded) {
+  write_file(dir_ / "c.yaml", R"(case: capped
+params:
+  n: [1, 2, 3, 4, 5, 6]
+command: sleep 1; echo "n={n}"
+resources: {nodes: 1, walltime: 5m, partition: debug, array_cap: 2}
+)");
+  const auto r = aerun({"case", "c.yaml", "--scheduler", "slurm"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("6 runs in 2 arrays of at most 4"));
+  EXPECT_EQ(sql1(db(), "SELECT count(*) FROM runs WHERE status='ok'"), "6");
+  const auto parts = sql(db(),
+                         "SELECT substr(job_id, 1, instr(job_id, '_') - 1) AS job, "
+                         "min(job_start_time), max(end_time) FROM runs GROUP BY job ORDER BY job");
+  ASSERT_EQ(parts.size(), 2u);
+  EXPECT_GE(std::stod(parts[1][1]), std::stod(parts[0][2]) - 0.5)  // stamps of one host's clock
+      << "the second array started before the first ended";
+}

@@ -72,6 +72,8 @@ struct BatchJob {
   // says how many runs went into how many jobs, and which limit.
   int part = 0, parts = 1;
   std::string cut_by;
+  // Starts after the part before it ended (a cap on tasks at once holds over all the parts).
+  bool after_previous = false;
 };
 
 class BatchRunner {
@@ -101,13 +103,16 @@ class BatchRunner {
   int attempt_of(const PlannedRun& p) const;
   // The run's own directory (case `rundir:`), or "".
   std::string rundir_of(const PlannedRun& p) const;
+  // Submits one job (after the jobs in after_end ended, however); its id in *id when taken.
   bool submit_job(const BatchJob& job, SchedulerClient& client, JobFollower& follower,
-                  BatchSummary& sum);
+                  BatchSummary& sum, const std::vector<std::string>& after_end = {},
+                  std::string* id_out = nullptr);
+  // Array tasks running at once (the case's array_cap, --max-queued the lower), 0 for no cap.
+  int task_cap() const;
   // client.submit, tried again while the scheduler is busy (opts_.submit_tries); the job's id,
   // or "" when a stop signal came while waiting (in sum.stop_signal). Throws SchedulerError.
   std::string submit_with_retries(const BatchJob& job, SchedulerClient& client,
-                                  const std::vector<std::string>& after, BatchSummary& sum,
-                                  double& submitted);
+                                  const JobDeps& after, BatchSummary& sum, double& submitted);
 
   const CaseSpec& spec_;
   Store* store_;

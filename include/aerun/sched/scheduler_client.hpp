@@ -50,18 +50,24 @@ struct ArrayLimit {
   std::string source;        // where the figure comes from, for messages
 };
 
+// The jobs a submission waits for: `ok` until each ended with exit 0 (when one fails it never
+// starts: Slurm --kill-on-invalid-dep, PBS deletes it); `any` until each ended, however.
+struct JobDeps {
+  std::vector<std::string> ok, any;
+  bool empty() const { return ok.empty() && any.empty(); }
+};
+
 class SchedulerClient {
  public:
   virtual ~SchedulerClient() = default;
   virtual Scheduler kind() const = 0;
-  // Submits the script (from dir); returns the job id (an array's base id). after_ok: jobs it
-  // starts only after, once each ended with exit 0 (when one fails it is never started: Slurm
-  // --kill-on-invalid-dep, PBS deletes it). Throws SchedulerError with the scheduler's message
-  // when it is rejected or the command is missing.
+  // Submits the script (from dir); returns the job id (an array's base id). It starts only after
+  // the jobs of `after`. Throws SchedulerError with the scheduler's message when it is rejected
+  // or the command is missing.
   virtual std::string submit(const std::string& script, const std::string& dir,
-                             const std::vector<std::string>& after_ok) = 0;
+                             const JobDeps& after) = 0;
   std::string submit(const std::string& script, const std::string& dir) {
-    return submit(script, dir, {});
+    return submit(script, dir, JobDeps{});
   }
   // Every job and array task of these ids (as submit() returned them) in one scheduler call.
   virtual QueryResult query(const std::vector<std::string>& job_ids) = 0;

@@ -154,6 +154,25 @@ TEST_F(BatchRunnerFake, ASweepLargerThanTheArrayLimitIsCutIntoArraysThatFit) {
   EXPECT_EQ(jobs.size(), 10u);  // no two runs share a task
 }
 
+// With a cap on tasks at once (array_cap, --max-queued), the parts of a cut sweep run one after
+// another (each waits for the one before it to end, however it ended): the cap holds overall.
+TEST_F(BatchRunnerFake, CutArraysUnderACapStartEachAfterTheOneBeforeIt) {
+  FakeScheduler sched;
+  sched.max_array_size = 4;
+  std::string values;
+  for (int i = 0; i < 10; ++i) values += (i ? ", " : "") + std::to_string(i);
+  const CaseSpec spec = parse_case("case: capped\ncommand: 'echo {i}'\nparams:\n  i: [" + values +
+                                       "]\nresources: {array_cap: 2}\n",
+                                   (dir_ / "capped.yaml").string(), dir_.string());
+  const BatchSummary s = run(spec, sched);
+  EXPECT_EQ(s.jobs, 3);
+  EXPECT_EQ(s.ok, 10);
+  const std::vector<std::vector<std::string>> want{{}, {"100"}, {"101"}};
+  EXPECT_EQ(sched.waits_for_end, want);
+  EXPECT_THAT(out_.str(), HasSubstr("each starts when the one before it ended, so that at most 2 "
+                                    "run at once"));
+}
+
 TEST_F(BatchRunnerFake, ASiteThatHidesItsLimitSetsItInTheEnvironment) {
   FakeScheduler sched;
   sched.max_array_size = 4;

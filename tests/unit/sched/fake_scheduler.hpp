@@ -45,7 +45,8 @@ class FakeScheduler : public SchedulerClient {
 
   // What the test may look at.
   std::vector<std::string> submitted_scripts;
-  std::vector<std::vector<std::string>> dependencies;  // each submission's after_ok ids
+  std::vector<std::vector<std::string>> dependencies;   // each submission's after.ok ids
+  std::vector<std::vector<std::string>> waits_for_end;  // each submission's after.any ids
   int queries = 0;
   size_t most_tasks_in_queue = 0;  // pending or running at once, over all queries
 
@@ -53,9 +54,10 @@ class FakeScheduler : public SchedulerClient {
 
   using SchedulerClient::submit;
   std::string submit(const std::string& script, const std::string& dir,
-                     const std::vector<std::string>& after_ok) override {
+                     const JobDeps& after) override {
     ++submit_calls;
-    dependencies.push_back(after_ok);
+    dependencies.push_back(after.ok);
+    waits_for_end.push_back(after.any);
     if (!refuse_with.empty()) throw SchedulerError(refuse_with);
     const bool lost_answer = busy > 0 && taken_anyway;
     if (busy > 0 && !lost_answer) {

@@ -21,8 +21,7 @@ class CountingScheduler : public SchedulerClient {
   std::atomic<int> queries{0};
   Scheduler kind() const override { return Scheduler::Slurm; }
   using SchedulerClient::submit;
-  std::string submit(const std::string&, const std::string&,
-                     const std::vector<std::string>&) override {
+  std::string submit(const std::string&, const std::string&, const JobDeps&) override {
     return "1";
   }
   QueryResult query(const std::vector<std::string>& ids) override {
