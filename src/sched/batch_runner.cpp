@@ -327,6 +327,18 @@ bool BatchRunner::submit_job(const BatchJob& job, SchedulerClient& client, JobFo
           "Slurm's MaxArraySize or PBS's max_array_size, and aerun cuts arrays to fit)",
           job.runs.size(),
           limit.tasks ? "the limit aerun knew: " + limit.source : "aerun could not read the limit");
+    } else if (why.find("Job violates accounting/QOS policy") != std::string::npos ||
+               why.find("Maximum number of jobs") != std::string::npos ||
+               why.find("would exceed") != std::string::npos) {
+      // A per-user, -group or -project limit (Slurm's MaxSubmitJobs/MaxJobs of an association or
+      // QOS, slurm_errno.c ESLURM_ACCOUNTING_POLICY; PBS's max_queued, pbs_messages.c): each
+      // array task counts as a job.
+      why += fmt::format(
+          " (a limit on your jobs in the queue, each array task counting as one: {} asked for {} "
+          "more; see `{}`, then keep fewer queued at once: AERUN_MAX_ARRAY_SIZE and --max-queued)",
+          job.runs.size() > 1 ? "this array" : "this job", job.runs.size(),
+          scheduler_ == Scheduler::Pbs ? "qmgr -c 'list server max_queued'"
+                                       : "sacctmgr show assoc user=$USER format=MaxSubmit,MaxJobs");
     }
     out_ << fmt::format("[{}] submitting {} failed: {}\n", spec_.name, job.script_path, why);
     sum.last_error = why;

@@ -265,6 +265,22 @@ TEST(ArrayLimit, ANameEqualsNumberLineOfAListingIsRead) {
   EXPECT_FALSE(setting_number("Server pbs01\n", "max_array_size"));
 }
 
+// A per-user limit (Slurm's MaxSubmitJobs of an association or QOS) names itself and the way out.
+TEST_F(BatchRunnerFake, ARefusalByAPerUserLimitSaysWhereToReadItAndHowToQueueLess) {
+  FakeScheduler sched;
+  sched.refuse_with =
+      "sbatch rejected the job: sbatch: error: QOSMaxSubmitJobPerUserLimit\nsbatch: error: Batch "
+      "job submission failed: Job violates accounting/QOS policy (job submit limit, user's size "
+      "and/or time limits)";
+  const BatchSummary s = run(many(3), sched);
+  EXPECT_EQ(s.submit_failed, 3);
+  EXPECT_EQ(sched.submit_calls, 1);  // not a busy controller: not tried again
+  EXPECT_THAT(s.last_error,
+              HasSubstr("(a limit on your jobs in the queue, each array task counting "
+                        "as one: this array asked for 3 more; see `sacctmgr show "
+                        "assoc user=$USER format=MaxSubmit,MaxJobs`"));
+}
+
 TEST_F(BatchRunnerFake, AQueryThatCannotReachTheSchedulerConcludesNothing) {
   FakeScheduler sched;
   sched.failing_queries = 3;
