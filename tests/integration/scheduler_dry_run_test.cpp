@@ -114,3 +114,22 @@ resources: {nodes: 2}
   EXPECT_THAT(all, HasSubstr("--ranks=8"));
   for (const auto& s : scripts) EXPECT_THAT(s, HasSubstr("#SBATCH --array=0-1\n"));
 }
+
+// A dry run asks no scheduler for its array limit; AERUN_MAX_ARRAY_SIZE cuts its scripts as a
+// submission would be cut, and a bad value is named.
+TEST(SchedulerDryRun, AerunMaxArraySizeCutsTheScriptsAndABadValueIsNamed) {
+  TempDir d;
+  write_file(d / "c.yaml", R"(case: five
+params: {n: [1, 2, 3, 4, 5]}
+command: echo {n}
+resources: {nodes: 1, walltime: 1h}
+)");
+  auto r = run_aerun(d, {"case", "c.yaml", "--scheduler", "slurm", "--dry-run"},
+                     "AERUN_MAX_ARRAY_SIZE=2");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("5 runs in 3 slurm job scripts (nothing submitted)"));
+  r = run_aerun(d, {"case", "c.yaml", "--scheduler", "slurm", "--dry-run"},
+                "AERUN_MAX_ARRAY_SIZE=lots");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("AERUN_MAX_ARRAY_SIZE: 'lots' is no array size"));
+}
