@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -42,6 +43,15 @@ std::string job_name(Scheduler s, const std::string& name) {
   if (s == Scheduler::Pbs && !name.empty() && !std::isalpha(static_cast<unsigned char>(name[0])))
     return "j" + name;
   return name;
+}
+
+// A refusal by a limit on one user's (group's, project's) jobs in the queue: Slurm's
+// ESLURM_ACCOUNTING_POLICY (MaxSubmitJobs/MaxJobs of an association or QOS, src/common/
+// slurm_errno.c), PBS's max_queued limits (src/lib/Liblog/pbs_messages.c).
+bool per_user_limit(const std::string& why) {
+  return why.find("Job violates accounting/QOS policy") != std::string::npos ||
+         why.find("Maximum number of jobs") != std::string::npos ||
+         why.find("would exceed") != std::string::npos;
 }
 
 // Sleeps `seconds`, or less when a stop signal (SIGINT, SIGTERM, SIGHUP) arrives: its number, else
@@ -240,13 +250,16 @@ int BatchRunner::task_cap() const {
   return cap;
 }
 
-bool BatchRunner::submit_job(const BatchJob& job, SchedulerClient& client, JobFollower& follower,
-                             BatchSummary& sum, const std::vector<std::string>& after_end,
-                             std::string* id_out) {
+BatchRunner::Sent BatchRunner::submit_job(const BatchJob& job, SchedulerClient& client,
+                                          JobFollower& follower, BatchSummary& sum,
+                                          const std::vector<std::string>& after_end,
+                                          std::string* id_out, std::vector<RunRecord>* held) {
   const std::string host = host_name();
   const std::string commit = git_commit(spec_.workdir);
   std::vector<RunRecord> recs;
-  for (size_t i = 0; i < job.runs.size(); ++i) {
+  const bool resumed = held && !held->empty();  // begun already, then held back
+  if (resumed) recs = std::move(*held);
+  for (size_t i = 0; !resumed && i < job.runs.size(); ++i) {
     const PlannedRun& p = *job.runs[i];
     RunRecord r = new_run_record(spec_, p, host, commit);
     r.session_id = opts_.session_id;
@@ -267,7 +280,7 @@ bool BatchRunner::submit_job(const BatchJob& job, SchedulerClient& client, JobFo
   // linked into it.
   std::string rundir_error;
   for (const auto& r : recs) {
-    if (r.rundir.empty()) continue;
+    if (resumed || r.rundir.empty()) continue;
     try {
       prepare_run_directory(spec_, r.rundir);
       std::error_code ec;
@@ -291,7 +304,7 @@ bool BatchRunner::submit_job(const BatchJob& job, SchedulerClient& client, JobFo
       store_->finish_run(r);
       ++sum.submit_failed;
     }
-    return false;
+    return Sent::Failed;
   }
   write_script(job);
   JobDeps after;
@@ -313,7 +326,7 @@ bool BatchRunner::submit_job(const BatchJob& job, SchedulerClient& client, JobFo
         r.end_time = wall_now();
         store_->finish_run(r);
       }
-      return false;
+      return Sent::Failed;
     }
   } catch (const SchedulerError& e) {
     std::string why = e.what();
@@ -327,9 +340,22 @@ bool BatchRunner::submit_job(const BatchJob& job, SchedulerClient& client, JobFo
           "Slurm's MaxArraySize or PBS's max_array_size, and aerun cuts arrays to fit)",
           job.runs.size(),
           limit.tasks ? "the limit aerun knew: " + limit.source : "aerun could not read the limit");
-    } else if (why.find("Job violates accounting/QOS policy") != std::string::npos ||
-               why.find("Maximum number of jobs") != std::string::npos ||
-               why.find("would exceed") != std::string::npos) {
+    } else if (per_user_limit(why)) {
+      if (held && opts_.wait && follower.outstanding() > 0) {
+        // Jobs of this aerun hold the quota: these runs go out when some of them ended.
+        out_ << fmt::format("[{}] {} held back ({}): submitted again when earlier jobs end\n",
+                            spec_.name, job.name, why.substr(why.rfind(": ") + 2));
+        for (auto& r : recs) {
+          r.status = run_status::pending;
+          r.reason = "held back by a per-user limit of the scheduler: " + why;
+          r.job_id.clear();
+          r.scheduler_state = "HELD_BY_AERUN";
+          store_->update_job(r);
+        }
+        ++sum.held;
+        *held = std::move(recs);
+        return Sent::Held;
+      }
       // A per-user, -group or -project limit (Slurm's MaxSubmitJobs/MaxJobs of an association or
       // QOS, slurm_errno.c ESLURM_ACCOUNTING_POLICY; PBS's max_queued, pbs_messages.c): each
       // array task counts as a job.
@@ -349,7 +375,7 @@ bool BatchRunner::submit_job(const BatchJob& job, SchedulerClient& client, JobFo
       store_->finish_run(r);
       ++sum.submit_failed;
     }
-    return false;
+    return Sent::Failed;
   }
   ++sum.jobs;
   if (id_out) *id_out = id;
@@ -367,7 +393,7 @@ bool BatchRunner::submit_job(const BatchJob& job, SchedulerClient& client, JobFo
     follower.add(r, &spec_);
     ++sum.submitted;
   }
-  return true;
+  return Sent::Submitted;
 }
 
 BatchSummary BatchRunner::run(const std::vector<PlannedRun>& planned, SchedulerClient& client) {
@@ -423,17 +449,36 @@ BatchSummary BatchRunner::run(const std::vector<PlannedRun>& planned, SchedulerC
   });
   size_t next = 0;
   std::vector<std::string> ids(jobs.size());  // each job's id once submitted
+  struct Held {
+    size_t job;
+    std::vector<RunRecord> recs;
+  };
+  std::deque<Held> held;  // held back by a per-user limit, in sweep order
+  const auto after_end = [&](size_t i) {
+    return jobs[i].after_previous && i > 0 && !ids[i - 1].empty()
+               ? std::vector<std::string>{ids[i - 1]}
+               : std::vector<std::string>{};
+  };
   auto submit_more = [&] {
+    // Held jobs go first, in order; while the limit still refuses one, nothing newer goes out.
+    while (sum.stop_signal == 0 && !held.empty() &&
+           submit_job(jobs[held.front().job], client, follower, sum, after_end(held.front().job),
+                      &ids[held.front().job], &held.front().recs) != Sent::Held)
+      held.pop_front();
+    if (!held.empty()) return;
     for (auto& job : retry_jobs)
       if (sum.stop_signal == 0) submit_job(job, client, follower, sum);
     retry_jobs.clear();
     while (sum.stop_signal == 0 && next < jobs.size() &&
            (opts_.max_queued <= 0 || jobs[next].runs.size() > 1 ||
             static_cast<int>(follower.outstanding()) < opts_.max_queued)) {
-      const bool chained = jobs[next].after_previous && next > 0 && !ids[next - 1].empty();
-      submit_job(jobs[next], client, follower, sum,
-                 chained ? std::vector<std::string>{ids[next - 1]} : std::vector<std::string>{},
-                 &ids[next]);
+      std::vector<RunRecord> recs;
+      const Sent sent =
+          submit_job(jobs[next], client, follower, sum, after_end(next), &ids[next], &recs);
+      if (sent == Sent::Held) {
+        held.push_back({next++, std::move(recs)});
+        return;
+      }
       ++next;
     }
   };
@@ -445,6 +490,15 @@ BatchSummary BatchRunner::run(const std::vector<PlannedRun>& planned, SchedulerC
   } else {
     follower.poll_once();  // one look, so jobs that failed at once are reported now
   }
+  // Still held when there is nothing left to wait for (or aerun stops following): a failure.
+  for (auto& h : held)
+    for (auto& r : h.recs) {
+      r.status = run_status::submit_failed;
+      r.end_time = wall_now();
+      store_->finish_run(r);
+      ++sum.submit_failed;
+      sum.last_error = r.reason;
+    }
   for (size_t i = next; i < jobs.size(); ++i)
     sum.not_submitted += static_cast<int>(jobs[i].runs.size());
   sum.ok = follower.summary().ok;
@@ -453,12 +507,15 @@ BatchSummary BatchRunner::run(const std::vector<PlannedRun>& planned, SchedulerC
   if (sum.last_error.empty()) sum.last_error = follower.summary().last_error;
   out_ << fmt::format(
       "[{}] {} planned: {} ok, {} failed, {} submit failed, {} still queued or running, {} reused"
-      "{}{}{}{}\n",
+      "{}{}{}{}{}\n",
       spec_.name, sum.planned, sum.ok, sum.failed, sum.submit_failed, sum.outstanding, sum.reused,
       sum.retried ? fmt::format(", {} transient failure(s) retried", sum.retried) : "",
       sum.submit_retries ? fmt::format(", {} submission(s) tried again (the scheduler was busy)",
                                        sum.submit_retries)
                          : "",
+      sum.held ? fmt::format(", {} job(s) held back by a per-user limit until earlier ones ended",
+                             sum.held)
+               : "",
       sum.kept ? fmt::format(", {} failures kept as results (--rerun-failed runs them)", sum.kept)
                : "",
       sum.not_submitted

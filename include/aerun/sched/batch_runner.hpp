@@ -54,6 +54,7 @@ struct BatchSummary {
   int failed = 0;          // finished with any status but ok (a retried attempt not counted)
   int retried = 0;         // transient failures submitted again (the case's `retries:`)
   int submit_retries = 0;  // submissions tried again because the scheduler was busy
+  int held = 0;            // jobs a per-user limit held back until earlier ones ended
   int outstanding = 0;     // still pending or running when run() returned
   int stop_signal = 0;
   std::string last_error;  // a submission's or query's error, for the exit message
@@ -103,10 +104,15 @@ class BatchRunner {
   int attempt_of(const PlannedRun& p) const;
   // The run's own directory (case `rundir:`), or "".
   std::string rundir_of(const PlannedRun& p) const;
-  // Submits one job (after the jobs in after_end ended, however); its id in *id when taken.
-  bool submit_job(const BatchJob& job, SchedulerClient& client, JobFollower& follower,
+  // What became of a job handed to the scheduler.
+  enum class Sent { Submitted, Failed, Held };
+  // Submits one job (after the jobs in after_end ended, however); its id in *id_out when taken.
+  // With `held` (following, other jobs of this aerun still queued), a refusal by a per-user
+  // limit holds the job back instead of failing it: its runs stay `pending` without a job, their
+  // records in *held, and a later call with the same *held submits them again.
+  Sent submit_job(const BatchJob& job, SchedulerClient& client, JobFollower& follower,
                   BatchSummary& sum, const std::vector<std::string>& after_end = {},
-                  std::string* id_out = nullptr);
+                  std::string* id_out = nullptr, std::vector<RunRecord>* held = nullptr);
   // Array tasks running at once (the case's array_cap, --max-queued the lower), 0 for no cap.
   int task_cap() const;
   // client.submit, tried again while the scheduler is busy (opts_.submit_tries); the job's id,

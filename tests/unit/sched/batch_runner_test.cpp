@@ -281,6 +281,27 @@ TEST_F(BatchRunnerFake, ARefusalByAPerUserLimitSaysWhereToReadItAndHowToQueueLes
                         "assoc user=$USER format=MaxSubmit,MaxJobs`"));
 }
 
+// Issue 29: a per-user limit reached mid-case (MaxSubmitJobs, each array task counting) holds the
+// rest back inside aerun; they go out as earlier jobs end, and every run ends ok.
+TEST_F(BatchRunnerFake, RunsAPerUserLimitRefusesWaitForEarlierJobsToEnd) {
+  FakeScheduler sched;
+  sched.max_array_size = 4;
+  sched.max_submit_jobs = 5;
+  const BatchSummary s = run(many(10), sched);  // arrays of 4, 4, 2
+  EXPECT_EQ(s.submit_failed, 0) << s.last_error;
+  EXPECT_EQ(s.ok, 10);
+  EXPECT_EQ(s.jobs, 3);
+  EXPECT_GE(s.held, 1);
+  EXPECT_THAT(out_.str(), HasSubstr("held back (Job violates accounting/QOS policy"));
+  EXPECT_THAT(out_.str(), HasSubstr("held back by a per-user limit until earlier ones ended"));
+  // Without waiting there is nothing to wait for: the refusal fails the runs, with the way out.
+  FakeScheduler full;
+  full.max_submit_jobs = 2;
+  const BatchSummary n = run(many(3, "z"), full, /*wait=*/false);
+  EXPECT_EQ(n.submit_failed, 3);
+  EXPECT_THAT(n.last_error, HasSubstr("each array task counting as one"));
+}
+
 TEST_F(BatchRunnerFake, AQueryThatCannotReachTheSchedulerConcludesNothing) {
   FakeScheduler sched;
   sched.failing_queries = 3;

@@ -41,6 +41,9 @@ class FakeScheduler : public SchedulerClient {
   // with `taken_anyway`, the first of them is taken all the same (its answer lost on the way).
   int busy = 0;
   bool taken_anyway = false;
+  // Slurm's MaxSubmitJobs of the user's association: a submission that would put more tasks in
+  // the queue (each array task counts) is refused as Slurm refuses it.
+  std::optional<int> max_submit_jobs;
   int submit_calls = 0;
 
   // What the test may look at.
@@ -77,6 +80,16 @@ class FakeScheduler : public SchedulerClient {
         throw SchedulerError(
             "sbatch rejected the job: sbatch: error: Batch job submission failed: Invalid job "
             "array specification");
+    }
+    if (max_submit_jobs) {
+      int queued = 0;
+      for (const Task& t : tasks_)
+        queued += !t.gone && (t.state.empty() || t.state == "PENDING" || t.state == "RUNNING");
+      if (queued + tasks > *max_submit_jobs)
+        throw SchedulerError(
+            "sbatch rejected the job: sbatch: error: AssocMaxSubmitJobLimit\nsbatch: error: Batch "
+            "job submission failed: Job violates accounting/QOS policy (job submit limit, user's "
+            "size and/or time limits)");
     }
     std::string output = id + ".out";
     if (std::regex_search(text, m, std::regex(R"(#SBATCH --output=(\S+))"))) output = m[1];
