@@ -103,10 +103,18 @@ TEST_F(SlurmJobs, CancelStopsTheCasesJobsAndStoresThemCancelled) {
              "case: slow\nparams: {i: [1, 2]}\ncommand: echo started {i}; sleep 300\n"
              "resources: {walltime: 10m}\n");
   ASSERT_EQ(aerun({"case", "c.yaml", "--scheduler", "slurm", "--no-wait"}).code, 0);
+  // Running, and each command's first line written: squeue says RUNNING a moment before the
+  // script's output reaches its log on a loaded machine.
+  const auto both_started = [&] {
+    for (const auto& row : sql(db(), "SELECT log_path FROM runs"))
+      if (read_file(row[0]).find("started") == std::string::npos) return false;
+    return true;
+  };
   ASSERT_TRUE(eventually(
       [&] {
         return aerun({"collect", "slow"}).code == 0 &&
-               sql1(db(), "SELECT count(*) FROM runs WHERE status='running'") == "2";
+               sql1(db(), "SELECT count(*) FROM runs WHERE status='running'") == "2" &&
+               both_started();
       },
       30));
   const auto c = aerun({"cancel", "slow"});
