@@ -110,21 +110,19 @@ std::vector<BatchJob> BatchRunner::plan_jobs(const std::vector<const PlannedRun*
         const auto from = group.begin() + static_cast<std::ptrdiff_t>(part * most);
         const std::vector<const PlannedRun*> runs(
             from, from + static_cast<std::ptrdiff_t>(std::min(most, group.size() - part * most)));
-        const size_t before = jobs.size();
-        array_job(runs, dir, jobs);
-        if (parts > 1)
-          for (size_t i = before; i < jobs.size(); ++i) {
-            jobs[i].part = part;
-            jobs[i].parts = parts;
-            jobs[i].after_previous = part > 0 && task_cap() > 0;
-            jobs[i].cut_by = fmt::format(
-                "{} runs in {} {} of at most {}: {}{}", group.size(), parts,
-                most > 1 ? "arrays" : "jobs", most, limit.source,
-                task_cap() > 0 ? fmt::format("; each starts when the one before it ended, so that "
-                                             "at most {} run at once",
-                                             task_cap())
-                               : "");
-          }
+        array_job(runs, dir, jobs);  // one job: an array, or a plain job for a part of one run
+        if (parts == 1) continue;
+        BatchJob& j = jobs.back();
+        j.part = part;
+        j.parts = parts;
+        j.after_previous = part > 0 && task_cap() > 0;
+        j.cut_by = fmt::format(
+            "{} runs in {} {} of at most {}: {}{}", group.size(), parts,
+            most > 1 ? "arrays" : "jobs", most, limit.source,
+            task_cap() > 0 ? fmt::format("; each starts when the one before it ended, so that at "
+                                         "most {} run at once",
+                                         task_cap())
+                           : "");
       }
     }
     return jobs;
