@@ -75,6 +75,16 @@ int run_in_allocation(const Globals& g, const CaseSpec& spec, std::vector<Planne
   return s.failed > 0 || s.kept > 0 || s.interrupted > 0 || s.busy > 0 || blocked > 0 ? 1 : 0;
 }
 
+// A dry-run job: its script, and an array's task table with the command of each task (a run's
+// command is in its script).
+void print_dry_run_job(const BatchJob& job) {
+  std::cout << job.script_path << "\n";
+  if (job.tasks_path.empty()) return;
+  std::cout << "#   task table: " << job.tasks_path << "\n";
+  for (size_t i = 0; i < job.runs.size(); ++i)
+    std::cout << fmt::format("#   task {}: {}\n", i, printable(job.runs[i]->command));
+}
+
 }  // namespace
 
 int run_batch_case(const Globals& g, const CaseSpec& spec, const RunSelector& selector,
@@ -122,16 +132,16 @@ int run_batch_case(const Globals& g, const CaseSpec& spec, const RunSelector& se
     for (const auto& p : planned) steps.need(p);
     for (size_t i = 0; i < steps.size(); ++i) {  // the steps' job scripts, submitted first
       BatchRunner step_runner(steps.step_case(i), store.get(), sched, o, std::cerr);
-      for (const auto& path : step_runner.write_scripts(steps.instances(i)))
+      for (const auto& job : step_runner.write_scripts(steps.instances(i)))
         std::cout << fmt::format("# setup step {}, submitted first: {}\n", spec.steps[i].name,
-                                 path);
+                                 job.script_path);
     }
-    const auto scripts = runner.write_scripts(planned);
+    const auto jobs = runner.write_scripts(planned);
     std::cout << fmt::format("# case {}: {} run{} in {} {} job script{} (nothing submitted)\n",
-                             spec.name, planned.size(), planned.size() == 1 ? "" : "s",
-                             scripts.size(), sched == Scheduler::None ? "local" : to_string(sched),
-                             scripts.size() == 1 ? "" : "s");
-    for (const auto& s : scripts) std::cout << s << "\n";
+                             spec.name, planned.size(), planned.size() == 1 ? "" : "s", jobs.size(),
+                             sched == Scheduler::None ? "local" : to_string(sched),
+                             jobs.size() == 1 ? "" : "s");
+    for (const auto& job : jobs) print_dry_run_job(job);
     return 0;
   }
   if (sched == Scheduler::None) {

@@ -3,6 +3,7 @@
 
 #include "aerun/judge/failure_policy.hpp"
 #include "sched/job_script.hpp"
+#include "sched/task_table.hpp"
 
 #include <poll.h>
 #include <sys/stat.h>
@@ -150,6 +151,8 @@ void BatchRunner::array_job(const std::vector<const PlannedRun*>& runs, const fs
   j.output =
       (dir / (j.name + (scheduler_ == Scheduler::Pbs ? "_^array_index^.log" : "_%a.log"))).string();
   j.script_path = (dir / "jobs" / (j.name + "." + script_ext(scheduler_))).string();
+  // Read by path from the compute nodes, whatever directory the job starts in.
+  j.tasks_path = fs::absolute(dir / "jobs" / (j.name + ".tasks")).string();
   j.resources = resources_of(spec_, *runs.front());
   jobs.push_back(std::move(j));
 }
@@ -190,30 +193,30 @@ std::string BatchRunner::write_script(const BatchJob& job) const {
                         job.log_paths[i], stamps_path(job.log_paths[i]),
                         i < job.attempts.size() ? job.attempts[i] : 1, job.runs[i]->stall_s,
                         job.runs[i]->first_step_s, rundir_of(*job.runs[i])});
+  req.tasks_path = job.tasks_path;
   const std::string text = render_job_script(spec_, req);
   std::error_code ec;
   fs::create_directories(fs::path(job.script_path).parent_path(), ec);
   if (ec)
     throw SystemError(fmt::format("cannot create {}: {}",
                                   fs::path(job.script_path).parent_path().string(), ec.message()));
-  {
-    std::ofstream f(job.script_path, std::ios::trunc);
-    f << text;
-    if (!f.flush()) throw SystemError("cannot write job script " + job.script_path);
-  }
+  const auto write = [](const std::string& path, const std::string& content, const char* what) {
+    std::ofstream f(path, std::ios::trunc);
+    f << content;
+    if (!f.flush()) throw SystemError(fmt::format("cannot write {} {}", what, path));
+  };
+  if (!req.tasks_path.empty()) write(req.tasks_path, task_table(req), "task table");
+  write(job.script_path, text, "job script");
   ::chmod(job.script_path.c_str(), 0755);
   return text;
 }
 
-std::vector<std::string> BatchRunner::write_scripts(const std::vector<PlannedRun>& planned) {
+std::vector<BatchJob> BatchRunner::write_scripts(const std::vector<PlannedRun>& planned) {
   std::vector<const PlannedRun*> todo;
   for (const auto& p : planned) todo.push_back(&p);
-  std::vector<std::string> paths;
-  for (const auto& job : plan_jobs(todo)) {
-    write_script(job);
-    paths.push_back(job.script_path);
-  }
-  return paths;
+  std::vector<BatchJob> jobs = plan_jobs(todo);
+  for (const auto& job : jobs) write_script(job);
+  return jobs;
 }
 
 std::string BatchRunner::submit_with_retries(const BatchJob& job, SchedulerClient& client,

@@ -5,11 +5,13 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 
 #include "aerun/launch/launcher_args.hpp"
 #include "aerun/run/provenance.hpp"
 #include "aerun/util/shell_quote.hpp"
 #include "sched/job_script.hpp"
+#include "sched/task_table.hpp"
 
 namespace aerun {
 
@@ -19,8 +21,13 @@ std::string opt(const std::optional<int>& v) {
   return v ? std::to_string(*v) : "";
 }
 
-// `case "$aerun_task" in ...`: the variables of the run this task makes.
+// The variables of the run this task makes: an array's come from its task table (the script
+// keeps one size), a single run's are written in the script, as `case "$aerun_task" in 0) ...`.
 std::string runs_block(const CaseSpec& spec, const JobScriptRequest& req) {
+  if (req.runs.size() > 1) {
+    if (req.tasks_path.empty()) throw std::logic_error("a job array needs a task table");
+    return task_table_block(req);
+  }
   std::string out = "case \"$aerun_task\" in\n";
   for (size_t i = 0; i < req.runs.size(); ++i) {
     const ScriptRun& r = req.runs[i];

@@ -34,6 +34,7 @@ struct JobScriptRequest {
   std::string job_name;
   std::string output;           // the scheduler's output path (%a / ^array_index^ for arrays)
   std::vector<ScriptRun> runs;  // more than one: a job array over them
+  std::string tasks_path;       // an array's task table (task_table()), written beside the script
   int array_cap = 0;            // array tasks at once (0 = no cap)
   EnvVars env;                  // exported before the run (after the case's env)
   std::string aerun_binary;     // for `aerun env` (launch line) and `aerun stamp-output`

@@ -38,7 +38,8 @@ std::string dry_run_script(const TempDir& dir, const std::string& file) {
   return paths.empty() ? "" : paths[0];
 }
 
-// What array task `index` of a job script runs, executed in `dir` with stand-ins: srun runs its
+// What array task `index` of a job script runs (the script's own lines read its run), executed
+// in `dir` with stand-ins: srun runs its
 // command on "this node", scontrol names one host, python writes its arguments (one per line) to
 // argv.txt. SLURM_JOB_ID is 42, so the DeepSpeed config is ds_config.42.json.
 struct TaskRun {
@@ -54,14 +55,14 @@ TaskRun run_task(const TempDir& dir, const std::string& script, int index) {
   write_file(dir / "bin/python", "#!/bin/bash\nprintf '%s\\n' \"$@\" > argv.txt\n");
   for (const char* b : {"srun", "scontrol", "python"})
     fs::permissions(dir.path() / "bin" / b, fs::perms::owner_all);
-  write_file(
-      dir / "task.sh",
-      fmt::format("set -e\ncd {}\nexport PATH={}:$PATH SLURM_JOB_ID=42 SLURM_JOBID=42 "
-                  "SLURM_NNODES=16 SLURM_PROCID=0 SLURM_JOB_NODELIST=jzxh001\n"
-                  "aerun_task={}\neval \"$(sed -n '/^case \"$aerun_task\" in/,/^esac/p' {})\"\n"
-                  "eval \"$AERUN_COMMAND\"\n",
-                  shell_quote(dir.path().string()), shell_quote(dir / "bin"), index,
-                  shell_quote(script)));
+  write_file(dir / "task.sh",
+             fmt::format("set -e\ncd {}\nexport PATH={}:$PATH SLURM_JOB_ID=42 SLURM_JOBID=42 "
+                         "SLURM_NNODES=16 SLURM_PROCID=0 SLURM_JOB_NODELIST=jzxh001 "
+                         "SLURM_ARRAY_TASK_ID={}\n"
+                         "eval \"$(sed -n '/^aerun_task=/,/^export AERUN_RUN_KEY/p' {})\"\n"
+                         "eval \"$AERUN_COMMAND\"\n",
+                         shell_quote(dir.path().string()), shell_quote(dir / "bin"), index,
+                         shell_quote(script)));
   fs::remove(dir / "argv.txt");
   fs::remove(dir / "ds_config.42.json");
   EXPECT_EQ(std::system(("bash " + shell_quote(dir / "task.sh")).c_str()), 0);

@@ -44,16 +44,6 @@ std::vector<std::string> dry_run_scripts(const TempDir& dir, const std::string& 
   return paths;
 }
 
-// The command array task `index` of a job script runs: its `case` block evaluated by bash.
-std::string task_command(const TempDir& dir, const std::string& script, int index) {
-  write_file(dir / "get.sh", "aerun_task=" + std::to_string(index) + "\neval \"$(sed -n " +
-                                 "'/^case \"$aerun_task\" in/,/^esac/p' " + shell_quote(script) +
-                                 ")\"\nprintf %s \"$AERUN_COMMAND\"\n");
-  const std::string out = dir / "cmd.txt";
-  std::system(("bash " + shell_quote(dir / "get.sh") + " >" + shell_quote(out)).c_str());
-  return read_file(out);
-}
-
 // The seed's "Performance" table, one row per run in the seed's order: nodes (x 4 GPUs), PP, PP
 // chunks, micro-batch, day (the Notes column).
 struct PerfRow {
@@ -98,7 +88,7 @@ TEST(BigscienceCases, PerfRunsAreTheBigscienceSrunLineWithTheSeedsTpPpChunksAndM
   ASSERT_EQ(scripts.size(), 3u);
   // Task 0 of the 4-node array: 18B (NHIDDEN 6144, NLAYERS 40), TP 4, PP 8, 64 chunks, MBS 4:
   // global batch 4*64*1.
-  EXPECT_EQ(task_command(dir, scripts[0], 0),
+  EXPECT_EQ(task_variable(scripts[0], 0),
             "srun --jobid $SLURM_JOBID bash -c 'python -u -m torch.distributed.launch "
             "--nproc_per_node 4 --nnodes 4 --master_addr $(scontrol show hostnames "
             "$SLURM_JOB_NODELIST | head -n 1) --master_port 6000 --node_rank $SLURM_PROCID "
@@ -121,7 +111,7 @@ TEST(BigscienceCases, PerfRunsAreTheBigscienceSrunLineWithTheSeedsTpPpChunksAndM
   for (size_t a = 0; a < scripts.size(); ++a) {
     const int tasks = a == 0 ? 7 : a == 1 ? 4 : 9;
     for (int i = 0; i < tasks; ++i, ++row) {
-      const std::string cmd = task_command(dir, scripts[a], i);
+      const std::string cmd = task_variable(scripts[a], i);
       const PerfRow& r = kPerf.at(row);
       EXPECT_THAT(cmd, HasSubstr(fmt::format("--nnodes {} ", r.nodes)));
       EXPECT_THAT(cmd, HasSubstr(fmt::format("--tensor-model-parallel-size 4 "
@@ -152,7 +142,7 @@ TEST(BigscienceCases, LogsCaseRunsTheSeedsRenamedScriptsOnSixteenNodes) {
       "55B-megatron-mbs-4-pp8-dp-2-gas-128",  "55B-megatron-mbs-2-pp8-dp-2-gas-256",
       "55B-ds-zero1-mbs-4-pp8-dp-2-gas-128",  "55B-ds-zero1-mbs-2-pp8-dp-2-gas-256"};
   std::set<std::string> run;
-  for (int i = 0; i < 16; ++i) run.insert(task_command(dir, scripts[0], i));
+  for (int i = 0; i < 16; ++i) run.insert(task_variable(scripts[0], i));
   std::set<std::string> expected;
   for (const auto& name : seed) expected.insert("bash ./" + name + ".sh");
   EXPECT_EQ(run, expected);
@@ -285,22 +275,22 @@ TEST(BigscienceCases, MaxSizeIsOneJobPerNodeCountAndNodeTypeWithTheSeedsShapes) 
     EXPECT_EQ(std::system(("bash -n " + shell_quote(scripts[i])).c_str()), 0);
   }
   // The first row: 7.5B = 36 layers x 4096 on 4 nodes, PP 4, MBS 1, 4 chunks, DP 1 -> GBS 4.
-  const std::string first = task_command(dir, scripts[0], 0);
+  const std::string first = task_variable(scripts[0], 0);
   EXPECT_THAT(first, HasSubstr("--nproc_per_node 4 --nnodes 4 "));
   EXPECT_THAT(first, HasSubstr("--tensor-model-parallel-size 4 --pipeline-model-parallel-size 4 "
                                "--num-layers 36 --hidden-size 4096 --num-attention-heads 32 "));
   EXPECT_THAT(first, HasSubstr("--micro-batch-size 1 --global-batch-size 4 "));
   // The 64-node array: 78B (128 x 7168, PP 64, GBS 4), then 22B (48 x 6144, PP 16, DP 4: GBS 16).
-  EXPECT_THAT(task_command(dir, scripts[3], 0),
+  EXPECT_THAT(task_variable(scripts[3], 0),
               HasSubstr("--pipeline-model-parallel-size 64 --num-layers 128 --hidden-size 7168 "));
-  const std::string dp4 = task_command(dir, scripts[3], 1);
+  const std::string dp4 = task_variable(scripts[3], 1);
   EXPECT_THAT(dp4, HasSubstr("--nnodes 64 "));
   EXPECT_THAT(dp4, HasSubstr("--pipeline-model-parallel-size 16 --num-layers 48 --hidden-size "
                              "6144 "));
   EXPECT_THAT(dp4, HasSubstr("--micro-batch-size 1 --global-batch-size 16 "));
   // The last: 206B = 256 x 8192 on 64 nodes of 32 GB.
-  EXPECT_THAT(task_command(dir, scripts[8], 0), HasSubstr("--nnodes 64 --master_addr"));
-  EXPECT_THAT(task_command(dir, scripts[8], 0), HasSubstr("--num-layers 256 --hidden-size 8192 "));
+  EXPECT_THAT(task_variable(scripts[8], 0), HasSubstr("--nnodes 64 --master_addr"));
+  EXPECT_THAT(task_variable(scripts[8], 0), HasSubstr("--num-layers 256 --hidden-size 8192 "));
   EXPECT_FALSE(fs::exists(dir / "a.db"));
 }
 
@@ -340,12 +330,12 @@ TEST(BigscienceCases, SaveCheckpointRunsSaveAtTheSecondIterationOnEachNodeCount)
     }
   }
   // 52B on 64 nodes: PP 16, DP = 256 / (4 * 16) = 4, GBS = 1 * 4 * 4 = 16.
-  const std::string b52 = task_command(dir, scripts[3], 0);
+  const std::string b52 = task_variable(scripts[3], 0);
   EXPECT_THAT(b52, HasSubstr("--pipeline-model-parallel-size 16 --num-layers 64 --hidden-size "
                              "8192 "));
   EXPECT_THAT(b52, HasSubstr("--micro-batch-size 1 --global-batch-size 16 "));
   // 181B on 64 nodes: 256 x 7680, PP 64, DP 1; two iterations, saving at the second.
-  const std::string b181 = task_command(dir, scripts[3], 2);
+  const std::string b181 = task_variable(scripts[3], 2);
   EXPECT_THAT(b181, HasSubstr("--nnodes 64 "));
   EXPECT_THAT(b181, HasSubstr("--pipeline-model-parallel-size 64 --num-layers 256 --hidden-size "
                               "7680 "));
@@ -379,7 +369,7 @@ TEST(BigscienceCases, HfZero3MaxSizeRunsRunClmWithZero3FullOffloadOnEachNodeCoun
   for (size_t i = 0; i < 3; ++i)
     EXPECT_THAT(read_file(scripts[i]), HasSubstr(fmt::format("#SBATCH --nodes={}\n", nodes[i])));
   // 25B = 40 layers x 7168 on 4 nodes, micro-batch 4 per GPU.
-  EXPECT_EQ(task_command(dir, scripts[0], 0),
+  EXPECT_EQ(task_variable(scripts[0], 0),
             "srun --jobid $SLURM_JOBID bash -c 'python -u -m torch.distributed.launch "
             "--nproc_per_node 4 --nnodes 4 --master_addr $(scontrol show hostnames "
             "$SLURM_JOB_NODELIST | head -n 1) --master_port 6000 --node_rank $SLURM_PROCID "
@@ -389,7 +379,7 @@ TEST(BigscienceCases, HfZero3MaxSizeRunsRunClmWithZero3FullOffloadOnEachNodeCoun
             "4 --gradient_checkpointing --fp16 --do_train --max_steps 5 --logging_steps 1 "
             "--report_to none --output_dir $six_ALL_CCFRSCRATCH/hf-zero3/gpt2-25B "
             "--overwrite_output_dir --deepspeed ds_config_zero3_full_offload.json'");
-  EXPECT_THAT(task_command(dir, scripts[2], 0),
+  EXPECT_THAT(task_variable(scripts[2], 0),
               HasSubstr("--config_overrides n_embd=8192,n_layer=120,n_head=32,"));
   // The DeepSpeed config it names: ZeRO stage 3, optimizer and parameters offloaded to the CPU.
   const std::string ds = read_file(kCases + "/ds_config_zero3_full_offload.json");

@@ -111,6 +111,18 @@ inline std::string command_output(const std::string& cmd) {
   return out;
 }
 
+// The value of `variable` (AERUN_COMMAND, AERUN_LOG, ...) for array task `index` of a job script:
+// the script's own lines that pick the task's run (its `case` block or its task table), run by
+// bash, as a batch job would (SLURM_ARRAY_TASK_ID, PBS_ARRAY_INDEX or the first argument).
+inline std::string task_variable(const std::string& script, int index,
+                                 const std::string& variable = "AERUN_COMMAND") {
+  const std::string i = std::to_string(index);
+  return command_output("SLURM_ARRAY_TASK_ID=" + i + " PBS_ARRAY_INDEX=" + i +
+                        " bash -c 'eval \"$(sed -n \"/^aerun_task=/,/^export AERUN_RUN_KEY/p\" "
+                        "\"$0\")\"; printf %s \"$" +
+                        variable + "\"' " + aerun::shell_quote(script) + " " + i);
+}
+
 // Rows of a query as text ("" for NULL).
 inline std::vector<std::vector<std::string>> sql(const std::string& db, const std::string& q) {
   sqlite3* h = nullptr;

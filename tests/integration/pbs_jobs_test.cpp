@@ -58,17 +58,15 @@ TEST_F(PbsJobs, ASweepIsOneArrayJobWithPolarisDirectives) {
                                                    {"2", "failed", "1[1].standin", "X", "0.2"},
                                                    {"3", "ok", "1[2].standin", "X", "0.3"}};
   EXPECT_EQ(rows, want);
-  const std::string script =
-      read_file((dir_.path() / "results/logs/polaris/jobs").string() + "/" +
-                fs::directory_iterator(dir_.path() / "results/logs/polaris/jobs")
-                    ->path()
-                    .filename()
-                    .string());
+  std::string script;  // the job script (beside it: its task table)
+  for (const auto& e : fs::directory_iterator(dir_.path() / "results/logs/polaris/jobs"))
+    if (e.path().extension() == ".pbs") script = read_file(e.path());
   EXPECT_THAT(script, HasSubstr("#PBS -l select=2:ncpus=32:ngpus=4:mpiprocs=4\n"));
   EXPECT_THAT(script,
               HasSubstr("#PBS -l walltime=01:00:00\n#PBS -l place=scatter\n"
                         "#PBS -l filesystems=home:eagle\n#PBS -A datascience\n#PBS -q debug\n"
                         "#PBS -J 0-2\n"));
+  EXPECT_THAT(script, HasSubstr("PBS_ARRAY_INDEX=N bash THIS_SCRIPT"));
   EXPECT_EQ(sql1(db(), "SELECT count(*) FROM runs WHERE queue_wait_s >= 0 AND startup_s >= 0"),
             "3");
 }

@@ -47,10 +47,10 @@ TEST(PerPointResourcesDryRun, SlurmWritesOneArrayPerNodeCountWithItsOwnTime) {
                                          "#SBATCH --time=00:10:00\n#SBATCH --array=0-1\n"));
   EXPECT_THAT(read_file(s[1]), HasSubstr("#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=1\n"
                                          "#SBATCH --time=00:20:00\n#SBATCH --array=0-1\n"));
-  EXPECT_THAT(read_file(s[0]), HasSubstr("AERUN_COMMAND='echo a on 1'"));
-  EXPECT_THAT(read_file(s[0]), HasSubstr("AERUN_COMMAND='echo b on 1'"));
-  EXPECT_THAT(read_file(s[1]), HasSubstr("AERUN_COMMAND='echo a on 2'"));
-  EXPECT_THAT(read_file(s[1]), HasSubstr("AERUN_COMMAND='echo b on 2'"));
+  EXPECT_EQ(task_variable(s[0], 0), "echo a on 1");
+  EXPECT_EQ(task_variable(s[0], 1), "echo b on 1");
+  EXPECT_EQ(task_variable(s[1], 0), "echo a on 2");
+  EXPECT_EQ(task_variable(s[1], 1), "echo b on 2");
 }
 
 TEST(PerPointResourcesDryRun, PbsSelectsEachPointsNodesAndOneJobPerRunWithoutArrays) {

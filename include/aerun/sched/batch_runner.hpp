@@ -64,6 +64,7 @@ struct BatchSummary {
 struct BatchJob {
   std::string name;
   std::string script_path;
+  std::string tasks_path;  // an array's task table, beside the script (absolute); "": one run
   std::vector<const PlannedRun*> runs;
   std::vector<int> attempts;           // per run
   std::vector<std::string> log_paths;  // per run
@@ -90,8 +91,9 @@ class BatchRunner {
   // Writes one job's script; returns its text.
   std::string write_script(const BatchJob& job) const;
 
-  // Dry run: writes every job script, prints where, submits and stores nothing.
-  std::vector<std::string> write_scripts(const std::vector<PlannedRun>& planned);
+  // Dry run: writes every job script (and task table), submits and stores nothing; returns the
+  // jobs written (their runs point into `planned`).
+  std::vector<BatchJob> write_scripts(const std::vector<PlannedRun>& planned);
   // Submits what is not done yet and (opts.wait) follows it to the end. Needs a store.
   BatchSummary run(const std::vector<PlannedRun>& planned, SchedulerClient& client);
 

@@ -11,6 +11,7 @@
 #include "aerun/sched/job_stamps.hpp"
 #include "aerun/util/shell_quote.hpp"
 #include "sched/job_script.hpp"
+#include "sched/task_table.hpp"
 
 using namespace aerun;
 using ::testing::HasSubstr;
@@ -96,6 +97,8 @@ TEST(RenderedScript, LocalScriptRunsTheChosenRunAndStampsStartAndEnd) {
                         "echo \"run $AERUN_RUN_KEY\"; exit " + std::to_string(i * 3), base + ".log",
                         base + ".stamps"});
   }
+  req.tasks_path = (dir / "job.tasks").string();
+  std::ofstream(req.tasks_path) << task_table(req);
   const std::string script = (dir / "job.sh").string();
   std::ofstream(script) << render_job_script(spec, req);
   EXPECT_EQ(WEXITSTATUS(std::system(("bash " + shell_quote(script) + " 1").c_str())), 3);
@@ -132,9 +135,14 @@ TEST(RenderedScript, PerPointWatchdogsGiveEachTaskItsOwnValue) {
     r.stall_s = i == 0 ? 0.5 : 30;
     req.runs.push_back(r);
   }
+  req.tasks_path = (dir / "job.tasks").string();
+  const std::string table = task_table(req);
+  std::ofstream(req.tasks_path) << table;
+  EXPECT_THAT(table, HasSubstr(".stamps\x1f"
+                               "0.5\x1f"));
+  EXPECT_THAT(table, HasSubstr(".stamps\x1f"
+                               "30\x1f"));
   const std::string text = render_job_script(spec, req);
-  EXPECT_THAT(text, HasSubstr("    aerun_stall=0.5\n"));
-  EXPECT_THAT(text, HasSubstr("    aerun_stall=30\n"));
   EXPECT_THAT(text, HasSubstr("--stall \"$aerun_stall\""));
   const std::string script = (dir / "job.sh").string();
   std::ofstream(script) << text;
