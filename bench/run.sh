@@ -2,7 +2,7 @@
 # Benchmarks (never timed unit tests): harness overhead per run, 1,000,000-point dry-run expansion,
 # sweep and extraction throughput. Prints figures and ratios measured in this one run.
 # `bash bench/run.sh` runs every section; `bash bench/run.sh ingest store` only those named
-# (overhead watchdogs sweep hosts library ingest regress store huge).
+# (overhead watchdogs sweep hosts library ingest regress store huge first).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -318,4 +318,28 @@ for c in "report --html site" "runs --all-versions" "table t1 --cases c.yaml"; d
 done
 echo "  the report's biggest file: $(find site -type f -printf '%s\n' | sort -n | tail -1) bytes"
 cd - > /dev/null
+fi
+
+if want first; then
+# Issue 29: what a one-run `aerun case` costs from start to end, each time in a fresh store: with
+# the tool probes of the environment record kept from an earlier invocation (their inputs
+# unchanged), and with every probe taken (AERUN_ENV_CACHE=off: pip freeze, compilers, MPI, GPU
+# tools). Medians of 21; process starts of this machine beside them (a VM's exec is not free).
+echo "== first run: aerun case of one 'true' run, median of 21 =="
+printf 'case: first\ncommand: "true"\n' > "$work/first.yaml"
+median_ms() {  # median_ms CMD...: the median wall time of 21 runs, ms; {i} in CMD is the try
+  local i s
+  for i in $(seq 21); do
+    s=$(date +%s%N)
+    "${@//\{i\}/$i}" > /dev/null 2>&1 || true
+    echo $(( ($(date +%s%N) - s) / 1000 ))
+  done | sort -n | awk '{a[NR] = $1} END {printf "%.1f", a[11] / 1000}'
+}
+cache=$work/probe-cache
+AERUN_CACHE_DIR=$cache "$aerun" case "$work/first.yaml" --db "$work/first-0.db" --no-progress 2>/dev/null
+warm=$(median_ms env AERUN_CACHE_DIR="$cache" "$aerun" case "$work/first.yaml" --db "$work/first-w{i}.db" --no-progress)
+cold=$(median_ms env AERUN_ENV_CACHE=off "$aerun" case "$work/first.yaml" --db "$work/first-c{i}.db" --no-progress)
+echo "process start here: /bin/true $(median_ms /bin/true) ms, bash -c true $(median_ms /bin/bash -c true) ms, aerun --version $(median_ms "$aerun" --version) ms"
+awk -v w="$warm" -v c="$cold" 'BEGIN {
+  printf "aerun case, one run: %.1f ms with the kept tool probes (goal < 50), %.1f ms taking every probe: %.1fx\n", w, c, c / w }'
 fi

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <ctime>
 
+#include "aerun/case/case_loader.hpp"
 #include "aerun/probe/capture_environment.hpp"
 #include "aerun/run/provenance.hpp"
 #include "aerun/util/calendar_time.hpp"
@@ -68,12 +69,26 @@ SessionInfo describe_session(const SessionArgs& a, const std::string& kind,
   return s;
 }
 
+ProbeCache probe_cache(const EnvVars& env) {
+  const std::string* setting = find_var(env, "AERUN_ENV_CACHE");
+  if (setting && *setting == "off") return {};
+  const double max_age = setting && !setting->empty()
+                             ? parse_duration(*setting, SourceLoc{}, "AERUN_ENV_CACHE")
+                             : kDefaultProbeCacheAge;
+  return ProbeCache(ProbeCache::default_path(env), max_age);
+}
+
 void record_environment(Store& store, SessionInfo& s, const CaseSpec& spec, const EnvVars& extra) {
   CaptureOptions o;
   o.env = process_environment();
+  ProbeCache cache = probe_cache(o.env);
+  o.cache = &cache;
+  o.fingerprint_env = o.env;
+  for (const auto& [name, value] : spec.env) set_var(o.fingerprint_env, name, value.text());
   set_vars(o.env, extra);
   for (const auto& [name, value] : spec.env) set_var(o.env, name, value.text());
   o.workdir = spec.workdir;
+  o.git = !s.git_commit.empty();  // describe_session() asked git already
   o.shell = spec.shell;
   o.case_file = spec.file;
   o.case_digest = spec.file_digest;

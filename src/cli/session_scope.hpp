@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "aerun/case/case_spec.hpp"
+#include "aerun/probe/probe_cache.hpp"
 #include "aerun/run/case_runner.hpp"
 #include "aerun/store/session.hpp"
 #include "aerun/store/store.hpp"
@@ -27,8 +28,17 @@ SessionInfo describe_session(const SessionArgs& a, const std::string& kind,
 
 // Takes the environment record of the case's runs (this process's environment with `extra` and
 // the case's `env:` on top, in its workdir; its `provenance:` commands), saves it and names it in
-// s. The record is what `aerun show RUN --env` shows and `aerun diff` compares.
+// s. The record is what `aerun show RUN --env` shows and `aerun diff` compares. Tool probes are
+// reused from probe_cache() while nothing they depend on changed.
 void record_environment(Store& store, SessionInfo& s, const CaseSpec& spec, const EnvVars& extra);
+
+// How long a kept tool probe is reused at most when AERUN_ENV_CACHE does not say (a day: a
+// nightly regression takes every probe again).
+inline constexpr double kDefaultProbeCacheAge = 24 * 3600;
+// The kept tool probes of this user on this host, as AERUN_ENV_CACHE in env says: "off" (none),
+// a duration (their longest reuse), unset (kDefaultProbeCacheAge). Throws InputError for a value
+// that is neither.
+ProbeCache probe_cache(const EnvVars& env);
 
 class SessionScope {
  public:

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstring>
 #include <stdexcept>
 
@@ -37,13 +38,17 @@ struct BucketShape {
       hi[j] = static_cast<uint16_t>(hi[j] | o.hi[j]);
     }
   }
-  // The weight of the triples accepted: how often text passes the bucket, up to a factor.
+  // The weight of the triples accepted: how often text passes the bucket, up to a factor. Only
+  // the bytes the nibbles let through are visited, in increasing order (the sum is the same as
+  // over all 256): the bucket merging of build_teddy() asks this ~1.5 G^2 times for G prefixes.
   double cost() const {
     double product = 1;
     for (size_t j = 0; j < 3; ++j) {
       double w = 0;
-      for (unsigned c = 0; c < 256; ++c)
-        if ((lo[j] >> (c & 15) & 1) && (hi[j] >> (c >> 4) & 1)) w += byte_weight(c);
+      for (unsigned h = hi[j]; h; h &= h - 1)
+        for (unsigned l = lo[j]; l; l &= l - 1)
+          w += byte_weight(static_cast<unsigned>(std::countr_zero(h)) << 4 |
+                           static_cast<unsigned>(std::countr_zero(l)));
       product *= w;
     }
     return product;

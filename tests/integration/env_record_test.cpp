@@ -143,3 +143,107 @@ TEST(EnvRecord, AMergedStoreKeepsTheRecordsAndAnIngestedRunHasNone) {
   EXPECT_EQ(r.code, 0);
   EXPECT_THAT(r.out, HasSubstr("no environment record"));
 }
+
+namespace {
+
+// A Python of its own in d/venv/bin (the folder above bin/ is its prefix, as a virtual
+// environment's is): it says which of its probes ran in calls.txt and freezes what
+// d/venv/installed.txt lists.
+void fake_python(const TempDir& d) {
+  fs::create_directories(d / "venv/bin");
+  fs::create_directories(d / "venv/lib/python3.11/site-packages");
+  write_file(d / "venv/installed.txt", "torch==2.1.0\n");
+  write_file(
+      d / "venv/bin/python",
+      "#!/bin/bash\necho \"$*\" >> " + aerun::shell_quote(d / "calls.txt") +
+          "\ncase \"$*\" in\n  --version) echo 'Python 3.11.9' ;;\n  '-m pip freeze'*) cat " +
+          aerun::shell_quote(d / "venv/installed.txt") + " ;;\nesac\n");
+  fs::permissions(d / "venv/bin/python", fs::perms::owner_all);
+}
+
+int freezes(const TempDir& d) {
+  std::istringstream in(read_file(d / "calls.txt"));
+  int n = 0;
+  for (std::string line; std::getline(in, line);) n += line.rfind("-m pip freeze", 0) == 0;
+  return n;
+}
+
+std::string recorded_freeze(const std::string& db) {
+  return sql1(db,
+              "SELECT t.text FROM sessions s JOIN env_record_items i ON i.record=s.env_record "
+              "JOIN env_texts t ON t.digest=i.text_digest WHERE i.name='pip freeze' "
+              "ORDER BY s.id DESC LIMIT 1");
+}
+
+}  // namespace
+
+TEST(EnvRecord, ToolProbesAreKeptUntilWhatTheyReadChanges) {
+  TempDir d;
+  fake_python(d);
+  write_file(d / "c.yaml", "case: one\ncommand: 'true'\n");
+  const std::string env = "AERUN_CACHE_DIR=" + aerun::shell_quote(d / "cache") +
+                          " PATH=" + aerun::shell_quote(d / "venv/bin") + ":/usr/bin:/bin";
+  const std::string db = d / "results/aerun.db";
+  const auto again = [&](const std::string& more = "") {
+    return run_aerun(d, {"case", "c.yaml", "--force"}, env + " " + more).code;
+  };
+  ASSERT_EQ(again(), 0);
+  EXPECT_EQ(freezes(d), 1);
+  EXPECT_EQ(recorded_freeze(db), "torch==2.1.0");
+  // Nothing changed: the kept probes make the same record, without running pip.
+  ASSERT_EQ(again(), 0);
+  EXPECT_EQ(freezes(d), 1);
+  EXPECT_EQ(sql1(db, "SELECT count(DISTINCT env_record) FROM sessions"), "1");
+  EXPECT_EQ(sql1(db, "SELECT count(*) FROM env_records"), "1");
+  // The file is its owner's alone.
+  const auto perms =
+      fs::status(d / "cache" / fs::directory_iterator(d / "cache")->path().filename())
+          .permissions();
+  EXPECT_EQ(perms & (fs::perms::group_all | fs::perms::others_all), fs::perms::none);
+
+  // `pip install numpy`: a package folder appears in site-packages.
+  fs::create_directories(d / "venv/lib/python3.11/site-packages/numpy");
+  write_file(d / "venv/installed.txt", "numpy==2.0.0\ntorch==2.1.0\n");
+  ASSERT_EQ(again(), 0);
+  EXPECT_EQ(freezes(d), 2);
+  EXPECT_EQ(recorded_freeze(db), "numpy==2.0.0\ntorch==2.1.0");
+
+  // Another environment (a variable any tool may read) is another fingerprint.
+  ASSERT_EQ(again("PIP_CONFIG_FILE=/dev/null"), 0);
+  EXPECT_EQ(freezes(d), 3);
+  // ... but a new login's or job's variables are not.
+  ASSERT_EQ(again("SLURM_JOB_ID=77 SSH_CONNECTION=x PWD=/elsewhere"), 0);
+  EXPECT_EQ(freezes(d), 3);
+  // A case's own `env:` reaches its tools: part of the fingerprint.
+  write_file(d / "c.yaml", "case: one\ncommand: 'true'\nenv: {PYTHONNOUSERSITE: '1'}\n");
+  ASSERT_EQ(again(), 0);
+  EXPECT_EQ(freezes(d), 4);
+
+  // Off: every probe each time.
+  ASSERT_EQ(again("AERUN_ENV_CACHE=off"), 0);
+  EXPECT_EQ(freezes(d), 5);
+  // A maximum age it is past.
+  ASSERT_EQ(again("AERUN_ENV_CACHE=0s"), 0);
+  EXPECT_EQ(freezes(d), 6);
+  const auto bad = run_aerun(d, {"case", "c.yaml", "--force"}, env + " AERUN_ENV_CACHE=soon");
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_THAT(bad.err, HasSubstr("AERUN_ENV_CACHE: invalid duration 'soon'"));
+}
+
+TEST(EnvRecord, ACacheFileOthersCouldWriteIsNotBelieved) {
+  TempDir d;
+  fake_python(d);
+  write_file(d / "c.yaml", "case: one\ncommand: 'true'\n");
+  const std::string env = "AERUN_CACHE_DIR=" + aerun::shell_quote(d / "cache") +
+                          " PATH=" + aerun::shell_quote(d / "venv/bin") + ":/usr/bin:/bin";
+  ASSERT_EQ(run_aerun(d, {"case", "c.yaml"}, env).code, 0);
+  const fs::path file = d / "cache" / fs::directory_iterator(d / "cache")->path().filename();
+  // Someone rewrote what pip froze, and the file is open to the group.
+  std::string text = read_file(file);
+  text.replace(text.find("torch==2.1.0"), 12, "torch==6.6.6");
+  write_file(file, text);
+  fs::permissions(file, fs::perms::group_write, fs::perm_options::add);
+  ASSERT_EQ(run_aerun(d, {"case", "c.yaml", "--force"}, env).code, 0);
+  EXPECT_EQ(freezes(d), 2);
+  EXPECT_EQ(recorded_freeze(d / "results/aerun.db"), "torch==2.1.0");
+}

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "aerun/probe/probe_cache.hpp"
 #include "aerun/record/env_record.hpp"
 #include "aerun/util/env_vars.hpp"
 
@@ -26,13 +27,22 @@ struct CaptureOptions {
   std::string case_digest;  // SHA-256 the case was loaded with: a change since is said
   std::vector<ProvenanceCommand> commands;
   double tool_timeout_s = 20;
+  // Whether workdir may be in a git repository; false (the session found no commit there) skips
+  // the git items and their `git rev-parse`.
+  bool git = true;
+  // Tool probes kept from earlier invocations (probe_cache.hpp); null: every probe is taken.
+  // Their fingerprints read fingerprint_env (the environment less aerun's own additions: its
+  // rendezvous port changes every time), else env.
+  ProbeCache* cache = nullptr;
+  EnvVars fingerprint_env;
   size_t max_item_bytes = 256u << 10;  // longer outputs (a big git diff) are cut, and say so
 };
 
 // The record: os, kernel, cpu, memory, environment (redacted), modules, git, git diff, case
 // file, then each tool found (cc/c++/nvcc/mpicc --version, mpiexec/mpirun --version,
 // nvidia-smi, rocm-smi, xpu-smi, python --version, pip freeze, conda list) and each provenance
-// command, all commands run at once. A command that fails or times out is recorded with its
+// command, all commands run at once (a tool probe kept in o.cache is not run again). A command
+// that fails or times out is recorded with its
 // status; nothing here throws for it.
 EnvRecord capture_environment(const CaptureOptions& o);
 

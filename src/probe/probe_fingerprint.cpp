@@ -1,0 +1,190 @@
+// What a tool probe's output depends on, digested (include/aerun/probe/probe_cache.hpp).
+#include <glob.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "aerun/probe/probe_cache.hpp"
+#include "aerun/util/captured_command.hpp"
+#include "aerun/util/sha256.hpp"
+
+namespace aerun {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Bump when what goes into a fingerprint changes: every kept item is taken again.
+constexpr const char* kFingerprintVersion = "aerun tool probe fingerprint 1";
+// A tool file this small (a wrapper script, a pyenv shim) is digested whole; a bigger one (a
+// compiled binary) by its inode, size and times.
+constexpr off_t kDigestedBytes = 64 << 10;
+
+std::string read_small(const std::string& path, size_t max_bytes = 4096) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return "";
+  std::string s(max_bytes, '\0');
+  in.read(s.data(), static_cast<std::streamsize>(s.size()));
+  s.resize(static_cast<size_t>(in.gcount()));
+  return s;
+}
+
+// A file or folder as it is now: "missing", its content's digest, or its identity and times.
+std::string identity(const std::string& path, bool content_when_small = true) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return path + " missing";
+  if (content_when_small && S_ISREG(st.st_mode) && st.st_size <= kDigestedBytes)
+    return fmt::format("{} {:o} sha256 {}", path, st.st_mode, sha256_file(path));
+  return fmt::format("{} {:o} {}:{} {} {}.{} {}.{}", path, st.st_mode, st.st_dev, st.st_ino,
+                     st.st_size, st.st_mtim.tv_sec, st.st_mtim.tv_nsec, st.st_ctim.tv_sec,
+                     st.st_ctim.tv_nsec);
+}
+
+std::vector<std::string> glob_paths(const std::string& pattern) {
+  std::vector<std::string> out;
+  glob_t g{};
+  if (::glob(pattern.c_str(), 0, nullptr, &g) == 0)
+    for (size_t i = 0; i < g.gl_pathc; ++i) out.emplace_back(g.gl_pathv[i]);
+  ::globfree(&g);
+  return out;
+}
+
+std::string var(const EnvVars& env, const std::string& name) {
+  const std::string* v = find_var(env, name);
+  return v ? *v : "";
+}
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  std::stringstream in(s);
+  for (std::string part; std::getline(in, part, sep);)
+    if (!part.empty()) out.push_back(part);
+  return out;
+}
+
+// Where a Python's packages are: the site-packages and dist-packages folders of its prefix (the
+// folder above its bin/, as found and as resolved), of a virtual or conda environment, of the
+// user site and of /usr/local (Debian's pip); each PYTHONPATH entry. A package installed or
+// removed changes its folder's times.
+std::string python_packages(const std::string& found, const EnvVars& env) {
+  std::vector<std::string> prefixes{fs::path(found).parent_path().parent_path().string()};
+  std::error_code ec;
+  const fs::path real = fs::canonical(found, ec);
+  if (!ec) prefixes.push_back(real.parent_path().parent_path().string());
+  for (const char* name : {"VIRTUAL_ENV", "CONDA_PREFIX", "PYTHONUSERBASE", "PYTHONHOME"})
+    if (const std::string v = var(env, name); !v.empty()) prefixes.push_back(v);
+  if (const std::string home = var(env, "HOME"); !home.empty())
+    prefixes.push_back(home + "/.local");
+  prefixes.push_back("/usr/local");
+  prefixes.push_back("/usr");
+  std::sort(prefixes.begin(), prefixes.end());
+  prefixes.erase(std::unique(prefixes.begin(), prefixes.end()), prefixes.end());
+  std::string out;
+  for (const std::string& p : prefixes) {
+    out += identity(p + "/pyvenv.cfg") + "\n";
+    for (const char* pattern : {"/lib/python*/site-packages", "/lib/python*/dist-packages",
+                                "/lib64/python*/site-packages", "/local/lib/python*/dist-packages"})
+      for (const std::string& dir : glob_paths(p + pattern)) out += identity(dir, false) + "\n";
+  }
+  for (const std::string& entry : split(var(env, "PYTHONPATH"), ':'))
+    out += identity(entry, false) + "\n";
+  return out;
+}
+
+// What else a tool reads besides itself, by tool.
+std::string tool_inputs(const ToolProbe& probe, const std::string& found, const EnvVars& env) {
+  const std::string tool = fs::path(probe.argv.front()).filename().string();
+  if (tool.rfind("python", 0) == 0) return python_packages(found, env);
+  if (tool == "conda") {
+    const std::string meta = var(env, "CONDA_PREFIX") + "/conda-meta";
+    return identity(meta, false) + "\n" + identity(meta + "/history", false);
+  }
+  if (tool == "nvidia-smi") {
+    std::string out = read_small("/proc/driver/nvidia/version");
+    for (const std::string& dev : glob_paths("/dev/nvidia[0-9]*")) out += dev + "\n";
+    return out;
+  }
+  if (tool == "rocm-smi") return read_small("/sys/module/amdgpu/version");
+  return "";
+}
+
+}  // namespace
+
+bool fingerprinted_variable(const std::string& name) {
+  static const char* const kVolatile[] = {"PWD",
+                                          "OLDPWD",
+                                          "SHLVL",
+                                          "_",
+                                          "TERM",
+                                          "COLORTERM",
+                                          "COLUMNS",
+                                          "LINES",
+                                          "DISPLAY",
+                                          "WINDOWID",
+                                          "MAIL",
+                                          "LS_COLORS",
+                                          "GPG_TTY",
+                                          "TMUX",
+                                          "TMUX_PANE",
+                                          "STY",
+                                          "HISTFILE",
+                                          "MASTER_ADDR",
+                                          "MASTER_PORT",
+                                          "WORLD_SIZE",
+                                          "RANK",
+                                          "LOCAL_RANK",
+                                          "LOCAL_WORLD_SIZE",
+                                          "XDG_RUNTIME_DIR",
+                                          "DBUS_SESSION_BUS_ADDRESS",
+                                          "INVOCATION_ID",
+                                          "JOURNAL_STREAM"};
+  static const char* const kVolatilePrefixes[] = {
+      "SSH_",    "XDG_SESSION_", "TERM_", "SLURM_", "SLURMD_", "SBATCH_",          "SRUN_",
+      "SALLOC_", "PBS_",         "FLUX_", "PMI_",   "PMIX_",   "OMPI_COMM_WORLD_", "AERUN_",
+      "VSCODE_", "KITTY_"};
+  for (const char* v : kVolatile)
+    if (name == v) return false;
+  for (const char* p : kVolatilePrefixes)
+    if (name.rfind(p, 0) == 0) return false;
+  return true;
+}
+
+ProbeFingerprints::ProbeFingerprints(const EnvVars& env, std::string workdir) : env_(env) {
+  common_ = std::string(kFingerprintVersion) + "\n";
+  utsname u{};
+  if (::uname(&u) == 0) common_ += fmt::format("host {} {} {}\n", u.nodename, u.release, u.machine);
+  common_ += "boot " + read_small("/proc/sys/kernel/random/boot_id") + "\n";
+  common_ += fmt::format("user {}\nworkdir {}\n", ::geteuid(), workdir);
+  std::vector<std::string> vars;
+  for (const auto& v : env)
+    if (fingerprinted_variable(v.name)) vars.push_back(v.name + "=" + v.value);
+  std::sort(vars.begin(), vars.end());
+  for (const auto& v : vars) common_ += "env " + v + "\n";
+}
+
+std::string ProbeFingerprints::of(const ToolProbe& probe) {
+  if (probe.argv.empty()) return "";
+  const std::string found = find_in_path(probe.argv.front(), var(env_, "PATH"));
+  if (found.empty()) return "";
+  if (fs::path(found).parent_path().filename() == "shims") return "";
+  std::string text = common_ + "probe " + probe.name + "\n";
+  for (const auto& a : probe.argv) text += "arg " + a + "\n";
+  text += "tool " + identity(found) + "\n";
+  std::error_code ec;
+  if (const fs::path real = fs::canonical(found, ec); !ec && real != fs::path(found))
+    text += "resolved " + identity(real.string()) + "\n";
+  const std::string kind = fs::path(probe.argv.front()).filename().string() + " " + found;
+  auto it = inputs_.find(kind);
+  if (it == inputs_.end()) it = inputs_.emplace(kind, tool_inputs(probe, found, env_)).first;
+  text += it->second;
+  return sha256_hex(text);
+}
+
+}  // namespace aerun
