@@ -247,3 +247,20 @@ TEST(EnvRecord, ACacheFileOthersCouldWriteIsNotBelieved) {
   EXPECT_EQ(freezes(d), 2);
   EXPECT_EQ(recorded_freeze(d / "results/aerun.db"), "torch==2.1.0");
 }
+
+TEST(EnvRecord, GitIsNotStartedWhereNoRepositoryCouldBe) {
+  TempDir d;
+  fs::create_directories(d / "bin");
+  write_file(d / "bin/git",
+             "#!/bin/bash\necho \"$*\" >> " + aerun::shell_quote(d / "git-calls") + "\nexit 128\n");
+  fs::permissions(d / "bin/git", fs::perms::owner_all);
+  write_file(d / "c.yaml", "case: one\ncommand: 'true'\n");
+  const std::string env = "PATH=" + aerun::shell_quote(d / "bin") + ":/usr/bin:/bin";
+  ASSERT_EQ(run_aerun(d, {"case", "c.yaml"}, env).code, 0);
+  EXPECT_FALSE(fs::exists(d / "git-calls"));
+  // A .git here (a folder or a worktree's file): git is asked, once for the whole invocation.
+  write_file(d / ".git", "gitdir: /nowhere\n");
+  ASSERT_EQ(run_aerun(d, {"case", "c.yaml", "--force"}, env).code, 0);
+  EXPECT_EQ(read_file(d / "git-calls"),
+            "-C " + d.path().string() + " rev-parse --verify -q HEAD\n");
+}
