@@ -9,6 +9,7 @@ pkgs=(build-essential cmake ninja-build pkg-config git ca-certificates
       gnuplot-nox help2man)
 if [[ " $* " == *" --test "* ]]; then
   pkgs+=(libgtest-dev libgmock-dev googletest gnuplot-nox chromium tmux slurmctld slurmd slurm-client munge libpmix2
+        slurmdbd mariadb-server  # accounting: sacct against a real slurmdbd (SLURM_TEST_ACCOUNTING=1)
         mpich openmpi-bin libmpich-dev libopenmpi-dev python3-jsonschema python3-yaml
         file)  # file: CPack's DEB generator reads the binaries' dependencies with it
 fi

@@ -13,6 +13,9 @@
 #                                 "controller unreachable" fault
 # After start, DIR/env holds `export SLURM_CONF=...` for the client commands (sbatch, squeue, ...).
 # SLURM_TEST_EXTRA_CONF (lines of slurm.conf) is appended to the configuration at start.
+# SLURM_TEST_ACCOUNTING=1 adds accounting: a private MariaDB (mariadbd, its data, socket and log
+# under DIR/db, a free TCP port on 127.0.0.1) and slurmdbd in front of it (docs/design/
+# sacct-accounting.md), so that sacct answers; jobacct_gather/linux samples every second (MaxRSS).
 set -euo pipefail
 
 cmd=${1:-}
@@ -50,7 +53,7 @@ stop_cluster() {  # every daemon at once (SIGTERM), at most 10 s, then SIGKILL
   local f pid i pids=() files=()
   [[ -d "$dir" ]] || return 0
   for f in "$dir/watchdog.pid" "$dir"/run/slurmd-*.pid "$dir/run/slurmctld.pid" "$dir/run/port-holder.pid" \
-           "$dir/munge/munged.pid"; do
+           "$dir/run/slurmdbd.pid" "$dir/run/mysqld.pid" "$dir/munge/munged.pid"; do
     [[ -s "$f" ]] || continue
     pid=$(<"$f")
     [[ "$pid" =~ ^[0-9]+$ ]] || continue
@@ -85,8 +88,65 @@ show_logs() {
   return 0
 }
 
+# slurm.conf's accounting lines: none, or slurmdbd on $port_dbd with per-second sampling (the
+# clients reach slurmdbd through the munged of AccountingStoragePass, slurm.conf(5)).
+accounting_conf() {
+  if [[ "${SLURM_TEST_ACCOUNTING:-}" == 1 ]]; then
+    printf '%s\n' "AccountingStorageType=accounting_storage/slurmdbd" "AccountingStorageHost=localhost" \
+      "AccountingStoragePort=$port_dbd" "AccountingStoragePass=$mdir/munge.socket" \
+      "JobAcctGatherType=jobacct_gather/linux" \
+      "JobAcctGatherFrequency=task=1"
+  else
+    printf '%s\n' "AccountingStorageType=accounting_storage/none" "JobAcctGatherType=jobacct_gather/none"
+  fi
+}
+
+# A private MariaDB and slurmdbd for DIR (SLURM_TEST_ACCOUNTING=1); munged must be up. Waits until
+# `sacctmgr list cluster` answers.
+start_accounting() {
+  local i port_db
+  port_db=$(free_port)
+  mkdir -p "$dir/db"
+  mariadb-install-db --no-defaults --user=root --datadir="$dir/db/data" \
+    --auth-root-authentication-method=socket --skip-test-db >"$dir/log/mariadb-install.log" 2>&1 || return 1
+  (close_fds
+   exec mariadbd --no-defaults --user=root --datadir="$dir/db/data" --socket="$dir/db/mysqld.sock" \
+     --pid-file="$dir/run/mysqld.pid" --port="$port_db" --bind-address=127.0.0.1 \
+     --log-error="$dir/log/mysqld.err" --innodb-buffer-pool-size=64M \
+     --innodb-lock-wait-timeout=900) </dev/null >/dev/null 2>&1 &
+  for ((i = 0; i < 300; i++)); do
+    mariadb-admin --no-defaults --socket="$dir/db/mysqld.sock" -uroot ping >/dev/null 2>&1 && break
+    sleep 0.1
+  done
+  mariadb --no-defaults --socket="$dir/db/mysqld.sock" -uroot -e "
+    CREATE USER 'slurm'@'localhost' IDENTIFIED BY 'aerun'; CREATE USER 'slurm'@'127.0.0.1' IDENTIFIED BY 'aerun';
+    GRANT ALL ON slurm_acct_db.* TO 'slurm'@'localhost'; GRANT ALL ON slurm_acct_db.* TO 'slurm'@'127.0.0.1';" \
+    >>"$dir/log/mariadb-install.log" 2>&1 || return 1
+  cat >"$dir/slurmdbd.conf" <<EOF
+AuthType=auth/munge
+AuthInfo=socket=$mdir/munge.socket
+DbdHost=localhost
+DbdPort=$port_dbd
+SlurmUser=root
+PidFile=$dir/run/slurmdbd.pid
+LogFile=$dir/log/slurmdbd.log
+StorageType=accounting_storage/mysql
+StorageHost=127.0.0.1
+StoragePort=$port_db
+StorageUser=slurm
+StoragePass=aerun
+EOF
+  chmod 600 "$dir/slurmdbd.conf"  # slurmdbd refuses any other mode
+  (close_fds; exec /usr/sbin/slurmdbd) </dev/null >>"$dir/log/start.out" 2>&1 || true
+  for ((i = 0; i < 300; i++)); do  # at most 30 s
+    sacctmgr -n -P list cluster >/dev/null 2>&1 && return 0
+    sleep 0.1
+  done
+  return 1
+}
+
 start_cluster() {
-  local host owner=${1:-} i port_ctld port1 port2
+  local host owner=${1:-} i port_ctld port1 port2 port_dbd
   host=$(hostname -s)
   mkdir -p "$dir"
   dir=$(cd "$dir" && pwd)
@@ -102,6 +162,7 @@ start_cluster() {
   port_ctld=$(free_port)
   port1=$(free_port)
   port2=$(free_port)
+  port_dbd=$(free_port)
 
   cat >"$dir/slurm.conf" <<EOF
 ClusterName=aeruntest
@@ -125,8 +186,7 @@ SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
 SchedulerType=sched/backfill
 SchedulerParameters=batch_sched_delay=0,sched_min_interval=0
-AccountingStorageType=accounting_storage/none
-JobAcctGatherType=jobacct_gather/none
+$(accounting_conf)
 JobCompType=jobcomp/none
 MinJobAge=3600
 EnforcePartLimits=ALL
@@ -159,6 +219,11 @@ EOF
     sleep 0.1
   done
   if ! munge -S "$mdir/munge.socket" -n </dev/null | unmunge -S "$mdir/munge.socket" >/dev/null; then
+    show_logs
+    stop_cluster
+    return 1
+  fi
+  if [[ "${SLURM_TEST_ACCOUNTING:-}" == 1 ]] && ! start_accounting; then
     show_logs
     stop_cluster
     return 1

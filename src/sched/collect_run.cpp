@@ -108,6 +108,7 @@ void collect_run(RunRecord& r, const RunState& state, const JobReport* report, c
     r.scheduler_state = report->state;
     r.scheduler_reason = report->reason;
     if (!report->nodes.empty()) r.nodes = report->nodes;
+    if (report->max_rss_kb) r.max_rss_kb = *report->max_rss_kb;  // the scheduler's accounting
   }
 }
 

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <ostream>
 #include <set>
 
@@ -18,6 +19,11 @@
 #include "aerun/store/store.hpp"
 
 namespace aerun {
+
+namespace {
+// Polls a run that ended in the queue waits for the scheduler's books to say so too.
+constexpr int kBookWaits = 3;
+}  // namespace
 
 JobFollower::JobFollower(Store& store, SchedulerClient& client, std::ostream& out,
                          FollowOptions opts)
@@ -63,14 +69,41 @@ bool JobFollower::poll_once() {
     sum_.last_error = q.error;
     return false;
   }
+  // The runs whose end is known now (the queue says they ended, or they are leaving it): the
+  // scheduler's accounting, asked once for all of them, adds what the queue does not say (peak
+  // memory) and answers for the jobs the queue no longer shows.
+  std::vector<std::string> ending;
+  for (const auto& f : runs_) {
+    const JobReport* rep = q.find(f.rec.job_id);
+    if (rep ? rep->run_state.finished : f.missing + 1 >= opts_.missing_polls)
+      ending.push_back(f.rec.job_id);
+  }
+  std::map<std::string, JobReport> accounted;
+  std::optional<std::vector<JobReport>> books;
+  if (!ending.empty()) books = client_.accounting(ending);
+  if (books)
+    for (auto& j : *books)
+      if (j.run_state.finished) accounted[j.job_id] = std::move(j);
   for (size_t i = 0; i < runs_.size();) {
     Followed& f = runs_[i];
     const JobReport* rep = q.find(f.rec.job_id);
+    const auto acct = accounted.find(f.rec.job_id);
     bool done = false;
     if (rep) {
       f.missing = 0;
-      if (rep->run_state.finished) {
-        finish(f, rep->run_state, rep);
+      if (rep->run_state.finished && books && acct == accounted.end() &&
+          ++f.book_waits <= kBookWaits) {
+        // Ended in the queue, not yet in the books (slurmdbd is told within a second or so):
+        // their peak memory is worth a poll or two more.
+      } else if (rep->run_state.finished) {
+        JobReport full = *rep;
+        if (acct != accounted.end()) {
+          full.max_rss_kb = acct->second.max_rss_kb;
+          if (full.nodes.empty()) full.nodes = acct->second.nodes;
+          if (!full.exit_code) full.exit_code = acct->second.exit_code;
+          if (!full.signal) full.signal = acct->second.signal;
+        }
+        finish(f, full.run_state, &full);
         done = true;
       } else if (rep->run_state.status != f.rec.status || rep->state != f.rec.scheduler_state ||
                  rep->reason != f.rec.scheduler_reason) {
@@ -86,7 +119,10 @@ bool JobFollower::poll_once() {
         }
         store_.update_job(f.rec);
       }
-    } else if (++f.missing >= opts_.missing_polls) {
+    } else if (++f.missing >= opts_.missing_polls && acct != accounted.end()) {
+      finish(f, acct->second.run_state, &acct->second);  // gone from the queue, not from the books
+      done = true;
+    } else if (f.missing >= opts_.missing_polls) {
       // Gone from the scheduler: what its script wrote decides, else it is lost.
       const JobStamps st = read_job_stamps(stamps_path(f.rec.log_path));
       if (st.end && st.exit_code) {

@@ -2,11 +2,14 @@
 
 #include <time.h>
 
+#include <algorithm>
+#include <map>
 #include <sstream>
 
 #include <fmt/format.h>
 
 #include "aerun/util/captured_command.hpp"
+#include "aerun/util/env_vars.hpp"
 
 namespace aerun {
 
@@ -155,6 +158,85 @@ std::string SlurmClient::task_id(const std::string& base, int index) const {
 
 std::string SlurmClient::base_id(const std::string& job_id) const {
   return job_id.substr(0, job_id.find('_'));
+}
+
+}  // namespace aerun
+
+namespace aerun {
+
+std::vector<JobReport> parse_sacct(const std::string& out) {
+  std::vector<JobReport> jobs;
+  std::map<std::string, size_t> index;  // job id -> position in jobs
+  std::map<std::string, long long> step_rss;
+  std::istringstream in(out);
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty()) continue;
+    const auto f = split(line, '|');
+    if (f.size() < 7) continue;
+    const std::string& id = f[0];
+    if (const size_t dot = id.find('.'); dot != std::string::npos) {  // a step: its memory
+      const std::string& rss = f[6];
+      if (!rss.empty() && rss.find_first_not_of("0123456789") == std::string::npos) {
+        long long& best = step_rss[id.substr(0, dot)];
+        best = std::max(best, std::stoll(rss) / 1024);
+      }
+      continue;
+    }
+    JobReport j;
+    j.job_id = id;
+    // "CANCELLED by 1001": the requester's uid follows the state word.
+    const size_t space = f[1].find(' ');
+    j.state = f[1].substr(0, space);
+    if (space != std::string::npos) j.reason = f[1].substr(space + 1);
+    const ExitAndSignal es = parse_slurm_exit_code(f[2]);
+    j.exit_code = es.exit_code;
+    j.signal = es.signal;
+    const auto epoch = [](const std::string& t) -> std::optional<double> {
+      if (t.empty() || t.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+      return std::stod(t);
+    };
+    j.start_time = epoch(f[3]);
+    j.end_time = epoch(f[4]);
+    if (f[5] != "None assigned" && f[5] != "(null)") j.nodes = f[5];
+    j.run_state = slurm_run_state(j.state);
+    if (!j.run_state.finished) {
+      j.exit_code.reset();
+      j.signal.reset();
+    }
+    index[id] = jobs.size();
+    jobs.push_back(std::move(j));
+  }
+  for (const auto& [id, kb] : step_rss)
+    if (auto it = index.find(id); it != index.end()) jobs[it->second].max_rss_kb = kb;
+  return jobs;
+}
+
+std::optional<std::vector<JobReport>> SlurmClient::accounting(
+    const std::vector<std::string>& job_ids) {
+  if (no_accounting_) return std::nullopt;
+  std::vector<JobReport> out;
+  CommandSettings how;
+  how.timeout_s = 60;
+  how.environment = to_entries(process_environment());
+  how.environment->push_back("SLURM_TIME_FORMAT=%s");  // epoch seconds, no time zone to guess
+  constexpr size_t kIdsPerCall = 1000;
+  for (size_t at = 0; at < job_ids.size(); at += kIdsPerCall) {
+    const std::vector<std::string> part(
+        job_ids.begin() + static_cast<long>(at),
+        job_ids.begin() + static_cast<long>(std::min(job_ids.size(), at + kIdsPerCall)));
+    const auto r = run_captured(
+        {"sacct", "--noheader", "--parsable2", "--noconvert", "--jobs=" + join(part, ','),
+         "--format=JobID,State,ExitCode,Start,End,NodeList,MaxRSS"},
+        how);
+    if (!r.ok()) {
+      // src/sacct/options.c: accounting_storage/none; a slurmdbd down is worth another try.
+      if (!r.started || r.err.find("accounting storage is disabled") != std::string::npos)
+        no_accounting_ = true;
+      return std::nullopt;
+    }
+    for (auto& j : parse_sacct(r.out)) out.push_back(std::move(j));
+  }
+  return out;
 }
 
 }  // namespace aerun

@@ -1,5 +1,5 @@
-// Slurm through its commands: sbatch --parsable, squeue (every job and array task in one call;
-// no sacct: many sites and the test cluster keep no accounting), scancel.
+// Slurm through its commands: sbatch --parsable, squeue (every job and array task in one call),
+// scancel, and sacct for ended jobs where the cluster keeps accounting (many sites do not).
 #pragma once
 
 #include "aerun/sched/scheduler_client.hpp"
@@ -24,10 +24,22 @@ class SlurmClient : public SchedulerClient {
   std::optional<std::string> find_job(const std::string& name) override;
   // MaxArraySize from `scontrol show config` (asked once).
   ArrayLimit array_limit(const std::string& queue) override;
+  // `sacct -n -P --noconvert -j IDS -o JobID,State,ExitCode,Start,End,NodeList,MaxRSS` (epoch
+  // times), 1,000 ids a call; "Slurm accounting storage is disabled" stops asking.
+  std::optional<std::vector<JobReport>> accounting(
+      const std::vector<std::string>& job_ids) override;
 
  private:
   std::optional<ArrayLimit> limit_;
+  bool no_accounting_ = false;
 };
+
+// Parses sacct's `--parsable2 --noconvert` rows of JobID|State|ExitCode|Start|End|NodeList|MaxRSS
+// (times in epoch seconds, SLURM_TIME_FORMAT=%s): one report per job or array task row, its
+// steps' (`.batch`, `.0`, `.extern`) largest MaxRSS (bytes) as max_rss_kb. "CANCELLED by 0" is
+// the state CANCELLED with the reason "by 0"; Unknown / None times and "None assigned" nodes are
+// left unset.
+std::vector<JobReport> parse_sacct(const std::string& out);
 
 // Parses squeue's `-O JobArrayID:|,State:|,Reason:|,exit_code:|,StartTime:|,EndTime:|` lines.
 // exit_code is `exit:signal` since Slurm 23.02 and the raw wait status before

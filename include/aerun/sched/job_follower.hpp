@@ -61,6 +61,7 @@ class JobFollower {
     RunRecord rec;
     const CaseSpec* spec = nullptr;
     int missing = 0;
+    int book_waits = 0;  // polls it ended in the queue but not yet in the books
   };
   void finish(Followed& f, const RunState& state, const JobReport* report);
 

@@ -30,6 +30,8 @@ struct JobReport {
   std::optional<double> start_time, end_time;  // epoch seconds, when it said
   std::string nodes;   // the nodes it runs on, comma-separated Slurm hostlist or PBS hosts
   RunState run_state;  // what the state means for the run (job_state.hpp)
+  // The largest resident memory of its steps, from the scheduler's accounting (sacct MaxRSS).
+  std::optional<long long> max_rss_kb;
 };
 
 // The answer to one query: ok=false when the scheduler could not be asked (controller down):
@@ -87,6 +89,15 @@ class SchedulerClient {
   // whose answer was lost may have been taken all the same. nullopt: none, or it cannot tell.
   virtual std::optional<std::string> find_job(const std::string& name) {
     (void)name;
+    return std::nullopt;
+  }
+  // The scheduler's accounting of these jobs or array tasks (Slurm: sacct, when slurmdbd keeps
+  // it): final state, exit code, times, nodes and peak memory, also for jobs the queue no longer
+  // shows. Jobs it does not know (yet) are absent; nullopt when the cluster keeps no accounting
+  // or it could not be asked (never throws: the queue and the job's own stamps remain).
+  virtual std::optional<std::vector<JobReport>> accounting(
+      const std::vector<std::string>& job_ids) {
+    (void)job_ids;
     return std::nullopt;
   }
   // The array limit for a submission to queue ("": the default one), asked of the scheduler once

@@ -1,7 +1,9 @@
 // What squeue and `qstat -f -F json` print, read into job reports; array ids both ways.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "sched/pbs_client.hpp"
 #include "sched/slurm_client.hpp"
@@ -279,3 +281,29 @@ TEST(QsubRefusals, AnUnreachableServerIsTransientAnOversizedArrayIsNot) {
 }
 
 }  // namespace aerun
+
+TEST(Sacct, ReadsTheBooksOfAnArrayAndAJobCancelledWhilePending) {
+  // tests/fixtures/sched/README.md: Slurm 22.05.8 with slurmdbd, as the test cluster printed it.
+  std::ifstream in(std::string(AERUN_FIXTURES) + "/sched/sacct_22.05_array_and_pending.txt");
+  std::stringstream text;
+  text << in.rdbuf();
+  const auto jobs = parse_sacct(text.str());
+  ASSERT_EQ(jobs.size(), 4u);  // one report per job or task; steps only lend their memory
+  EXPECT_EQ(jobs[0].job_id, "1_0");
+  EXPECT_EQ(jobs[0].run_state.status, "ok");
+  EXPECT_EQ(jobs[0].exit_code, 0);
+  EXPECT_EQ(jobs[0].nodes, "n1");
+  EXPECT_EQ(jobs[0].max_rss_kb, 79925248 / 1024);  // the .batch step's bytes
+  ASSERT_TRUE(jobs[0].start_time && jobs[0].end_time);
+  EXPECT_DOUBLE_EQ(*jobs[0].end_time - *jobs[0].start_time, 3.0);
+  EXPECT_EQ(jobs[1].state, "FAILED");
+  EXPECT_EQ(jobs[1].exit_code, 3);
+  EXPECT_EQ(jobs[2].state, "CANCELLED");  // "CANCELLED by 0": the requester's uid apart
+  EXPECT_EQ(jobs[2].reason, "by 0");
+  EXPECT_EQ(jobs[2].run_state.status, "cancelled");
+  EXPECT_EQ(jobs[3].job_id, "4");
+  EXPECT_FALSE(jobs[3].start_time);  // None
+  EXPECT_TRUE(jobs[3].end_time);
+  EXPECT_EQ(jobs[3].nodes, "");  // None assigned
+  EXPECT_FALSE(jobs[3].max_rss_kb);
+}

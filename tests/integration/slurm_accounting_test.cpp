@@ -1,0 +1,80 @@
+// A real Slurm that keeps accounting (slurmdbd and a MariaDB of its own, started by
+// scripts/slurm-test-cluster.sh with SLURM_TEST_ACCOUNTING=1): each batch run stores the peak
+// memory and nodes sacct reports, and a job gone from the queue before aerun saw it end is judged
+// by the books instead of being lost.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "harness.hpp"
+#include "slurm_cluster.hpp"
+
+using namespace aerun::testing;
+using ::testing::HasSubstr;
+
+namespace {
+
+// Finished jobs leave slurmctld 2 s after they end (purged every 10 s: src/slurmctld/
+// controller.c, MAX(10, MinJobAge)), so a test sees one vanish from squeue within seconds.
+class SlurmAccounting : public SlurmTest {
+ protected:
+  static void SetUpTestSuite() {
+    if (std::system("command -v slurmdbd >/dev/null 2>&1 && command -v mariadbd >/dev/null 2>&1")) {
+      skip_ = "slurmdbd/mariadbd not installed (scripts/install-deps.sh --test installs them)";
+      return;
+    }
+    ::setenv("SLURM_TEST_ACCOUNTING", "1", 1);
+    ::setenv("SLURM_TEST_EXTRA_CONF", "MinJobAge=2", 1);
+    SlurmTest::SetUpTestSuite();
+    ::unsetenv("SLURM_TEST_ACCOUNTING");
+    ::unsetenv("SLURM_TEST_EXTRA_CONF");
+  }
+};
+
+}  // namespace
+
+TEST_F(SlurmAccounting, EachRunStoresThePeakMemoryAndNodesSacctReports) {
+  write_file(dir_ / "c.yaml", R"yaml(case: mem
+params: {mb: [0, 80]}
+command: python3 -c "import time; b = bytearray({mb} * 1024 * 1024); time.sleep(3)"
+resources: {nodes: 1, walltime: 5m, partition: debug}
+)yaml");
+  const auto r = aerun({"case", "c.yaml", "--scheduler", "slurm"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto rows = sql(db(),
+                        "SELECT p.value, r.status, r.max_rss_kb, r.nodes FROM runs r JOIN "
+                        "run_params p ON p.run_id=r.id ORDER BY p.num");
+  ASSERT_EQ(rows.size(), 2u);
+  for (const auto& row : rows) {
+    EXPECT_EQ(row[1], "ok");
+    EXPECT_THAT(row[3], ::testing::MatchesRegex("n[12]")) << "nodes";
+  }
+  // jobacct_gather/linux samples each second: the 80 MiB held for 3 s is seen.
+  EXPECT_GT(std::stol(rows[1][2]), 80 * 1024);
+  EXPECT_GT(std::stol(rows[0][2]), 0);
+  EXPECT_LT(std::stol(rows[0][2]), std::stol(rows[1][2]) - 60 * 1024);
+}
+
+TEST_F(SlurmAccounting, AJobGoneFromTheQueueBeforeItsEndWasSeenIsJudgedByTheBooks) {
+  // The job script is killed before it can stamp its end: without books, a job that left the
+  // queue "before its script ended" is lost.
+  write_file(dir_ / "c.yaml", R"(case: killed
+command: kill -9 $PPID
+resources: {nodes: 1, walltime: 5m, partition: debug}
+)");
+  ASSERT_EQ(aerun({"case", "c.yaml", "--scheduler", "slurm", "--no-wait"}).code, 0);
+  const std::string job = sql1(db(), "SELECT job_id FROM runs");
+  ASSERT_FALSE(job.empty());
+  // Gone from slurmctld, ended jobs too (MinJobAge=2, purged within ~12 s of its end).
+  ASSERT_TRUE(eventually(
+      [&] {
+        return command_output(SlurmCluster::env() +
+                              " squeue --noheader --states=all --jobs=" + job + " 2>/dev/null")
+            .empty();
+      },
+      90));
+  const auto c = aerun({"collect", "--wait"});
+  EXPECT_EQ(sql1(db(), "SELECT status FROM runs"), "failed") << c.out << c.err;
+  EXPECT_EQ(sql1(db(), "SELECT scheduler_state FROM runs"), "FAILED");
+  EXPECT_EQ(sql1(db(), "SELECT signal FROM runs"), "9");
+  EXPECT_THAT(sql1(db(), "SELECT nodes FROM runs"), ::testing::MatchesRegex("n[12]"));
+}
