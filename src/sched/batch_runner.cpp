@@ -46,15 +46,6 @@ std::string job_name(Scheduler s, const std::string& name) {
   return name;
 }
 
-// A refusal by a limit on one user's (group's, project's) jobs in the queue: Slurm's
-// ESLURM_ACCOUNTING_POLICY (MaxSubmitJobs/MaxJobs of an association or QOS, src/common/
-// slurm_errno.c), PBS's max_queued limits (src/lib/Liblog/pbs_messages.c).
-bool per_user_limit(const std::string& why) {
-  return why.find("Job violates accounting/QOS policy") != std::string::npos ||
-         why.find("Maximum number of jobs") != std::string::npos ||
-         why.find("would exceed") != std::string::npos;
-}
-
 // Sleeps `seconds`, or less when a stop signal (SIGINT, SIGTERM, SIGHUP) arrives: its number, else
 // 0. Inside a JobFollower's follow() the stop is the follower's to see too (watches nest).
 int wait_unless_stopped(double seconds) {
@@ -331,17 +322,16 @@ BatchRunner::Sent BatchRunner::submit_job(const BatchJob& job, SchedulerClient& 
     }
   } catch (const SchedulerError& e) {
     std::string why = e.what();
-    // Slurm's and PBS's words for an array over their limit: say which limit, and the way out.
-    if (job.runs.size() > 1 &&
-        (why.find("Invalid job array specification") != std::string::npos ||
-         why.find("Array job exceeds server or queue size limit") != std::string::npos)) {
+    const Refusal refusal = client.refusal(why);
+    // An array over the cluster's limit: say which limit, and the way out.
+    if (job.runs.size() > 1 && refusal == Refusal::ArrayTooLarge) {
       const ArrayLimit limit = array_limit(&client, job.resources.queue);
       why += fmt::format(
           " (an array of {} tasks; {}: set AERUN_MAX_ARRAY_SIZE to the cluster's limit, e.g. "
           "Slurm's MaxArraySize or PBS's max_array_size, and aerun cuts arrays to fit)",
           job.runs.size(),
           limit.tasks ? "the limit aerun knew: " + limit.source : "aerun could not read the limit");
-    } else if (per_user_limit(why)) {
+    } else if (refusal == Refusal::QueueLimit) {
       if (held && opts_.wait && follower.outstanding() > 0) {
         // Jobs of this aerun hold the quota: these runs go out when some of them ended.
         out_ << fmt::format("[{}] {} held back ({}): submitted again when earlier jobs end\n",
@@ -357,15 +347,12 @@ BatchRunner::Sent BatchRunner::submit_job(const BatchJob& job, SchedulerClient& 
         *held = std::move(recs);
         return Sent::Held;
       }
-      // A per-user, -group or -project limit (Slurm's MaxSubmitJobs/MaxJobs of an association or
-      // QOS, slurm_errno.c ESLURM_ACCOUNTING_POLICY; PBS's max_queued, pbs_messages.c): each
-      // array task counts as a job.
+      // A per-user, -group or -project limit: each array task counts as a job.
       why += fmt::format(
           " (a limit on your jobs in the queue, each array task counting as one: {} asked for {} "
           "more; see `{}`, then keep fewer queued at once: AERUN_MAX_ARRAY_SIZE and --max-queued)",
           job.runs.size() > 1 ? "this array" : "this job", job.runs.size(),
-          scheduler_ == Scheduler::Pbs ? "qmgr -c 'list server max_queued'"
-                                       : "sacctmgr show assoc user=$USER format=MaxSubmit,MaxJobs");
+          client.queue_limit_command());
     }
     out_ << fmt::format("[{}] submitting {} failed: {}\n", spec_.name, job.script_path, why);
     sum.last_error = why;

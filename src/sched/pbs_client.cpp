@@ -406,6 +406,16 @@ void PbsClient::cancel(const std::vector<std::string>& job_ids) {
   if (!r.ok()) throw SchedulerError("qdel failed: " + r.message());
 }
 
+Refusal PbsClient::refusal(const std::string& message) const {
+  if (message.find("Array job exceeds server or queue size limit") != std::string::npos)
+    return Refusal::ArrayTooLarge;
+  if (message.find("Maximum number of jobs") != std::string::npos ||
+      (message.find("would exceed") != std::string::npos &&
+       message.find("limit") != std::string::npos))
+    return Refusal::QueueLimit;
+  return Refusal::Other;
+}
+
 bool PbsClient::transient(const std::string& message) const {
   for (const char* words : {"cannot connect to server", "No free connections",
                             "Batch protocol error", "Connection refused", "Connection timed out"})

@@ -26,6 +26,11 @@ class PbsClient : public SchedulerClient {
   // (openpbs src/cmds/*.c), "No free connections" (PBSE_NOCONNECTS) and "Batch protocol error"
   // (PBSE_PROTOCOL, src/lib/Liblog/pbs_messages.c).
   bool transient(const std::string& message) const override;
+  // openpbs src/lib/Liblog/pbs_messages.c: msg_maxarraysize "Array job exceeds server or queue
+  // size limit"; the queue limits' "Maximum number of jobs [for user|group|project ...] already
+  // in queue|complex" and "would exceed ... per-user|-group|-project limit".
+  Refusal refusal(const std::string& message) const override;
+  std::string queue_limit_command() const override { return "qmgr -c 'list server max_queued'"; }
   // `qselect -N NAME`: the job's (array's "123[].server") id.
   std::optional<std::string> find_job(const std::string& name) override;
   // The server's max_array_size (`qmgr -c 'list server max_array_size'`; PBS's default 10,000

@@ -131,6 +131,14 @@ bool SlurmClient::transient(const std::string& message) const {
   return false;
 }
 
+Refusal SlurmClient::refusal(const std::string& message) const {
+  if (message.find("Invalid job array specification") != std::string::npos)
+    return Refusal::ArrayTooLarge;
+  if (message.find("Job violates accounting/QOS policy") != std::string::npos)
+    return Refusal::QueueLimit;
+  return Refusal::Other;
+}
+
 std::optional<std::string> SlurmClient::find_job(const std::string& name) {
   const auto r = run_captured(
       {"squeue", "--me", "--noheader", "--states=all", "--name=" + name, "--Format=ArrayJobID:|"});

@@ -20,6 +20,13 @@ class SlurmClient : public SchedulerClient {
   // sbatch's words for a controller that is busy or out of reach (src/common/slurm_errno.c);
   // sbatch itself already retried EAGAIN and a full queue (src/sbatch/sbatch.c, 15 times).
   bool transient(const std::string& message) const override;
+  // "Invalid job array specification" (an array past MaxArraySize); "Job violates
+  // accounting/QOS policy" (ESLURM_ACCOUNTING_POLICY: MaxSubmitJobs/MaxJobs of an association or
+  // QOS, src/common/slurm_errno.c).
+  Refusal refusal(const std::string& message) const override;
+  std::string queue_limit_command() const override {
+    return "sacctmgr show assoc user=$USER format=MaxSubmit,MaxJobs";
+  }
   // `squeue --me --name=NAME`: the job's (array's base) id.
   std::optional<std::string> find_job(const std::string& name) override;
   // MaxArraySize from `scontrol show config` (asked once).

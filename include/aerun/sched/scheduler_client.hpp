@@ -59,6 +59,14 @@ struct JobDeps {
   bool empty() const { return ok.empty() && any.empty(); }
 };
 
+// What a refused submission's message says, in the scheduler's own words.
+enum class Refusal {
+  Other,          // the job itself, or a reason aerun does not know
+  ArrayTooLarge,  // more array tasks than the cluster takes (Slurm MaxArraySize, PBS
+                  // max_array_size)
+  QueueLimit,     // a limit on the jobs of a user, group or project in the queue
+};
+
 class SchedulerClient {
  public:
   virtual ~SchedulerClient() = default;
@@ -85,6 +93,13 @@ class SchedulerClient {
     (void)message;
     return false;
   }
+  // Which limit, if any, a refused submission's message names.
+  virtual Refusal refusal(const std::string& message) const {
+    (void)message;
+    return Refusal::Other;
+  }
+  // The command that shows the queue limits of the user's jobs, for a message ("" when none).
+  virtual std::string queue_limit_command() const { return ""; }
   // The id of a job of this name the scheduler holds (an array's base id), if any: a submission
   // whose answer was lost may have been taken all the same. nullopt: none, or it cannot tell.
   virtual std::optional<std::string> find_job(const std::string& name) {

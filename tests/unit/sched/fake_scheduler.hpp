@@ -23,6 +23,7 @@
 #include "aerun/sched/job_state.hpp"
 #include "aerun/sched/scheduler_client.hpp"
 #include "aerun/util/shell_quote.hpp"
+#include "sched/slurm_client.hpp"
 
 namespace aerun::testing {
 
@@ -113,6 +114,9 @@ class FakeScheduler : public SchedulerClient {
     return id;
   }
 
+  // Slurm's words, as SlurmClient reads them.
+  Refusal refusal(const std::string& message) const override { return slurm_.refusal(message); }
+  std::string queue_limit_command() const override { return slurm_.queue_limit_command(); }
   bool transient(const std::string& message) const override {
     return message.find("Socket timed out") != std::string::npos;
   }
@@ -167,6 +171,7 @@ class FakeScheduler : public SchedulerClient {
   std::string base_id(const std::string& id) const override { return id.substr(0, id.find('_')); }
 
  private:
+  SlurmClient slurm_;
   std::map<std::string, std::string> names_;  // job name -> id
   struct Task {
     std::string id, job, script, dir, output;
