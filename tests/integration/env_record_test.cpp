@@ -161,6 +161,15 @@ void fake_python(const TempDir& d) {
   fs::permissions(d / "venv/bin/python", fs::perms::owner_all);
 }
 
+// A one-run case in d, its runs' PATH starting with the fake Python, its kept probes in d/cache:
+// the environment assignments for run_aerun.
+std::string one_run_with_fake_python(const TempDir& d) {
+  fake_python(d);
+  write_file(d / "c.yaml", "case: one\ncommand: 'true'\n");
+  return "AERUN_CACHE_DIR=" + aerun::shell_quote(d / "cache") +
+         " PATH=" + aerun::shell_quote(d / "venv/bin") + ":/usr/bin:/bin";
+}
+
 int freezes(const TempDir& d) {
   std::istringstream in(read_file(d / "calls.txt"));
   int n = 0;
@@ -179,10 +188,7 @@ std::string recorded_freeze(const std::string& db) {
 
 TEST(EnvRecord, ToolProbesAreKeptUntilWhatTheyReadChanges) {
   TempDir d;
-  fake_python(d);
-  write_file(d / "c.yaml", "case: one\ncommand: 'true'\n");
-  const std::string env = "AERUN_CACHE_DIR=" + aerun::shell_quote(d / "cache") +
-                          " PATH=" + aerun::shell_quote(d / "venv/bin") + ":/usr/bin:/bin";
+  const std::string env = one_run_with_fake_python(d);
   const std::string db = d / "results/aerun.db";
   const auto again = [&](const std::string& more = "") {
     return run_aerun(d, {"case", "c.yaml", "--force"}, env + " " + more).code;
@@ -232,10 +238,7 @@ TEST(EnvRecord, ToolProbesAreKeptUntilWhatTheyReadChanges) {
 
 TEST(EnvRecord, ACacheFileOthersCouldWriteIsNotBelieved) {
   TempDir d;
-  fake_python(d);
-  write_file(d / "c.yaml", "case: one\ncommand: 'true'\n");
-  const std::string env = "AERUN_CACHE_DIR=" + aerun::shell_quote(d / "cache") +
-                          " PATH=" + aerun::shell_quote(d / "venv/bin") + ":/usr/bin:/bin";
+  const std::string env = one_run_with_fake_python(d);
   ASSERT_EQ(run_aerun(d, {"case", "c.yaml"}, env).code, 0);
   const fs::path file = d / "cache" / fs::directory_iterator(d / "cache")->path().filename();
   // Someone rewrote what pip froze, and the file is open to the group.
