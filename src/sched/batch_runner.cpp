@@ -333,17 +333,20 @@ BatchRunner::Sent BatchRunner::submit_job(const BatchJob& job, SchedulerClient& 
           limit.tasks ? "the limit aerun knew: " + limit.source : "aerun could not read the limit");
     } else if (refusal == Refusal::QueueLimit) {
       if (held && opts_.wait && follower.outstanding() > 0) {
-        // Jobs of this aerun hold the quota: these runs go out when some of them ended.
-        out_ << fmt::format("[{}] {} held back ({}): submitted again when earlier jobs end\n",
-                            spec_.name, job.name, why.substr(why.rfind(": ") + 2));
-        for (auto& r : recs) {
-          r.status = run_status::pending;
-          r.reason = "held back by a per-user limit of the scheduler: " + why;
-          r.job_id.clear();
-          r.scheduler_state = "HELD_BY_AERUN";
-          store_->update_job(r);
+        // Jobs of this aerun hold the quota: these runs go out when some of them ended. Said
+        // (and counted) once a job, however often the quota is still full when it is tried again.
+        if (!resumed) {
+          out_ << fmt::format("[{}] {} held back ({}): submitted again when earlier jobs end\n",
+                              spec_.name, job.name, why.substr(why.rfind(": ") + 2));
+          for (auto& r : recs) {
+            r.status = run_status::pending;
+            r.reason = "held back by a per-user limit of the scheduler: " + why;
+            r.job_id.clear();
+            r.scheduler_state = "HELD_BY_AERUN";
+            store_->update_job(r);
+          }
+          ++sum.held;
         }
-        ++sum.held;
         *held = std::move(recs);
         return Sent::Held;
       }

@@ -1,9 +1,13 @@
 // A real Slurm that keeps accounting (slurmdbd and a MariaDB of its own, started by
 // scripts/slurm-test-cluster.sh with SLURM_TEST_ACCOUNTING=1): each batch run stores the peak
-// memory and nodes sacct reports, and a job gone from the queue before aerun saw it end is judged
-// by the books instead of being lost.
+// memory and nodes sacct reports, a job gone from the queue before aerun saw it end is judged by
+// the books instead of being lost, and an association's MaxSubmitJobs (enforced from the books)
+// holds arrays back inside aerun.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include <set>
+#include <sstream>
 
 #include "harness.hpp"
 #include "slurm_cluster.hpp"
@@ -77,4 +81,70 @@ resources: {nodes: 1, walltime: 5m, partition: debug}
   EXPECT_EQ(sql1(db(), "SELECT scheduler_state FROM runs"), "FAILED");
   EXPECT_EQ(sql1(db(), "SELECT signal FROM runs"), "9");
   EXPECT_THAT(sql1(db(), "SELECT nodes FROM runs"), ::testing::MatchesRegex("n[12]"));
+}
+
+namespace {
+
+// Limits enforced from the books (AccountingStorageEnforce=limits), and root's association
+// allowed 4 jobs in the queue (MaxSubmitJobs=4; each array task counts as one).
+class SlurmSubmitLimit : public SlurmTest {
+ protected:
+  static void SetUpTestSuite() {
+    if (std::system("command -v slurmdbd >/dev/null 2>&1 && command -v mariadbd >/dev/null 2>&1")) {
+      skip_ = "slurmdbd/mariadbd not installed (scripts/install-deps.sh --test installs them)";
+      return;
+    }
+    ::setenv("SLURM_TEST_ACCOUNTING", "1", 1);
+    ::setenv("SLURM_TEST_EXTRA_CONF", "AccountingStorageEnforce=limits", 1);
+    SlurmTest::SetUpTestSuite();
+    ::unsetenv("SLURM_TEST_ACCOUNTING");
+    ::unsetenv("SLURM_TEST_EXTRA_CONF");
+    if (broken_.empty() && skip_.empty() &&
+        std::system((SlurmCluster::env() +
+                     " sacctmgr -i modify user root set MaxSubmitJobs=4 >/dev/null 2>&1")
+                        .c_str()) != 0)
+      broken_ = "sacctmgr could not set MaxSubmitJobs=4";
+  }
+};
+
+}  // namespace
+
+// Issue 29 on a real association limit: arrays of 3 under MaxSubmitJobs=4 — the second is refused
+// while the first is queued, held inside aerun (said once) and sent when the first ended.
+TEST_F(SlurmSubmitLimit, ArraysPastTheUsersLimitWaitInsideAerunAndAllEndOk) {
+  write_file(dir_ / "c.yaml", R"(case: held
+params: {n: [1, 2, 3, 4, 5, 6, 7, 8, 9]}
+command: sleep 2; echo "n={n}"
+resources: {nodes: 1, walltime: 5m, partition: debug}
+)");
+  const auto r = aerun({"case", "c.yaml", "--scheduler", "slurm"}, "AERUN_MAX_ARRAY_SIZE=3");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(sql1(db(), "SELECT count(*) FROM runs WHERE status='ok'"), "9");
+  EXPECT_THAT(r.err, HasSubstr("held back (Job violates accounting/QOS policy"));
+  // Each held array is said once, however many polls found the limit still reached.
+  std::set<std::string> held;
+  int lines = 0;
+  std::istringstream in(r.err);
+  for (std::string line; std::getline(in, line);)
+    if (line.find(" held back (") != std::string::npos) {
+      ++lines;
+      held.insert(line.substr(0, line.find(" held back (")));
+    }
+  EXPECT_EQ(lines, static_cast<int>(held.size())) << r.err;
+}
+
+// Nothing of this aerun's is queued to wait for: the refusal fails the runs with the way out.
+TEST_F(SlurmSubmitLimit, AnArrayLargerThanTheLimitFailsNamingTheLimitAndWhereToReadIt) {
+  write_file(dir_ / "c.yaml", R"(case: big
+params: {n: [1, 2, 3, 4, 5, 6]}
+command: echo "n={n}"
+resources: {nodes: 1, walltime: 5m, partition: debug}
+)");
+  const auto r = aerun({"case", "c.yaml", "--scheduler", "slurm"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(sql1(db(), "SELECT count(*) FROM runs WHERE status='submit_failed'"), "6");
+  EXPECT_THAT(sql1(db(), "SELECT reason FROM runs LIMIT 1"),
+              HasSubstr("a limit on your jobs in the queue, each array task counting as one: this "
+                        "array asked for 6 more; see `sacctmgr show assoc user=$USER "
+                        "format=MaxSubmit,MaxJobs`"));
 }
