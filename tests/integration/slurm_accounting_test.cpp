@@ -17,21 +17,27 @@ using ::testing::HasSubstr;
 
 namespace {
 
-// Finished jobs leave slurmctld 2 s after they end (purged every 10 s: src/slurmctld/
-// controller.c, MAX(10, MinJobAge)), so a test sees one vanish from squeue within seconds.
-class SlurmAccounting : public SlurmTest {
+// A suite's cluster with slurmdbd and a MariaDB of its own, extra_conf added to slurm.conf.
+class SlurmWithBooks : public SlurmTest {
  protected:
-  static void SetUpTestSuite() {
+  static void start(const char* extra_conf) {
     if (std::system("command -v slurmdbd >/dev/null 2>&1 && command -v mariadbd >/dev/null 2>&1")) {
       skip_ = "slurmdbd/mariadbd not installed (scripts/install-deps.sh --test installs them)";
       return;
     }
     ::setenv("SLURM_TEST_ACCOUNTING", "1", 1);
-    ::setenv("SLURM_TEST_EXTRA_CONF", "MinJobAge=2", 1);
+    ::setenv("SLURM_TEST_EXTRA_CONF", extra_conf, 1);
     SlurmTest::SetUpTestSuite();
     ::unsetenv("SLURM_TEST_ACCOUNTING");
     ::unsetenv("SLURM_TEST_EXTRA_CONF");
   }
+};
+
+// Finished jobs leave slurmctld 2 s after they end (purged every 10 s: src/slurmctld/
+// controller.c, MAX(10, MinJobAge)), so a test sees one vanish from squeue within seconds.
+class SlurmAccounting : public SlurmWithBooks {
+ protected:
+  static void SetUpTestSuite() { start("MinJobAge=2"); }
 };
 
 }  // namespace
@@ -87,18 +93,10 @@ namespace {
 
 // Limits enforced from the books (AccountingStorageEnforce=limits), and root's association
 // allowed 4 jobs in the queue (MaxSubmitJobs=4; each array task counts as one).
-class SlurmSubmitLimit : public SlurmTest {
+class SlurmSubmitLimit : public SlurmWithBooks {
  protected:
   static void SetUpTestSuite() {
-    if (std::system("command -v slurmdbd >/dev/null 2>&1 && command -v mariadbd >/dev/null 2>&1")) {
-      skip_ = "slurmdbd/mariadbd not installed (scripts/install-deps.sh --test installs them)";
-      return;
-    }
-    ::setenv("SLURM_TEST_ACCOUNTING", "1", 1);
-    ::setenv("SLURM_TEST_EXTRA_CONF", "AccountingStorageEnforce=limits", 1);
-    SlurmTest::SetUpTestSuite();
-    ::unsetenv("SLURM_TEST_ACCOUNTING");
-    ::unsetenv("SLURM_TEST_EXTRA_CONF");
+    start("AccountingStorageEnforce=limits");
     if (broken_.empty() && skip_.empty() &&
         std::system((SlurmCluster::env() +
                      " sacctmgr -i modify user root set MaxSubmitJobs=4 >/dev/null 2>&1")
