@@ -1,8 +1,11 @@
 #include "sched/slurm_client.hpp"
 
+#include <pwd.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <sstream>
 
@@ -153,10 +156,29 @@ ArrayLimit SlurmClient::array_limit(const std::string& queue) {
   if (limit_) return *limit_;
   limit_.emplace();
   const auto r = run_captured({"scontrol", "show", "config"});
-  if (r.ok())
-    if (const auto n = setting_number(r.out, "MaxArraySize"))
-      *limit_ = {static_cast<int>(*n),
-                 fmt::format("this cluster's MaxArraySize = {} (scontrol show config)", *n)};
+  if (!r.ok()) return *limit_;
+  if (const auto n = setting_number(r.out, "MaxArraySize"))
+    *limit_ = {static_cast<int>(*n),
+               fmt::format("this cluster's MaxArraySize = {} (scontrol show config)", *n)};
+  // The user's associations' MaxSubmitJobs, where the cluster keeps accounting: each array task
+  // counts, so a larger array is never taken (sacctmgr(1); enforced with
+  // AccountingStorageEnforce=limits). The smallest of them, to be safe.
+  if (r.out.find("accounting_storage/none") != std::string::npos) return *limit_;
+  const passwd* pw = ::getpwuid(::geteuid());
+  if (!pw) return *limit_;
+  const auto a = run_captured({"sacctmgr", "--noheader", "--parsable2", "show", "assoc", "where",
+                               std::string("user=") + pw->pw_name, "format=MaxSubmit"},
+                              20);
+  if (!a.ok()) return *limit_;
+  std::optional<int> most;
+  std::istringstream in(a.out);
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty() && line.size() < 10 &&
+        line.find_first_not_of("0123456789") == std::string::npos)
+      most = std::min(most.value_or(INT32_MAX), std::stoi(line));
+  if (most && (!limit_->tasks || *most < *limit_->tasks))
+    *limit_ = {*most,
+               fmt::format("your association's MaxSubmitJobs = {} (sacctmgr show assoc)", *most)};
   return *limit_;
 }
 

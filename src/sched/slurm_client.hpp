@@ -29,7 +29,8 @@ class SlurmClient : public SchedulerClient {
   }
   // `squeue --me --name=NAME`: the job's (array's base) id.
   std::optional<std::string> find_job(const std::string& name) override;
-  // MaxArraySize from `scontrol show config` (asked once).
+  // MaxArraySize from `scontrol show config`, or the user's associations' MaxSubmitJobs from
+  // `sacctmgr show assoc` when smaller and the cluster keeps accounting (asked once).
   ArrayLimit array_limit(const std::string& queue) override;
   // `sacct -n -P --noconvert -j IDS -o JobID,State,ExitCode,Start,End,NodeList,MaxRSS` (epoch
   // times), 1,000 ids a call; "Slurm accounting storage is disabled" stops asking.

@@ -131,18 +131,35 @@ resources: {nodes: 1, walltime: 5m, partition: debug}
   EXPECT_EQ(lines, static_cast<int>(held.size())) << r.err;
 }
 
-// Nothing of this aerun's is queued to wait for: the refusal fails the runs with the way out.
-TEST_F(SlurmSubmitLimit, AnArrayLargerThanTheLimitFailsNamingTheLimitAndWhereToReadIt) {
+// The limit is read before submitting (sacctmgr show assoc): an array larger than it is cut to
+// it, and the part the quota cannot take yet waits inside aerun.
+TEST_F(SlurmSubmitLimit, AnArrayLargerThanTheLimitIsCutToItAndEveryRunEndsOk) {
   write_file(dir_ / "c.yaml", R"(case: big
 params: {n: [1, 2, 3, 4, 5, 6]}
-command: echo "n={n}"
+command: sleep 1; echo "n={n}"
 resources: {nodes: 1, walltime: 5m, partition: debug}
 )");
   const auto r = aerun({"case", "c.yaml", "--scheduler", "slurm"});
-  EXPECT_EQ(r.code, 1);
-  EXPECT_EQ(sql1(db(), "SELECT count(*) FROM runs WHERE status='submit_failed'"), "6");
-  EXPECT_THAT(sql1(db(), "SELECT reason FROM runs LIMIT 1"),
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("6 runs in 2 arrays of at most 4: your association's "
+                               "MaxSubmitJobs = 4 (sacctmgr show assoc)"));
+  EXPECT_EQ(sql1(db(), "SELECT count(*) FROM runs WHERE status='ok'"), "6");
+}
+
+// Not following (--no-wait), nothing is there to wait for: what the quota refuses fails, naming
+// the limit and where to read it.
+TEST_F(SlurmSubmitLimit, WithoutWaitingWhatTheQuotaRefusesFailsNamingWhereToReadIt) {
+  write_file(dir_ / "c.yaml", R"(case: big
+params: {n: [1, 2, 3, 4, 5, 6]}
+command: sleep 5; echo "n={n}"
+resources: {nodes: 1, walltime: 5m, partition: debug}
+)");
+  const auto r = aerun({"case", "c.yaml", "--scheduler", "slurm", "--no-wait"});
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_EQ(sql1(db(), "SELECT count(*) FROM runs WHERE status='submit_failed'"), "2");
+  EXPECT_THAT(sql1(db(), "SELECT reason FROM runs WHERE status='submit_failed' LIMIT 1"),
               HasSubstr("a limit on your jobs in the queue, each array task counting as one: this "
-                        "array asked for 6 more; see `sacctmgr show assoc user=$USER "
+                        "array asked for 2 more; see `sacctmgr show assoc user=$USER "
                         "format=MaxSubmit,MaxJobs`"));
+  EXPECT_EQ(aerun({"cancel", "big"}).code, 0);  // the quota is the suite's: give it back
 }
