@@ -117,14 +117,9 @@ struct Probe {
   EnvItem result;
 };
 
-std::string var(const EnvVars& env, const std::string& name) {
-  const std::string* v = find_var(env, name);
-  return v ? *v : "";
-}
-
 // The git items, from three git commands run one after the other (in the workdir).
 void add_git_items(const CaptureOptions& o, const CommandSettings& how, EnvRecord& rec) {
-  if (find_in_path("git", var(o.env, "PATH")).empty()) return;
+  if (find_in_path("git", var_value(o.env, "PATH")).empty()) return;
   const CommandResult head = run_captured({"git", "rev-parse", "HEAD"}, how);
   if (!head.ok()) return;  // not a repository (or git cannot read it): nothing to record
   const CommandResult status = run_captured({"git", "status", "--porcelain"}, how);
@@ -159,7 +154,7 @@ EnvRecord capture_environment(const CaptureOptions& o) {
   rec.items.push_back(cpu_item());
   rec.items.push_back(memory_item());
   rec.items.push_back({"environment", "", trim_end(redacted_environment(o.env))});
-  if (const std::string mods = var(o.env, "LOADEDMODULES"); !mods.empty()) {
+  if (const std::string mods = var_value(o.env, "LOADEDMODULES"); !mods.empty()) {
     std::string text;
     for (size_t b = 0; b <= mods.size();) {  // Lmod and Environment Modules both keep this list
       size_t e = mods.find(':', b);
@@ -190,7 +185,7 @@ EnvRecord capture_environment(const CaptureOptions& o) {
   }
 
   // Tools in the runs' PATH, then the case's commands: all at once.
-  const std::string path = var(o.env, "PATH");
+  const std::string path = var_value(o.env, "PATH");
   std::vector<Probe> probes;
   auto tool = [&](const std::string& name, std::vector<std::string> argv) {
     if (!find_in_path(argv[0], path).empty())
@@ -208,7 +203,7 @@ EnvRecord capture_environment(const CaptureOptions& o) {
   const std::string python = !find_in_path("python", path).empty() ? "python" : "python3";
   tool("python --version", {python, "--version"});
   tool("pip freeze", {python, "-m", "pip", "freeze", "--disable-pip-version-check"});
-  if (!var(o.env, "CONDA_PREFIX").empty()) tool("conda list", {"conda", "list", "--export"});
+  if (!var_value(o.env, "CONDA_PREFIX").empty()) tool("conda list", {"conda", "list", "--export"});
   for (const auto& c : o.commands)
     probes.push_back({"provenance " + c.name, {o.shell, "-c", c.command}, c.timeout_s, {}});
 

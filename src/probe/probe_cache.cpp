@@ -28,11 +28,6 @@ double now_s() {
   return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
-std::string var(const EnvVars& env, const std::string& name) {
-  const std::string* v = find_var(env, name);
-  return v ? *v : "";
-}
-
 // A `pip freeze` line that names a checkout (`-e git+...@commit`, `name @ file:///...`): its
 // commit or files may have moved without any package folder changing.
 bool names_a_checkout(const EnvItem& item) {
@@ -51,10 +46,11 @@ ProbeCache::ProbeCache(std::string path, double max_age_s)
 }
 
 std::string ProbeCache::default_path(const EnvVars& env) {
-  std::string dir = var(env, "AERUN_CACHE_DIR");
-  if (dir.empty() && !var(env, "XDG_CACHE_HOME").empty())
-    dir = var(env, "XDG_CACHE_HOME") + "/aerun";
-  if (dir.empty() && !var(env, "HOME").empty()) dir = var(env, "HOME") + "/.cache/aerun";
+  std::string dir = var_value(env, "AERUN_CACHE_DIR");
+  if (dir.empty() && !var_value(env, "XDG_CACHE_HOME").empty())
+    dir = var_value(env, "XDG_CACHE_HOME") + "/aerun";
+  if (dir.empty() && !var_value(env, "HOME").empty())
+    dir = var_value(env, "HOME") + "/.cache/aerun";
   if (dir.empty()) return "";
   utsname u{};
   const std::string host = ::uname(&u) == 0 ? u.nodename : "host";

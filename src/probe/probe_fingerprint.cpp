@@ -56,11 +56,6 @@ std::vector<std::string> glob_paths(const std::string& pattern) {
   return out;
 }
 
-std::string var(const EnvVars& env, const std::string& name) {
-  const std::string* v = find_var(env, name);
-  return v ? *v : "";
-}
-
 std::vector<std::string> split(const std::string& s, char sep) {
   std::vector<std::string> out;
   std::stringstream in(s);
@@ -79,8 +74,8 @@ std::string python_packages(const std::string& found, const EnvVars& env) {
   const fs::path real = fs::canonical(found, ec);
   if (!ec) prefixes.push_back(real.parent_path().parent_path().string());
   for (const char* name : {"VIRTUAL_ENV", "CONDA_PREFIX", "PYTHONUSERBASE", "PYTHONHOME"})
-    if (const std::string v = var(env, name); !v.empty()) prefixes.push_back(v);
-  if (const std::string home = var(env, "HOME"); !home.empty())
+    if (const std::string v = var_value(env, name); !v.empty()) prefixes.push_back(v);
+  if (const std::string home = var_value(env, "HOME"); !home.empty())
     prefixes.push_back(home + "/.local");
   prefixes.push_back("/usr/local");
   prefixes.push_back("/usr");
@@ -93,7 +88,7 @@ std::string python_packages(const std::string& found, const EnvVars& env) {
                                 "/lib64/python*/site-packages", "/local/lib/python*/dist-packages"})
       for (const std::string& dir : glob_paths(p + pattern)) out += identity(dir, false) + "\n";
   }
-  for (const std::string& entry : split(var(env, "PYTHONPATH"), ':'))
+  for (const std::string& entry : split(var_value(env, "PYTHONPATH"), ':'))
     out += identity(entry, false) + "\n";
   return out;
 }
@@ -103,7 +98,7 @@ std::string tool_inputs(const ToolProbe& probe, const std::string& found, const 
   const std::string tool = fs::path(probe.argv.front()).filename().string();
   if (tool.rfind("python", 0) == 0) return python_packages(found, env);
   if (tool == "conda") {
-    const std::string meta = var(env, "CONDA_PREFIX") + "/conda-meta";
+    const std::string meta = var_value(env, "CONDA_PREFIX") + "/conda-meta";
     return identity(meta, false) + "\n" + identity(meta + "/history", false);
   }
   if (tool == "nvidia-smi") {
@@ -171,7 +166,7 @@ ProbeFingerprints::ProbeFingerprints(const EnvVars& env, std::string workdir) : 
 
 std::string ProbeFingerprints::of(const ToolProbe& probe) {
   if (probe.argv.empty()) return "";
-  const std::string found = find_in_path(probe.argv.front(), var(env_, "PATH"));
+  const std::string found = find_in_path(probe.argv.front(), var_value(env_, "PATH"));
   if (found.empty()) return "";
   if (fs::path(found).parent_path().filename() == "shims") return "";
   std::string text = common_ + "probe " + probe.name + "\n";

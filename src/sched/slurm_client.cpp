@@ -33,6 +33,21 @@ std::string join(const std::vector<std::string>& v, char sep) {
   return out;
 }
 
+// A node list as squeue and sacct print it; "" for none yet ("(null)", "None assigned").
+std::string node_list(const std::string& text) {
+  return text == "(null)" || text == "None assigned" ? "" : text;
+}
+
+// What the state means for the run; a job not ended has no exit code yet (squeue and sacct print
+// 0 or 0:0 for it).
+void settle(JobReport& j) {
+  j.run_state = slurm_run_state(j.state);
+  if (!j.run_state.finished) {
+    j.exit_code.reset();
+    j.signal.reset();
+  }
+}
+
 }  // namespace
 
 std::optional<double> parse_slurm_time(const std::string& text) {
@@ -61,12 +76,8 @@ std::vector<JobReport> parse_squeue(const std::string& out) {
     j.start_time = parse_slurm_time(f[4]);
     j.end_time = parse_slurm_time(f[5]);
     // NodeList (a 7th field; older callers' outputs have 6): empty or "(null)" while pending.
-    if (f.size() >= 7 && f[6] != "(null)" && f[6] != "None assigned") j.nodes = f[6];
-    j.run_state = slurm_run_state(j.state);
-    if (!j.run_state.finished) {  // squeue prints 0 (or 0:0) for jobs that have not ended
-      j.exit_code.reset();
-      j.signal.reset();
-    }
+    if (f.size() >= 7) j.nodes = node_list(f[6]);
+    settle(j);
     jobs.push_back(std::move(j));
   }
   return jobs;
@@ -190,10 +201,6 @@ std::string SlurmClient::base_id(const std::string& job_id) const {
   return job_id.substr(0, job_id.find('_'));
 }
 
-}  // namespace aerun
-
-namespace aerun {
-
 std::vector<JobReport> parse_sacct(const std::string& out) {
   std::vector<JobReport> jobs;
   std::map<std::string, size_t> index;  // job id -> position in jobs
@@ -227,12 +234,8 @@ std::vector<JobReport> parse_sacct(const std::string& out) {
     };
     j.start_time = epoch(f[3]);
     j.end_time = epoch(f[4]);
-    if (f[5] != "None assigned" && f[5] != "(null)") j.nodes = f[5];
-    j.run_state = slurm_run_state(j.state);
-    if (!j.run_state.finished) {
-      j.exit_code.reset();
-      j.signal.reset();
-    }
+    j.nodes = node_list(f[5]);
+    settle(j);
     index[id] = jobs.size();
     jobs.push_back(std::move(j));
   }

@@ -24,6 +24,11 @@ const std::string* find_var(const EnvVars& vars, const std::string& name) {
   return nullptr;
 }
 
+std::string var_value(const EnvVars& vars, const std::string& name) {
+  const std::string* v = find_var(vars, name);
+  return v ? *v : "";
+}
+
 std::vector<std::string> to_entries(const EnvVars& vars) {
   std::vector<std::string> out;
   out.reserve(vars.size());

@@ -95,6 +95,13 @@ namespace {
 // allowed 4 jobs in the queue (MaxSubmitJobs=4; each array task counts as one).
 class SlurmSubmitLimit : public SlurmWithBooks {
  protected:
+  // Case `big`: six runs of `sleep SECONDS`, one node each.
+  void six_runs(int seconds) {
+    write_file(dir_ / "c.yaml", "case: big\nparams: {n: [1, 2, 3, 4, 5, 6]}\ncommand: sleep " +
+                                    std::to_string(seconds) +
+                                    "; echo \"n={n}\"\nresources: {nodes: 1, walltime: 5m, "
+                                    "partition: debug}\n");
+  }
   static void SetUpTestSuite() {
     start("AccountingStorageEnforce=limits");
     if (broken_.empty() && skip_.empty() &&
@@ -134,11 +141,7 @@ resources: {nodes: 1, walltime: 5m, partition: debug}
 // The limit is read before submitting (sacctmgr show assoc): an array larger than it is cut to
 // it, and the part the quota cannot take yet waits inside aerun.
 TEST_F(SlurmSubmitLimit, AnArrayLargerThanTheLimitIsCutToItAndEveryRunEndsOk) {
-  write_file(dir_ / "c.yaml", R"(case: big
-params: {n: [1, 2, 3, 4, 5, 6]}
-command: sleep 1; echo "n={n}"
-resources: {nodes: 1, walltime: 5m, partition: debug}
-)");
+  six_runs(1);
   const auto r = aerun({"case", "c.yaml", "--scheduler", "slurm"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_THAT(r.err, HasSubstr("6 runs in 2 arrays of at most 4: your association's "
@@ -149,11 +152,7 @@ resources: {nodes: 1, walltime: 5m, partition: debug}
 // Not following (--no-wait), nothing is there to wait for: what the quota refuses fails, naming
 // the limit and where to read it.
 TEST_F(SlurmSubmitLimit, WithoutWaitingWhatTheQuotaRefusesFailsNamingWhereToReadIt) {
-  write_file(dir_ / "c.yaml", R"(case: big
-params: {n: [1, 2, 3, 4, 5, 6]}
-command: sleep 5; echo "n={n}"
-resources: {nodes: 1, walltime: 5m, partition: debug}
-)");
+  six_runs(5);
   const auto r = aerun({"case", "c.yaml", "--scheduler", "slurm", "--no-wait"});
   EXPECT_EQ(r.code, 1) << r.err;
   EXPECT_EQ(sql1(db(), "SELECT count(*) FROM runs WHERE status='submit_failed'"), "2");

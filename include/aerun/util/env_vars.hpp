@@ -22,6 +22,8 @@ void set_var(EnvVars& vars, const std::string& name, const std::string& value);
 void set_vars(EnvVars& vars, const EnvVars& more);
 // The value of name, or nullptr.
 const std::string* find_var(const EnvVars& vars, const std::string& name);
+// The value of name, "" when it is not set.
+std::string var_value(const EnvVars& vars, const std::string& name);
 
 // "NAME=value" entries (an environ), and back (an entry without '=' is skipped).
 std::vector<std::string> to_entries(const EnvVars& vars);

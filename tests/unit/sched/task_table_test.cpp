@@ -6,11 +6,11 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 
 #include "aerun/case/case_loader.hpp"
+#include "aerun/util/captured_command.hpp"
 #include "aerun/util/shell_quote.hpp"
 
 using namespace aerun;
@@ -25,14 +25,11 @@ struct TempDir {
   ~TempDir() { fs::remove_all(path); }
 };
 
-std::string output_of(const std::string& cmd) {
-  std::string out;
-  if (FILE* p = ::popen(cmd.c_str(), "r")) {
-    char buf[4096];
-    while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
-    ::pclose(p);
-  }
-  return out;
+// bash running dir/block.sh in dir.
+CommandResult run_block(const fs::path& dir) {
+  CommandSettings how;
+  how.workdir = dir.string();
+  return run_captured({"bash", "block.sh"}, how);
 }
 
 JobScriptRequest array_of(const std::vector<std::string>& commands, const std::string& table) {
@@ -55,7 +52,7 @@ std::string read_back(const JobScriptRequest& req, int index, const std::string&
   std::ofstream(dir / "block.sh") << "aerun_task=" << index << "\n"
                                   << task_table_block(req) << "\nprintf %s \"$" << variable
                                   << "\"\n";
-  return output_of("cd " + shell_quote(dir.string()) + " && bash block.sh");
+  return run_block(dir).out;
 }
 
 }  // namespace
@@ -112,10 +109,10 @@ TEST(TaskTable, ATaskWithNoRowStopsWithCode96AndSaysWhy) {
   for (const std::string task : {"2", "x", "-1", "1+1", ""}) {
     std::ofstream(d.path / "block.sh") << "aerun_task=" << shell_quote(task) << "\n"
                                        << task_table_block(req) << "\necho ran\n";
-    const std::string cmd = "bash " + shell_quote((d.path / "block.sh").string());
-    EXPECT_EQ(output_of(cmd + " 2>&1"),
+    const CommandResult r = run_block(d.path);
+    EXPECT_EQ(r.out + r.err,
               "aerun: this job has no run for task " + task + " in " + req.tasks_path + "\n");
-    EXPECT_EQ(WEXITSTATUS(std::system((cmd + " >/dev/null 2>&1").c_str())), 96);
+    EXPECT_EQ(r.exit_code, 96);
   }
 }
 
