@@ -250,8 +250,9 @@ std::optional<std::vector<JobReport>> SlurmClient::accounting(
   std::vector<JobReport> out;
   CommandSettings how;
   how.timeout_s = 60;
-  how.environment = to_entries(process_environment());
-  how.environment->push_back("SLURM_TIME_FORMAT=%s");  // epoch seconds, no time zone to guess
+  EnvVars env = process_environment();
+  set_var(env, "SLURM_TIME_FORMAT", "%s");  // epoch seconds, no time zone to guess; the user's
+  how.environment = to_entries(env);        // own setting replaced, not shadowing it
   constexpr size_t kIdsPerCall = 1000;
   for (size_t at = 0; at < job_ids.size(); at += kIdsPerCall) {
     const std::vector<std::string> part(

@@ -1,6 +1,10 @@
 // What squeue and `qstat -f -F json` print, read into job reports; array ids both ways.
 #include <gtest/gtest.h>
 
+#include <stdlib.h>
+
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -306,4 +310,32 @@ TEST(Sacct, ReadsTheBooksOfAnArrayAndAJobCancelledWhilePending) {
   EXPECT_TRUE(jobs[3].end_time);
   EXPECT_EQ(jobs[3].nodes, "");  // None assigned
   EXPECT_FALSE(jobs[3].max_rss_kb);
+}
+
+// sacct reads SLURM_TIME_FORMAT with getenv (the first entry): a user's own setting is replaced,
+// never left in front of aerun's `%s`.
+TEST(Sacct, AUsersOwnTimeFormatIsReplacedNotShadowing) {
+  namespace fs = std::filesystem;
+  std::string t = (fs::temp_directory_path() / "aerun-sacct-XXXXXX").string();
+  const fs::path dir = ::mkdtemp(t.data());
+  // A stand-in sacct: how many SLURM_TIME_FORMAT entries it was started with, as its node list,
+  // and the first one's value as its start time.
+  std::ofstream(dir / "sacct")
+      << "#!/bin/bash\nn=$(tr '\\0' '\\n' < /proc/$$/environ | grep -c '^SLURM_TIME_FORMAT=')\n"
+         "first=$(tr '\\0' '\\n' < /proc/$$/environ | grep -m1 '^SLURM_TIME_FORMAT=')\n"
+         "[ \"$first\" = SLURM_TIME_FORMAT=%s ] && start=100 || start=2024-05-01T10:00:00\n"
+         "echo \"7|COMPLETED|0:0|$start|200|n$n|\"\n";
+  fs::permissions(dir / "sacct", fs::perms::owner_all);
+  const std::string path = std::getenv("PATH");
+  ::setenv("PATH", (dir.string() + ":" + path).c_str(), 1);
+  ::setenv("SLURM_TIME_FORMAT", "standard", 1);
+  SlurmClient slurm;
+  const auto books = slurm.accounting({"7"});
+  ::setenv("PATH", path.c_str(), 1);
+  ::unsetenv("SLURM_TIME_FORMAT");
+  fs::remove_all(dir);
+  ASSERT_TRUE(books);
+  ASSERT_EQ(books->size(), 1u);
+  EXPECT_EQ((*books)[0].nodes, "n1");
+  EXPECT_EQ((*books)[0].start_time, 100);
 }
