@@ -14,9 +14,11 @@ TEST(ExclusiveGpu, TwoCasesTakeTurnsAndTheWaitingOneSaysWhatItWaitsFor) {
   for (const char* name : {"a", "b"})
     write_file(d / (std::string(name) + ".yaml"), std::string("case: ") + name +
                                                       "\nparams: {i: [1, 2]}\nexclusive: gpu\n"
-                                                      "command: sleep 0.5\n");
+                                                      "command: sleep 1.5\n");
   const std::string env = "AERUN_LOCK_DIR=" + aerun::shell_quote(lockdir);
-  // Both start together (the shell runs them in parallel), each with its own store.
+  // Both start together (the shell runs them in parallel), each with its own store; runs of 1.5 s
+  // keep the first one's turn long enough that the second, started late on a loaded machine,
+  // still finds the lock held.
   const std::string cmd =
       "cd " + aerun::shell_quote(d.path().string()) + " && export " + env + " && (" +
       aerun::shell_quote(AERUN_BINARY) + " case a.yaml -j 2 --db a.db 2> a.err & " +
