@@ -94,7 +94,14 @@ Preset hf_trainer_v2() {
                    "",
                    1,
                    {{R"(  train_loss\s+=\s+)" + num, 1}}},
-                  {"eval_loss", key("eval_loss") + num, Reduction::Last, ""},
+                  // The eval dicts, and the "***** eval metrics *****" table that
+                  // trainer.log_metrics("eval", …) prints (tests/fixtures/logs/device).
+                  {"eval_loss",
+                   key("eval_loss") + num,
+                   Reduction::Last,
+                   "",
+                   1,
+                   {{R"(  eval_loss\s+=\s+)" + num, 1}}},
                   {"mean_token_accuracy", R"(\{'loss'.*'mean_token_accuracy': '?)" + num,
                    Reduction::Last, ""},
                   {"num_tokens", R"(\{'loss'.*'num_tokens': '?)" + num, Reduction::Last, "tokens"},

@@ -19,6 +19,15 @@ bool external_stop(const std::string& s) {
          s == run_status::node_failure;
 }
 
+// A stop after which the run may start again in the same log: an external stop (a requeued job
+// appending to its log) or the launcher's report of a failed worker group. torchrun logs
+// "failed (exitcode: N) local_rank: …" at ERROR for every failed group, but its "will restart
+// worker group" line at INFO, which its default level (LOGLEVEL=WARNING, torch 2.11) hides: a
+// restart then shows only as training going on after the failure line.
+bool may_end_attempt(const std::string& s) {
+  return external_stop(s) || s == run_status::launcher_failed;
+}
+
 std::string signal_name(int sig) {
   const char* abbrev = sigabbrev_np(sig);
   return abbrev ? fmt::format("SIG{}", abbrev) : fmt::format("signal {}", sig);
@@ -76,8 +85,9 @@ const LogHit* best_of(const std::vector<const LogHit*>& hits) {
   return best;
 }
 
-// The log cut into attempts: at each AttemptStart, and after each external stop that the run went
-// on from (2+ progress lines or the end line after it, as a requeued job appending to its log).
+// The log cut into attempts: at each AttemptStart, and after each external stop or launcher
+// failure that the run went on from (2+ progress lines or the end line after it: a requeued job
+// appending to its log, a torchrun restart).
 std::vector<Attempt> split_attempts(const RunEvidence& e) {
   std::vector<const LogHit*> hits;
   for (const auto& h : e.hits) hits.push_back(&h);
@@ -99,7 +109,7 @@ std::vector<Attempt> split_attempts(const RunEvidence& e) {
       ++next_start;
     }
     out.back().hits.push_back(h);
-    if (external_stop(h->status)) {
+    if (may_end_attempt(h->status)) {
       // The run went on from the stop: was it this attempt's end? (The explicit starts after it
       // decide otherwise.)
       const long long limit =

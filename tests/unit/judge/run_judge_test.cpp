@@ -266,6 +266,24 @@ std::vector<Row> table() {
       "failed (line 300)");
   e = unknown_exit();
   progress(e, 30, 900);
+  hit(e, "failed", 300, 20, "Traceback (most recent call last):");
+  hit(e, "launcher_failed", 330, 20,
+      "E1127 16:14:58.385000 1127 torch/distributed/elastic/multiprocessing/api.py:986] failed "
+      "(exitcode: 1) local_rank: 0 (pid: 1152) of binary: /opt/torch/.venv/bin/python");
+  ended(e, 950);
+  add("torchrun restarted a failed group without saying so, then trained to its end", e, "ok",
+      "1 earlier attempt: launcher_failed (line 330)");
+  e = unknown_exit();
+  progress(e, 30, 900);
+  hit(e, "launcher_failed", 330, 20,
+      "E1127 16:14:58.385000 1127 torch/distributed/elastic/multiprocessing/api.py:986] failed "
+      "(exitcode: 1) local_rank: 0 (pid: 1152) of binary: /opt/torch/.venv/bin/python");
+  hit(e, "oom", 800, 1, "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.");
+  add("a silent torchrun restart, then out of memory", e, "oom",
+      "line 800: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.; 1 "
+      "earlier attempt: launcher_failed (line 330)");
+  e = unknown_exit();
+  progress(e, 30, 900);
   e.attempts.push_back({5, 30});
   ended(e, 950);
   add("a resume line at the first start is no earlier attempt", e, "ok", "");

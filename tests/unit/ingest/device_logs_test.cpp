@@ -1,0 +1,196 @@
+// Logs made by real training on an NVIDIA H100 (PyTorch 2.11, Transformers 5.17, Lightning 2.6.6;
+// tests/fixtures/logs/device/README.md says how): each is detected as its framework's format,
+// judged as `aerun ingest` judges it (exit code unknown) and as a run aerun launched (its exit
+// code known), and read as its own lines say — each expected value's text is checked to be on
+// that line of the file (lines as aerun counts them: a lone '\r' ends a line) first.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <iterator>
+#include <optional>
+#include <sstream>
+
+#include "aerun/case/presets.hpp"
+#include "aerun/extract/extractor.hpp"
+#include "aerun/ingest/ingest.hpp"
+#include "aerun/judge/run_judge.hpp"
+#include "extract/clean_lines.hpp"
+
+namespace {
+
+struct Value {
+  const char* metric;
+  long long line;
+  const char* text;  // on that line of the log
+  double value;
+};
+
+struct DeviceLog {
+  const char* file;                   // under tests/fixtures/logs/device/logs
+  std::vector<std::string> detected;  // `--preset auto`
+  int exit_code;                      // the process's, from the matching .exit file
+  const char* status;                 // either way: ingested or run
+  const char* reason;                 // a part of the reason
+  std::vector<Value> values;
+};
+
+std::vector<DeviceLog> logs() {
+  return {
+      {"hf-trainer-ok.log",
+       {"hf-trainer"},
+       0,
+       "ok",
+       "",
+       {{"hf_loss", 46, "'loss': '5.469'", 5.469},
+        {"train_runtime_s", 62, "'train_runtime': '4.167'", 4.167},
+        {"train_loss", 69, "train_loss               =     5.4706", 5.4706},
+        {"train_samples_per_s", 71, "train_samples_per_second =    115.196", 115.196},
+        {"eval_loss", 78, "eval_loss               =     5.4675", 5.4675}}},
+      {"hf-trainer-ok-unbuffered.log",
+       {"hf-trainer"},
+       0,
+       "ok",
+       "",
+       {{"hf_loss", 46, "'loss': '5.469'", 5.469},
+        {"train_runtime_s", 62, "'train_runtime': '1.577'", 1.577},
+        {"eval_loss", 78, "eval_loss               =     5.4675", 5.4675}}},
+      // NaN weights from step 25: the Trainer logs grad_norm 'nan' and, filtering NaN losses
+      // (logging_nan_inf_filter), a loss of '0' to the end.
+      {"hf-trainer-nan.log",
+       {"hf-trainer"},
+       0,
+       "diverged",
+       "'grad_norm': 'nan'",
+       {{"hf_loss", 46, "'loss': '0'", 0.0}}},
+      {"lightning-steps.log",
+       {"lightning"},
+       0,
+       "ok",
+       "",
+       {{"batch", 22, "28/28", 28.0},
+        {"loss", 22, "train_loss: 0.182", 0.182},
+        {"it_per_s", 22, "230.33it/s", 230.33}}},
+      // The Rich bar's metrics that do not fit wrap onto a line of their own.
+      {"lightning-epochs.log",
+       {"lightning"},
+       0,
+       "ok",
+       "",
+       {{"batch", 22, "Epoch 2/2  ━━━━━━━━━━━━━━━━ 32/32", 32.0},
+        {"loss", 22, "train_loss: 0.135", 0.135},
+        {"it_per_s", 22, "358.98it/s", 358.98},
+        {"val_loss", 23, "val_loss: 0.094", 0.094}}},
+      {"lightning-oom.log",
+       {"lightning"},
+       1,
+       "oom",
+       "line 50: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 32768.00 GiB.",
+       {{"loss", 21, "train_loss: 0.197", 0.197}}},
+      {"lightning-nan.log",
+       {"lightning"},
+       1,
+       "diverged",
+       "line 165: RuntimeError: Function 'MseLossBackward0' returned nan values",
+       {{"loss", 83, "train_loss: 0.196", 0.196}}},
+      // torchrun (LOGLEVEL left at WARNING) restarts the failed worker group without a line
+      // saying so: the second attempt trains to its end.
+      {"torchrun-lightning-restart.log",
+       {"lightning"},
+       0,
+       "ok",
+       "1 earlier attempt: launcher_failed (line 51)",
+       {{"loss", 73, "train_loss: 0.182", 0.182}}},
+      {"torchrun-lightning-sigkill.log",
+       {"lightning"},
+       1,
+       "launcher_failed",
+       "line 21: E1127 16:15:39.172000 1271 torch/distributed/elastic/multiprocessing/api.py:986] "
+       "failed (exitcode: -9)",
+       {}},
+      // Two ranks on one GPU: NCCL 2.28 refuses the communicator ("Duplicate GPU detected").
+      {"torchrun-nccl-same-gpu.log",
+       {},
+       1,
+       "comm_error",
+       "line 14: [rank1]: torch.distributed.DistBackendError: NCCL error in: ",
+       {}},
+  };
+}
+
+std::string path_of(const std::string& file) {
+  return std::string(AERUN_FIXTURES) + "/logs/device/logs/" + file;
+}
+
+std::vector<std::string> lines_of(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  const std::string raw((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string clean;
+  aerun::clean_lines(raw.data(), raw.size(), clean);
+  std::vector<std::string> out;
+  std::istringstream s(clean);
+  for (std::string l; std::getline(s, l);) out.push_back(l);
+  return out;
+}
+
+aerun::Extractor read_with(const std::string& path, const std::vector<std::string>& presets) {
+  aerun::CaseSpec spec;
+  spec.name = "t";
+  spec.presets = presets;
+  aerun::apply_presets(spec, {});
+  return aerun::extract_file(path, spec.metrics, spec.status, spec.startup, spec.completion);
+}
+
+aerun::Verdict judged(const aerun::Extractor& ex, std::optional<int> exit_code) {
+  aerun::RunEvidence e;
+  ex.describe(e);
+  e.exit_code = exit_code;
+  return aerun::judge_run(e);
+}
+
+TEST(DeviceLogs, EachFixtureIsWhatItsMakerSaysItIs) {
+  for (const DeviceLog& log : logs()) {
+    std::ifstream exit_file(path_of(log.file).substr(0, path_of(log.file).size() - 4) + ".exit");
+    std::string word;
+    int code = -1;
+    exit_file >> word >> code;
+    EXPECT_EQ(code, log.exit_code) << log.file;
+  }
+}
+
+TEST(DeviceLogs, AutoDetectionNamesTheFramework) {
+  const aerun::PresetDetector detector;
+  for (const DeviceLog& log : logs())
+    EXPECT_EQ(detector.detect(path_of(log.file)), log.detected) << log.file;
+}
+
+TEST(DeviceLogs, EachIsJudgedAndReadAsItsLinesSay) {
+  for (const DeviceLog& log : logs()) {
+    SCOPED_TRACE(log.file);
+    const std::string path = path_of(log.file);
+    const aerun::Extractor ex = read_with(path, log.detected);
+    for (const std::optional<int> exit_code :
+         {std::optional<int>(), std::optional<int>(log.exit_code)}) {
+      SCOPED_TRACE(exit_code ? "as a run aerun launched" : "as an ingested log");
+      const aerun::Verdict v = judged(ex, exit_code);
+      EXPECT_EQ(v.status, log.status) << v.reason;
+      if (*log.reason == '\0')
+        EXPECT_EQ(v.reason, "");
+      else
+        EXPECT_NE(v.reason.find(log.reason), std::string::npos) << v.reason;
+    }
+    const auto lines = lines_of(path);
+    const auto metrics = ex.metrics();
+    for (const Value& v : log.values) {
+      SCOPED_TRACE(v.metric);
+      ASSERT_LE(v.line, static_cast<long long>(lines.size()));
+      EXPECT_NE(lines[v.line - 1].find(v.text), std::string::npos) << lines[v.line - 1];
+      const auto it = std::find_if(metrics.begin(), metrics.end(),
+                                   [&](const aerun::MetricValue& m) { return m.name == v.metric; });
+      ASSERT_NE(it, metrics.end());
+      EXPECT_DOUBLE_EQ(it->value, v.value);
+      EXPECT_EQ(it->source_line, v.line);
+    }
+  }
+}
+
+}  // namespace
