@@ -26,7 +26,7 @@ Preset lightning_v1() {
                    "",
                    1,
                    {{R"(Epoch \d+: : (\d+)it \[)", 1},
-                    {R"(Epoch \d+(?:/-?\d+)?\s+\S+ (\d+)/(?:\d+|--) )", 1}},
+                    {R"(Epoch \d+(?:/-?\d+)?\s+\S+\s+(\d+)/(?:\d+|--) )", 1}},
                    true},
                   {"it_per_s",
                    R"(Epoch \d+: .*\[[0-9:]+(?:<[0-9:?]+)?,\s+)" + kNumber + "it/s",

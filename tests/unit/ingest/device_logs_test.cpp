@@ -107,6 +107,43 @@ std::vector<DeviceLog> logs() {
        "line 21: E1127 16:15:39.172000 1271 torch/distributed/elastic/multiprocessing/api.py:986] "
        "failed (exitcode: -9)",
        {}},
+      // The same at LOGLEVEL=INFO: torchrun's restart line shows.
+      {"torchrun-info-restart.log",
+       {"lightning"},
+       0,
+       "ok",
+       "1 earlier attempt: launcher_failed (line 91)",
+       {{"batch", 133, "28/28", 28.0}, {"loss", 133, "train_loss: 0.182", 0.182}}},
+      // Lightning's tqdm bar (TQDMProgressBar, a CSV logger: v_num), its end line glued to a frame.
+      {"lightning-tqdm.log",
+       {"lightning"},
+       0,
+       "ok",
+       "",
+       {{"batch", 44, "| 28/28 [", 28.0}, {"loss", 44, "train_loss=0.182]", 0.182}}},
+      // An out-of-range embedding index on the GPU: torch 2.11's AcceleratorError, a crash.
+      {"lightning-device-assert.log",
+       {"lightning"},
+       1,
+       "failed",
+       "line 24: Traceback (most recent call last):",
+       {{"batch", 23, "9/32", 9.0}, {"loss", 23, "train_loss: 1.878", 1.878}}},
+      // SIGTERM to torchrun (as scancel sends it) at step 7.
+      {"torchrun-sigterm.log",
+       {"lightning"},
+       1,
+       "cancelled",
+       "line 21: W1127 16:25:10.896000 900 "
+       "torch/distributed/elastic/agent/server/api.py:739] Received 15 death signal",
+       {{"batch", 24, "7/32", 7.0}, {"it_per_s", 24, "1.96it/s", 1.96}}},
+      // Two CPU ranks over Gloo, one 40 s late for a collective with a 10 s timeout.
+      {"torchrun-gloo-timeout.log",
+       {},
+       1,
+       "comm_error",
+       "line 13: [rank0]: RuntimeError: [/pytorch/third_party/gloo/gloo/transport/tcp/"
+       "unbound_buffer.cc:78] Timed out waiting 10000ms",
+       {}},
       // Two ranks on one GPU: NCCL 2.28 refuses the communicator ("Duplicate GPU detected").
       {"torchrun-nccl-same-gpu.log",
        {},
