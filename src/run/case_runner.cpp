@@ -42,12 +42,17 @@ namespace fs = std::filesystem;
 namespace {
 
 // The host's environment, then aerun's additions, the point's rendezvous variables, the run's
-// identity and the case's `env:`: later ones win.
+// identity and the case's `env:`: later ones win. PYTHONUNBUFFERED=1 unless set (a case turns it
+// off with `PYTHONUNBUFFERED: ""`): Python block-buffers stdout into a pipe, so without it a run's
+// lines reach aerun when the buffer fills or the program ends, and the first-output and first-step
+// stamps and the stall watchdog see them late (27 s late in a 32 s Lightning run on an H100:
+// tests/device/README.md).
 std::vector<std::string> child_environment(const CaseSpec& spec, const PlannedRun& plan,
                                            const RunnerOptions& opts, int attempt,
                                            const std::string& rundir) {
   EnvVars env = process_environment();
   set_vars(env, opts.env);
+  if (!find_var(env, "PYTHONUNBUFFERED")) set_var(env, "PYTHONUNBUFFERED", "1");
   set_vars(env, plan.env);
   set_var(env, "AERUN_CASE", spec.name);
   set_var(env, "AERUN_RUN_KEY", plan.key);

@@ -52,8 +52,11 @@ std::string runs_block(const CaseSpec& spec, const JobScriptRequest& req) {
 
 // The case's environment; with `rundir:`, then the move into the run's own directory (made ready
 // by aerun when it submitted the job), so that every template, the user's too, runs it there.
+// Python's output line by line unless the job's environment or the case says otherwise (see
+// child_environment in run/case_runner.cpp).
 std::string env_block(const CaseSpec& spec, const JobScriptRequest& req) {
-  std::string out = "export AERUN_CASE=" + shell_quote(spec.name);
+  std::string out = "export AERUN_CASE=" + shell_quote(spec.name) +
+                    "\nexport PYTHONUNBUFFERED=\"${PYTHONUNBUFFERED-1}\"";
   for (const auto& [name, value] : req.env) out += "\nexport " + name + "=" + shell_quote(value);
   for (const auto& [name, value] : spec.env)
     out += "\nexport " + name + "=" + shell_quote(value.text());

@@ -180,6 +180,36 @@ command: echo "$GREETING/$N/$(basename "$PWD")/$AERUN_CASE/${AERUN_RUN_KEY:0:8}"
   EXPECT_EQ(fs::path(row[2]), fs::canonical(d.path()));
 }
 
+// Python block-buffers stdout into a pipe. aerun runs it with PYTHONUNBUFFERED=1, so a line is
+// stamped when the program prints it, not when the program ends; a case may turn that off.
+TEST(CaseRun, PythonsLinesAreStampedWhenPrintedNotWhenItEnds) {
+  // As a user's shell mostly is: the variable not set.
+  const char* was = std::getenv("PYTHONUNBUFFERED");
+  const std::string saved = was ? was : "";
+  ::unsetenv("PYTHONUNBUFFERED");
+  struct Restore {
+    bool set;
+    std::string value;
+    ~Restore() {
+      if (set) ::setenv("PYTHONUNBUFFERED", value.c_str(), 1);
+    }
+  } restore{was != nullptr, saved};
+  TempDir d;
+  const std::string command =
+      "command: python3 -c 'import time; print(\"started\"); time.sleep(2); print(\"done\")'\n";
+  write_file(d / "py.yaml", "case: py\n" + command);
+  write_file(d / "buffered.yaml", "case: buffered\nenv: {PYTHONUNBUFFERED: \"\"}\n" + command);
+  ASSERT_EQ(run_aerun(d, {"case", "py.yaml"}).code, 0);
+  ASSERT_EQ(run_aerun(d, {"case", "buffered.yaml"}).code, 0);
+  const auto first_output_before_end = [&](const std::string& c) {
+    return std::stod(
+        sql1(d / "results/aerun.db",
+             "SELECT end_time - first_output_time FROM runs WHERE case_name='" + c + "'"));
+  };
+  EXPECT_GT(first_output_before_end("py"), 1.0);        // "started" came 2 s before the end
+  EXPECT_LT(first_output_before_end("buffered"), 1.0);  // both lines came at the end
+}
+
 TEST(CaseRun, TheGitCommitOfTheWorkdirIsRecordedWithEveryRun) {
   TempDir d;
   const std::string repo = d / "repo";

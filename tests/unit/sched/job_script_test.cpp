@@ -157,3 +157,33 @@ TEST(RenderedScript, PerPointWatchdogsGiveEachTaskItsOwnValue) {
   EXPECT_EQ(ok.exit_code, 0);
   fs::remove_all(dir);
 }
+
+// A job's Python writes its lines as it prints them (PYTHONUNBUFFERED=1), unless the environment
+// the job was submitted with or the case's `env:` says otherwise: the case is exported after it.
+TEST(RenderedScript, PythonIsUnbufferedUnlessTheJobOrTheCaseSaysOtherwise) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("aerun-jsp-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  JobScriptRequest req;
+  req.scheduler = Scheduler::None;
+  req.job_name = "c-x";
+  const std::string base = (dir / "r0").string();
+  req.runs.push_back(
+      {"k0", 0, "echo \"[${PYTHONUNBUFFERED-unset}]\"", base + ".log", base + ".stamps"});
+  const auto seen = [&](const std::string& case_env, const std::string& job_env) {
+    CaseSpec spec = parse_case("case: c\ncommand: echo hi\n" + case_env, (dir / "c.yaml").string(),
+                               dir.string());
+    const std::string script = (dir / "job.sh").string();
+    std::ofstream(script) << render_job_script(spec, req);
+    std::system(
+        ("env -u PYTHONUNBUFFERED " + job_env + " bash " + shell_quote(script) + " 0").c_str());
+    std::ifstream log(req.runs[0].log_path);
+    std::string line;
+    std::getline(log, line);
+    return line;
+  };
+  EXPECT_EQ(seen("", ""), "[1]");
+  EXPECT_EQ(seen("", "PYTHONUNBUFFERED="), "[]");
+  EXPECT_EQ(seen("env: {PYTHONUNBUFFERED: \"\"}\n", ""), "[]");
+  fs::remove_all(dir);
+}
