@@ -1,0 +1,221 @@
+// Store: the earlier attempts of runs (history), and attempts imported from other stores (merge).
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <filesystem>
+#include <map>
+#include <stdexcept>
+
+#include "aerun/judge/run_status.hpp"
+#include "aerun/record/run_record.hpp"
+#include "aerun/store/store.hpp"
+#include "aerun/util/error.hpp"
+#include "aerun/util/process_identity.hpp"
+#include "aerun/util/sha256.hpp"
+#include "aerun/util/shell_quote.hpp"
+#include "store/migrations.hpp"
+#include "store/sqlite.hpp"
+#include "store/store_impl.hpp"
+
+namespace aerun {
+
+using namespace store_internal;
+
+namespace {
+
+// An earlier attempt (a run_history row, with run_history's columns in this order) over the
+// current row `r` of its run: what differs between attempts is replaced, series dropped.
+constexpr const char* kHistoryColumns =
+    "h.id, h.run_id, h.session_id, h.attempt, h.status, h.reason, h.case_version, h.case_digest, "
+    "h.launch_time, h.end_time, h.startup_s, h.wall_s, h.host, h.job_id, h.log_path, h.log_sha256, "
+    "h.log_state";
+
+void apply_history(RunRecord& r, const Statement& q) {
+  r.session_id = q.int64(2);
+  r.attempt = static_cast<int>(q.int64(3));
+  r.status = q.text(4);
+  r.reason = q.text(5);
+  r.case_version = q.text(6);
+  r.case_digest = q.text(7);
+  r.launch_time = q.opt_real(8);
+  r.end_time = q.opt_real(9);
+  r.startup_s = q.opt_real(10);
+  r.wall_s = q.opt_real(11);
+  r.host = q.text(12);
+  r.job_id = q.text(13);
+  r.log_path = q.text(14);
+  r.log_sha256 = q.text(15);
+  r.log_state = q.text(16);
+  r.first_output_time.reset();
+  r.startup_time.reset();
+  r.exit_code.reset();
+  r.signal.reset();
+  r.metrics.clear();
+  r.series.clear();
+}
+
+}  // namespace
+
+std::vector<RunRecord> Store::session_runs(long long session, const std::string& case_name) const {
+  auto& db = impl_->db;
+  Transaction tx(db, Transaction::Mode::Deferred);
+  std::vector<RunRecord> out;
+  {
+    auto q = db.prepare("SELECT " + all_run_columns() +
+                        " FROM runs WHERE session_id=? AND (?2='' OR case_name=?2) ORDER BY id");
+    q->bind(1, session).bind(2, case_name);
+    while (q->step()) out.push_back(read_run(*q));
+  }
+  for (auto& r : out) impl_->load_children(r);
+  // Runs whose latest attempt is of a later session: their last attempt of this one.
+  std::vector<std::pair<long long, long long>> earlier;  // history id, run id
+  {
+    auto q = db.prepare(
+        "SELECT max(h.id), h.run_id FROM run_history h JOIN runs r ON r.id=h.run_id "
+        "WHERE h.session_id=?1 AND (r.session_id IS NULL OR r.session_id<>?1) AND "
+        "(?2='' OR r.case_name=?2) GROUP BY h.run_id ORDER BY h.run_id");
+    q->bind(1, session).bind(2, case_name);
+    while (q->step()) earlier.emplace_back(q->int64(0), q->int64(1));
+  }
+  for (const auto& [hist, run] : earlier) {
+    auto r = impl_->load_where("id=CAST(? AS INTEGER)", std::to_string(run));
+    if (!r) continue;
+    {
+      auto q =
+          db.prepare(std::string("SELECT ") + kHistoryColumns + " FROM run_history h WHERE h.id=?");
+      q->bind(1, hist);
+      if (!q->step()) continue;
+      apply_history(*r, *q);
+    }
+    auto m = db.prepare("SELECT name, value, unit FROM history_metrics WHERE history_id=?");
+    m->bind(1, hist);
+    while (m->step()) r->metrics.push_back({m->text(0), m->real(1), m->text(2), 1, 0});
+    out.push_back(std::move(*r));
+  }
+  return out;
+}
+
+bool Store::import_attempt(const RunRecord& r) {
+  auto& db = impl_->db;
+  // Another store's log path names a file of another machine (or, by chance, one here): it is
+  // never aerun's to compress or remove (issue 28). A pruned log stays pruned.
+  const std::string imported_state = r.log_state == "pruned" ? r.log_state : kForeignLog;
+  Transaction tx(db, Transaction::Mode::Immediate);
+  const double none = -1;
+  {
+    auto q = db.prepare(
+        "SELECT 1 FROM runs WHERE key=?1 AND coalesce(end_time, -1)=?2 AND status=?3 AND "
+        "log_sha256=?4 UNION ALL SELECT 1 FROM run_history h JOIN runs r ON r.id=h.run_id WHERE "
+        "r.key=?1 AND coalesce(h.end_time, -1)=?2 AND h.status=?3 AND h.log_sha256=?4 LIMIT 1");
+    q->bind(1, r.key).bind(2, r.end_time.value_or(none)).bind(3, r.status).bind(4, r.log_sha256);
+    if (q->step()) return false;
+  }
+  const auto id = impl_->id_of(r.key);
+  double current_end = none;
+  if (id) {
+    auto q = db.prepare("SELECT coalesce(end_time, launch_time, -1) FROM runs WHERE id=?");
+    q->bind(1, *id);
+    if (q->step()) current_end = q->real(0);
+  }
+  const double end = r.end_time.value_or(r.launch_time.value_or(none));
+  if (!id || end >= current_end) {
+    const long long row = impl_->begin_locked(r);  // archives the row's attempt, if any
+    impl_->write_outcome(row, r);
+    db.prepare("UPDATE runs SET log_state=? WHERE id=?")
+        ->bind(1, imported_state)
+        .bind(2, row)
+        .run();
+  } else {
+    db.prepare(
+          "INSERT INTO run_history(run_id, session_id, attempt, status, reason, case_version, "
+          "case_digest, launch_time, end_time, startup_s, wall_s, host, job_id, log_path, "
+          "log_sha256, log_state, archived_at) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
+        ->bind(1, *id)
+        .bind(2, r.session_id ? std::optional<long long>(r.session_id) : std::nullopt)
+        .bind(3, r.attempt)
+        .bind(4, r.status)
+        .bind(5, r.reason)
+        .bind(6, r.case_version)
+        .bind(7, r.case_digest)
+        .bind(8, r.launch_time)
+        .bind(9, r.end_time)
+        .bind(10, r.startup_s)
+        .bind(11, r.wall_s)
+        .bind(12, r.host)
+        .bind(13, r.job_id)
+        .bind(14, r.log_path)
+        .bind(15, r.log_sha256)
+        .bind(16, imported_state)
+        .bind(17, now_epoch())
+        .run();
+    const long long hist = db.last_insert_rowid();
+    for (const auto& m : r.metrics)
+      db.prepare("INSERT INTO history_metrics(history_id, name, value, unit) VALUES(?,?,?,?)")
+          ->bind(1, hist)
+          .bind(2, m.name)
+          .bind(3, m.value)
+          .bind(4, m.unit)
+          .run();
+  }
+  tx.commit();
+  return true;
+}
+
+void Store::prefer_latest_ok(std::vector<RunRecord>& runs) const {
+  Transaction tx(impl_->db, Transaction::Mode::Deferred);
+  for (RunRecord& r : runs) prefer_latest_ok(r);
+}
+
+void Store::prefer_latest_ok(RunRecord& r) const {
+  if (r.status == run_status::ok || r.status == run_status::running ||
+      r.status == run_status::pending)
+    return;
+  auto& db = impl_->db;
+  Transaction tx(db, Transaction::Mode::Deferred);
+  auto q = db.prepare(std::string("SELECT ") + kHistoryColumns +
+                      " FROM run_history h WHERE h.run_id=? AND h.status='ok' AND "
+                      "h.case_version=? ORDER BY h.id DESC LIMIT 1");
+  q->bind(1, r.id).bind(2, r.case_version);
+  if (!q->step()) return;
+  const long long hist = q->int64(0);
+  apply_history(r, *q);
+  auto m = db.prepare("SELECT name, value, unit FROM history_metrics WHERE history_id=?");
+  m->bind(1, hist);
+  while (m->step()) r.metrics.push_back({m->text(0), m->real(1), m->text(2), 1, 0});
+}
+
+std::vector<RunRecord> Store::all_attempts(const std::string& case_name) const {
+  auto& db = impl_->db;
+  std::vector<RunRecord> current = list(RunFilter::of_case(case_name));
+  Transaction tx(db, Transaction::Mode::Deferred);
+  std::map<long long, const RunRecord*> by_id;
+  for (const auto& r : current) by_id[r.id] = &r;
+  std::vector<RunRecord> out;
+  {
+    auto q = db.prepare(std::string("SELECT ") + kHistoryColumns +
+                        " FROM run_history h JOIN runs r ON r.id=h.run_id WHERE r.case_name=? "
+                        "ORDER BY h.id");
+    q->bind(1, case_name);
+    std::vector<std::pair<RunRecord, long long>> rows;
+    while (q->step()) {
+      const auto it = by_id.find(q->int64(1));
+      if (it == by_id.end()) continue;
+      RunRecord r = *it->second;
+      apply_history(r, *q);
+      rows.emplace_back(std::move(r), q->int64(0));
+    }
+    for (auto& [r, hist] : rows) {
+      auto m = db.prepare("SELECT name, value, unit FROM history_metrics WHERE history_id=?");
+      m->bind(1, hist);
+      while (m->step()) r.metrics.push_back({m->text(0), m->real(1), m->text(2), 1, 0});
+      out.push_back(std::move(r));
+    }
+  }
+  out.insert(out.end(), std::make_move_iterator(current.begin()),
+             std::make_move_iterator(current.end()));
+  return out;
+}
+
+}  // namespace aerun
