@@ -27,27 +27,20 @@ namespace {
 
 // An earlier attempt (a run_history row, with run_history's columns in this order) over the
 // current row `r` of its run: what differs between attempts is replaced, series dropped.
-constexpr const char* kHistoryColumns =
-    "h.id, h.run_id, h.session_id, h.attempt, h.status, h.reason, h.case_version, h.case_digest, "
-    "h.launch_time, h.end_time, h.startup_s, h.wall_s, h.host, h.job_id, h.log_path, h.log_sha256, "
-    "h.log_state";
+// "h.id, h.run_id, h.<each history column>", and a row of it onto the run it is an attempt of
+// (the fields run_history does not keep cleared).
+const std::string& history_columns() {
+  static const std::string sql = [] {
+    std::string out = "h.id, h.run_id";
+    for (const RunColumn* c : run_columns_of(kHistory)) out += ", h." + std::string(c->name);
+    return out;
+  }();
+  return sql;
+}
 
 void apply_history(RunRecord& r, const Statement& q) {
-  r.session_id = q.int64(2);
-  r.attempt = static_cast<int>(q.int64(3));
-  r.status = q.text(4);
-  r.reason = q.text(5);
-  r.case_version = q.text(6);
-  r.case_digest = q.text(7);
-  r.launch_time = q.opt_real(8);
-  r.end_time = q.opt_real(9);
-  r.startup_s = q.opt_real(10);
-  r.wall_s = q.opt_real(11);
-  r.host = q.text(12);
-  r.job_id = q.text(13);
-  r.log_path = q.text(14);
-  r.log_sha256 = q.text(15);
-  r.log_state = q.text(16);
+  int i = 2;
+  for (const RunColumn* c : run_columns_of(kHistory)) c->read(r, q, i++);
   r.first_output_time.reset();
   r.startup_time.reset();
   r.exit_code.reset();
@@ -83,8 +76,7 @@ std::vector<RunRecord> Store::session_runs(long long session, const std::string&
     auto r = impl_->load_where("id=CAST(? AS INTEGER)", std::to_string(run));
     if (!r) continue;
     {
-      auto q =
-          db.prepare(std::string("SELECT ") + kHistoryColumns + " FROM run_history h WHERE h.id=?");
+      auto q = db.prepare("SELECT " + history_columns() + " FROM run_history h WHERE h.id=?");
       q->bind(1, hist);
       if (!q->step()) continue;
       apply_history(*r, *q);
@@ -128,28 +120,19 @@ bool Store::import_attempt(const RunRecord& r) {
         .bind(2, row)
         .run();
   } else {
-    db.prepare(
-          "INSERT INTO run_history(run_id, session_id, attempt, status, reason, case_version, "
-          "case_digest, launch_time, end_time, startup_s, wall_s, host, job_id, log_path, "
-          "log_sha256, log_state, archived_at) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
-        ->bind(1, *id)
-        .bind(2, r.session_id ? std::optional<long long>(r.session_id) : std::nullopt)
-        .bind(3, r.attempt)
-        .bind(4, r.status)
-        .bind(5, r.reason)
-        .bind(6, r.case_version)
-        .bind(7, r.case_digest)
-        .bind(8, r.launch_time)
-        .bind(9, r.end_time)
-        .bind(10, r.startup_s)
-        .bind(11, r.wall_s)
-        .bind(12, r.host)
-        .bind(13, r.job_id)
-        .bind(14, r.log_path)
-        .bind(15, r.log_sha256)
-        .bind(16, imported_state)
-        .bind(17, now_epoch())
-        .run();
+    static const auto hist_cols = run_columns_of(kHistory);
+    static const std::string sql = [] {
+      std::string marks;
+      for (size_t i = 0; i < hist_cols.size(); ++i) marks += ",?";
+      return fmt::format("INSERT INTO run_history(run_id, {}, archived_at) VALUES(?{},?)",
+                         name_list(hist_cols), marks);
+    }();
+    RunRecord kept = r;
+    kept.log_state = imported_state;
+    auto q = db.prepare(sql);
+    q->bind(1, *id);
+    q->bind(bind_columns(*q, 2, hist_cols, kept), now_epoch());
+    q->run();
     const long long hist = db.last_insert_rowid();
     for (const auto& m : r.metrics)
       db.prepare("INSERT INTO history_metrics(history_id, name, value, unit) VALUES(?,?,?,?)")
@@ -174,7 +157,7 @@ void Store::prefer_latest_ok(RunRecord& r) const {
     return;
   auto& db = impl_->db;
   Transaction tx(db, Transaction::Mode::Deferred);
-  auto q = db.prepare(std::string("SELECT ") + kHistoryColumns +
+  auto q = db.prepare("SELECT " + history_columns() +
                       " FROM run_history h WHERE h.run_id=? AND h.status='ok' AND "
                       "h.case_version=? ORDER BY h.id DESC LIMIT 1");
   q->bind(1, r.id).bind(2, r.case_version);
@@ -194,7 +177,7 @@ std::vector<RunRecord> Store::all_attempts(const std::string& case_name) const {
   for (const auto& r : current) by_id[r.id] = &r;
   std::vector<RunRecord> out;
   {
-    auto q = db.prepare(std::string("SELECT ") + kHistoryColumns +
+    auto q = db.prepare("SELECT " + history_columns() +
                         " FROM run_history h JOIN runs r ON r.id=h.run_id WHERE r.case_name=? "
                         "ORDER BY h.id");
     q->bind(1, case_name);

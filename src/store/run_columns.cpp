@@ -27,63 +27,72 @@ using namespace store_internal;
 namespace store_internal {
 
 // clang-format off
-#define AERUN_COLUMN(field, getter, need)                                              \
+#define AERUN_COLUMN(field, getter, need, groups)                                      \
   RunColumn{#field,                                                                    \
             [](RunRecord& r, const Statement& s, int c) {                              \
               r.field = static_cast<decltype(r.field)>(s.getter(c));                   \
             },                                                                         \
-            RunColumn::need}
+            RunColumn::need,                                                           \
+            [](Statement& s, int i, const RunRecord& r) { s.bind(i, r.field); },       \
+            groups}
 // clang-format on
 
 // Every column of runs: what read_run() reads when RunFilter::columns names none.
 namespace {
 
 const RunColumn kRunColumnTable[] = {
-    AERUN_COLUMN(id, int64, Always),
-    AERUN_COLUMN(key, text, Named),
-    AERUN_COLUMN(case_name, text, Always),
-    AERUN_COLUMN(case_file, text, Always),
-    AERUN_COLUMN(repeat_index, int64, Always),
-    AERUN_COLUMN(attempt, int64, Always),
-    AERUN_COLUMN(status, text, Always),
-    AERUN_COLUMN(reason, text, Named),
-    AERUN_COLUMN(command, text, Named),
-    AERUN_COLUMN(workdir, text, Named),
-    AERUN_COLUMN(launch_time, opt_real, Named),
-    AERUN_COLUMN(first_output_time, opt_real, Named),
-    AERUN_COLUMN(startup_time, opt_real, Named),
-    AERUN_COLUMN(end_time, opt_real, Named),
-    AERUN_COLUMN(startup_s, opt_real, Named),
-    AERUN_COLUMN(wall_s, opt_real, Named),
-    AERUN_COLUMN(exit_code, opt_int, Named),
-    AERUN_COLUMN(signal, opt_int, Named),
-    AERUN_COLUMN(user_cpu_s, real, Named),
-    AERUN_COLUMN(sys_cpu_s, real, Named),
-    AERUN_COLUMN(max_rss_kb, int64, Named),
-    AERUN_COLUMN(host, text, Claim),
-    AERUN_COLUMN(aerun_version, text, Named),
-    AERUN_COLUMN(git_commit, text, Named),
-    AERUN_COLUMN(runner_pid, int64, Claim),
-    AERUN_COLUMN(log_path, text, Named),
-    AERUN_COLUMN(log_size, int64, Named),
-    AERUN_COLUMN(log_sha256, text, Named),
-    AERUN_COLUMN(scheduler, text, Named),
-    AERUN_COLUMN(job_id, text, Claim),
-    AERUN_COLUMN(array_index, opt_int, Named),
-    AERUN_COLUMN(submit_time, opt_real, Named),
-    AERUN_COLUMN(job_start_time, opt_real, Named),
-    AERUN_COLUMN(queue_wait_s, opt_real, Named),
-    AERUN_COLUMN(scheduler_state, text, Named),
-    AERUN_COLUMN(scheduler_reason, text, Named),
-    AERUN_COLUMN(runner_start, int64, Claim),
-    AERUN_COLUMN(runner_boot, text, Claim),
-    AERUN_COLUMN(heartbeat, opt_real, Claim),
-    AERUN_COLUMN(case_version, text, Always),
-    AERUN_COLUMN(case_digest, text, Named),
-    AERUN_COLUMN(session_id, int64, Always),
-    AERUN_COLUMN(log_state, text, Named),
-    AERUN_COLUMN(rundir, text, Named),
-    AERUN_COLUMN(nodes, text, Named),
+    AERUN_COLUMN(id, int64, Always, 0),
+    AERUN_COLUMN(key, text, Named, 0),
+    AERUN_COLUMN(case_name, text, Always, kBegin),
+    AERUN_COLUMN(case_file, text, Always, kBegin),
+    AERUN_COLUMN(repeat_index, int64, Always, kBegin),
+    AERUN_COLUMN(attempt, int64, Always, kHistory),
+    AERUN_COLUMN(status, text, Always, kOutcome | kHistory),
+    AERUN_COLUMN(reason, text, Named, kOutcome | kHistory),
+    AERUN_COLUMN(command, text, Named, kBegin),
+    AERUN_COLUMN(workdir, text, Named, kBegin),
+    AERUN_COLUMN(launch_time, opt_real, Named, kBegin | kOutcome | kHistory),
+    AERUN_COLUMN(first_output_time, opt_real, Named, kOutcome),
+    AERUN_COLUMN(startup_time, opt_real, Named, kOutcome),
+    AERUN_COLUMN(end_time, opt_real, Named, kOutcome | kHistory),
+    AERUN_COLUMN(startup_s, opt_real, Named, kOutcome | kHistory),
+    AERUN_COLUMN(wall_s, opt_real, Named, kOutcome | kHistory),
+    AERUN_COLUMN(exit_code, opt_int, Named, kOutcome),
+    AERUN_COLUMN(signal, opt_int, Named, kOutcome),
+    AERUN_COLUMN(user_cpu_s, real, Named, kOutcome),
+    AERUN_COLUMN(sys_cpu_s, real, Named, kOutcome),
+    AERUN_COLUMN(max_rss_kb, int64, Named, kOutcome),
+    AERUN_COLUMN(host, text, Claim, kBegin | kHistory),
+    AERUN_COLUMN(aerun_version, text, Named, kBegin),
+    AERUN_COLUMN(git_commit, text, Named, kBegin),
+    AERUN_COLUMN(runner_pid, int64, Claim, kBegin),
+    AERUN_COLUMN(log_path, text, Named, kBegin | kOutcome | kHistory),
+    AERUN_COLUMN(log_size, int64, Named, kOutcome),
+    AERUN_COLUMN(log_sha256, text, Named, kOutcome | kHistory),
+    AERUN_COLUMN(scheduler, text, Named, kJob),
+    AERUN_COLUMN(job_id, text, Claim, kJob | kHistory),
+    AERUN_COLUMN(array_index, opt_int, Named, kJob),
+    AERUN_COLUMN(submit_time, opt_real, Named, kJob),
+    AERUN_COLUMN(job_start_time, opt_real, Named, kJob),
+    AERUN_COLUMN(queue_wait_s, opt_real, Named, kJob),
+    AERUN_COLUMN(scheduler_state, text, Named, kJob),
+    AERUN_COLUMN(scheduler_reason, text, Named, kJob),
+    AERUN_COLUMN(runner_start, int64, Claim, kBegin),
+    AERUN_COLUMN(runner_boot, text, Claim, kBegin),
+    AERUN_COLUMN(heartbeat, opt_real, Claim, 0),
+    AERUN_COLUMN(case_version, text, Always, kBegin | kHistory),
+    AERUN_COLUMN(case_digest, text, Named, kBegin | kHistory),
+    RunColumn{"session_id",
+              [](RunRecord& r, const Statement& s, int c) { r.session_id = s.int64(c); },
+              RunColumn::Always,
+              // 0 (no session) is stored as NULL
+              [](Statement& s, int i, const RunRecord& r) {
+                s.bind(i, r.session_id ? std::optional<long long>(r.session_id) : std::nullopt);
+              },
+              kBegin | kHistory},
+    AERUN_COLUMN(log_state, text, Named, kHistory),
+    AERUN_COLUMN(rundir, text, Named, kJob | kKeepWhenEmpty),
+    AERUN_COLUMN(nodes, text, Named, kJob | kKeepWhenEmpty),
 };
 #undef AERUN_COLUMN
 
@@ -174,6 +183,38 @@ bool all_digits(const std::string& s) {
   for (char c : s)
     if (!std::isdigit(static_cast<unsigned char>(c))) return false;
   return true;
+}
+
+std::vector<const RunColumn*> run_columns_of(unsigned groups) {
+  std::vector<const RunColumn*> out;
+  for (const RunColumn& c : kRunColumnTable)
+    if (c.groups & groups) out.push_back(&c);
+  return out;
+}
+
+std::string set_list(const std::vector<const RunColumn*>& cols, int first, bool keep_empty) {
+  std::string out;
+  int i = first;
+  for (const RunColumn* c : cols) {
+    if (!out.empty()) out += ", ";
+    if (keep_empty && (c->groups & kKeepWhenEmpty))
+      out += fmt::format("{0}=CASE WHEN ?{1}='' THEN {0} ELSE ?{1} END", c->name, i++);
+    else
+      out += fmt::format("{}=?{}", c->name, i++);
+  }
+  return out;
+}
+
+std::string name_list(const std::vector<const RunColumn*>& cols) {
+  std::string out;
+  for (const RunColumn* c : cols) out += (out.empty() ? "" : ", ") + std::string(c->name);
+  return out;
+}
+
+int bind_columns(Statement& s, int first, const std::vector<const RunColumn*>& cols,
+                 const RunRecord& r) {
+  for (const RunColumn* c : cols) c->bind(s, first++, r);
+  return first;
 }
 
 }  // namespace store_internal

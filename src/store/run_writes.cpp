@@ -34,59 +34,37 @@ std::optional<long long> Store::Impl::id_of(const std::string& key) {
 }
 
 long long Store::Impl::insert_run(const RunRecord& r, const std::string& status, int attempt) {
+  static const auto begin = run_columns_of(kBegin);
+  static const std::string sql = [] {
+    std::string marks;
+    for (size_t i = 0; i < begin.size(); ++i) marks += ",?";
+    return fmt::format(
+        "INSERT INTO runs(key, attempt, status, created_at, updated_at, heartbeat, {}) "
+        "VALUES(?,?,?,?,?,?{})",
+        name_list(begin), marks);
+  }();
   const double now = now_epoch();
-  db.prepare(
-        "INSERT INTO runs(key, case_name, case_file, repeat_index, attempt, status, command, "
-        "workdir, launch_time, host, aerun_version, git_commit, runner_pid, log_path, "
-        "created_at, updated_at, runner_start, runner_boot, heartbeat, case_version, "
-        "case_digest, session_id) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
-      ->bind(1, r.key)
-      .bind(2, r.case_name)
-      .bind(3, r.case_file)
-      .bind(4, r.repeat_index)
-      .bind(5, attempt)
-      .bind(6, status)
-      .bind(7, r.command)
-      .bind(8, r.workdir)
-      .bind(9, r.launch_time)
-      .bind(10, r.host)
-      .bind(11, r.aerun_version)
-      .bind(12, r.git_commit)
-      .bind(13, r.runner_pid)
-      .bind(14, r.log_path)
-      .bind(15, now)
-      .bind(16, now)
-      .bind(17, r.runner_start)
-      .bind(18, r.runner_boot)
-      .bind(19, status == run_status::running ? std::optional<double>(now) : std::nullopt)
-      .bind(20, r.case_version)
-      .bind(21, r.case_digest)
-      .bind(22, session_or_null(r))
-      .run();
+  auto q = db.prepare(sql);
+  q->bind(1, r.key)
+      .bind(2, attempt)
+      .bind(3, status)
+      .bind(4, now)
+      .bind(5, now)
+      .bind(6, status == run_status::running ? std::optional<double>(now) : std::nullopt);
+  bind_columns(*q, 7, begin, r);
+  q->run();
   const long long id = db.last_insert_rowid();
   write_job(id, r);
   return id;
 }
 
 // The batch-job columns and the run directory, from r.
-void Store::Impl::write_job(long long id, const RunRecord& r) {
-  db.prepare(
-        "UPDATE runs SET scheduler=?, job_id=?, array_index=?, submit_time=?, "
-        "job_start_time=?, queue_wait_s=?, scheduler_state=?, scheduler_reason=?, "
-        "rundir=CASE WHEN ?10='' THEN rundir ELSE ?10 END, "
-        "nodes=CASE WHEN ?11='' THEN nodes ELSE ?11 END WHERE id=?9")
-      ->bind(1, r.scheduler)
-      .bind(2, r.job_id)
-      .bind(3, r.array_index)
-      .bind(4, r.submit_time)
-      .bind(5, r.job_start_time)
-      .bind(6, r.queue_wait_s)
-      .bind(7, r.scheduler_state)
-      .bind(8, r.scheduler_reason)
-      .bind(9, id)
-      .bind(10, r.rundir)
-      .bind(11, r.nodes)
-      .run();
+void Store::Impl::write_job(long long id, const RunRecord& r, bool keep_empty) {
+  static const auto job = run_columns_of(kJob);
+  auto q = db.prepare(fmt::format("UPDATE runs SET {} WHERE id=?1", set_list(job, 2, keep_empty)));
+  q->bind(1, id);
+  bind_columns(*q, 2, job, r);
+  q->run();
 }
 
 void Store::Impl::write_params_and_env(long long id, const RunRecord& r) {
@@ -215,16 +193,14 @@ std::optional<long long> Store::Impl::session_or_null(const RunRecord& r) {
 
 // Copies the finished attempt in row id into the history, with its metrics.
 void Store::Impl::archive_attempt(long long id) {
-  db.prepare(
-        "INSERT INTO run_history(run_id, session_id, attempt, status, reason, case_version, "
-        "case_digest, launch_time, end_time, startup_s, wall_s, host, job_id, log_path, "
-        "log_sha256, log_state, archived_at) SELECT id, session_id, attempt, status, reason, "
-        "case_version, case_digest, launch_time, end_time, startup_s, wall_s, host, job_id, "
-        "log_path, log_sha256, log_state, ? FROM runs WHERE id=? AND status NOT IN "
-        "('running', 'pending')")
-      ->bind(1, now_epoch())
-      .bind(2, id)
-      .run();
+  static const std::string sql = [] {
+    const std::string cols = name_list(run_columns_of(kHistory));
+    return fmt::format(
+        "INSERT INTO run_history(run_id, {0}, archived_at) SELECT id, {0}, ? FROM runs WHERE "
+        "id=? AND status NOT IN ('running', 'pending')",
+        cols);
+  }();
+  db.prepare(sql)->bind(1, now_epoch()).bind(2, id).run();
   if (db.changes() == 0) return;
   const long long hist = db.last_insert_rowid();
   db.prepare(
@@ -238,31 +214,14 @@ void Store::Impl::archive_attempt(long long id) {
 // A finished attempt's outcome into row id: status, reason, times, exit, rusage, log, the
 // batch-job fields, metrics and series.
 void Store::Impl::write_outcome(long long id, const RunRecord& r, bool in_parts) {
-  db.prepare(
-        "UPDATE runs SET status=?, reason=?, launch_time=?, first_output_time=?, startup_time=?, "
-        "end_time=?, startup_s=?, wall_s=?, exit_code=?, signal=?, user_cpu_s=?, sys_cpu_s=?, "
-        "max_rss_kb=?, log_path=?, log_size=?, log_sha256=?, updated_at=?, child_pgid=NULL "
-        "WHERE id=?")
-      ->bind(1, r.status)
-      .bind(2, r.reason)
-      .bind(3, r.launch_time)
-      .bind(4, r.first_output_time)
-      .bind(5, r.startup_time)
-      .bind(6, r.end_time)
-      .bind(7, r.startup_s)
-      .bind(8, r.wall_s)
-      .bind(9, r.exit_code)
-      .bind(10, r.signal)
-      .bind(11, r.user_cpu_s)
-      .bind(12, r.sys_cpu_s)
-      .bind(13, r.max_rss_kb)
-      .bind(14, r.log_path)
-      .bind(15, r.log_size)
-      .bind(16, r.log_sha256)
-      .bind(17, now_epoch())
-      .bind(18, id)
-      .run();
-  db.prepare("UPDATE runs SET heartbeat=NULL WHERE id=?")->bind(1, id).run();
+  static const auto outcome = run_columns_of(kOutcome);
+  static const std::string sql =
+      fmt::format("UPDATE runs SET {}, updated_at=?2, child_pgid=NULL, heartbeat=NULL WHERE id=?1",
+                  set_list(outcome, 3));
+  auto q = db.prepare(sql);
+  q->bind(1, id).bind(2, now_epoch());
+  bind_columns(*q, 3, outcome, r);
+  q->run();
   write_job(id, r);
   write_results(id, r, in_parts);
 }
@@ -273,42 +232,27 @@ long long Store::Impl::begin_locked(const RunRecord& r) {
   if (auto existing = id_of(r.key)) {
     id = *existing;
     archive_attempt(id);
-    db.prepare(
-          "UPDATE runs SET case_name=?, case_file=?, repeat_index=?, attempt=attempt+1, "
-          "status='running', reason='', command=?, workdir=?, launch_time=?, "
-          "first_output_time=NULL, startup_time=NULL, end_time=NULL, startup_s=NULL, "
-          "wall_s=NULL, "
-          "exit_code=NULL, signal=NULL, user_cpu_s=0, sys_cpu_s=0, max_rss_kb=0, host=?, "
-          "aerun_version=?, git_commit=?, runner_pid=?, log_path=?, log_size=0, log_sha256='', "
-          "log_state='', "
-          "updated_at=?, runner_start=?, runner_boot=?, heartbeat=?12, case_version=?, "
-          "case_digest=?, session_id=? WHERE id=?")
-        ->bind(1, r.case_name)
-        .bind(2, r.case_file)
-        .bind(3, r.repeat_index)
-        .bind(4, r.command)
-        .bind(5, r.workdir)
-        .bind(6, r.launch_time)
-        .bind(7, r.host)
-        .bind(8, r.aerun_version)
-        .bind(9, r.git_commit)
-        .bind(10, r.runner_pid)
-        .bind(11, r.log_path)
-        .bind(12, now_epoch())
-        .bind(13, r.runner_start)
-        .bind(14, r.runner_boot)
-        .bind(15, r.case_version)
-        .bind(16, r.case_digest)
-        .bind(17, session_or_null(r))
-        .bind(18, id)
-        .run();
+    // A new attempt: who runs what from r, the last attempt's outcome cleared (the fields of an
+    // empty record, status running).
+    static const auto begin = run_columns_of(kBegin);
+    static const auto cleared = [] {
+      std::vector<const RunColumn*> out;
+      for (const RunColumn* c : run_columns_of(kOutcome))
+        if (!(c->groups & kBegin)) out.push_back(c);
+      return out;
+    }();
+    static const std::string sql = fmt::format(
+        "UPDATE runs SET attempt=attempt+1, log_state='', updated_at=?2, heartbeat=?2, {}, {} "
+        "WHERE id=?1",
+        set_list(begin, 3), set_list(cleared, 3 + static_cast<int>(begin.size())));
+    RunRecord fresh;
+    fresh.status = run_status::running;
+    auto q = db.prepare(sql);
+    q->bind(1, id).bind(2, now_epoch());
+    bind_columns(*q, bind_columns(*q, 3, begin, r), cleared, fresh);
+    q->run();
     clear_results(id);
-    write_job(id, r);
-    db.prepare("UPDATE runs SET rundir=?, nodes=? WHERE id=?")
-        ->bind(1, r.rundir)
-        .bind(2, r.nodes)
-        .bind(3, id)
-        .run();
+    write_job(id, r, /*keep_empty=*/false);  // a new attempt's run directory and nodes, or none
   } else {
     id = insert_run(r, run_status::running, 1);
   }

@@ -23,6 +23,16 @@ double now_epoch();
 
 // How one column of runs is read into the RunRecord field of the same name (streaming listings
 // and tables read a subset: RunFilter::columns).
+// Which writes of a run set a column from its RunRecord field (each column is named once, in
+// run_columns.cpp; the writes are generated from that table).
+enum RunColumnGroup : unsigned {
+  kBegin = 1,          // a new attempt (begin_run, an import): who runs what, where, since when
+  kOutcome = 2,        // a finished attempt: status, times, exit, resources, log
+  kJob = 4,            // the batch job's fields
+  kKeepWhenEmpty = 8,  // an update leaves the stored value when the record's is "" (write_job)
+  kHistory = 16,       // kept of each earlier attempt in run_history (same names there)
+};
+
 struct RunColumn {
   enum Need {
     Named,   // read when RunFilter::columns names it (or names none)
@@ -32,7 +42,20 @@ struct RunColumn {
   std::string_view name;
   void (*read)(RunRecord&, const sqlite::Statement&, int);
   Need need = Named;
+  void (*bind)(sqlite::Statement&, int, const RunRecord&) = nullptr;
+  unsigned groups = 0;  // RunColumnGroup bits
 };
+
+// The columns of runs in any of `groups`, in the table's order.
+std::vector<const RunColumn*> run_columns_of(unsigned groups);
+// "a=?3, b=?4, …" numbered from `first`; with keep_empty, a kKeepWhenEmpty column keeps its
+// stored value when the bound one is "".
+std::string set_list(const std::vector<const RunColumn*>& cols, int first, bool keep_empty = false);
+// "a, b, …".
+std::string name_list(const std::vector<const RunColumn*>& cols);
+// Binds each column's field of r from position `first`; returns the next position.
+int bind_columns(sqlite::Statement& s, int first, const std::vector<const RunColumn*>& cols,
+                 const RunRecord& r);
 
 // Every column of runs, in the order read_run() reads them: "id, key, …".
 const std::string& all_run_columns();
@@ -129,7 +152,7 @@ struct Store::Impl {
   long long insert_run(const RunRecord& r, const std::string& status, int attempt);
 
   // The batch-job columns and the run directory, from r.
-  void write_job(long long id, const RunRecord& r);
+  void write_job(long long id, const RunRecord& r, bool keep_empty = true);
 
   void write_params_and_env(long long id, const RunRecord& r);
 
