@@ -52,7 +52,7 @@ int run_in_allocation(const Globals& g, const CaseSpec& spec, std::vector<Planne
     if (st.stop_signal) return 128 + st.stop_signal;
     std::vector<PlannedRun> ready;
     for (auto& p : planned) {
-      if (steps.blocked(p).empty())
+      if (!steps.blocked(p))
         ready.push_back(std::move(p));
       else
         ++blocked;
@@ -71,8 +71,7 @@ int run_in_allocation(const Globals& g, const CaseSpec& spec, std::vector<Planne
     r->job_id = alloc;
     store.update_job(*r);
   }
-  if (s.stop_signal) return 128 + s.stop_signal;
-  return s.failed > 0 || s.kept > 0 || s.interrupted > 0 || s.busy > 0 || blocked > 0 ? 1 : 0;
+  return s.exit_status(blocked);
 }
 
 // A dry-run job: its script, and an array's task table with the command of each task (a run's
@@ -213,14 +212,8 @@ int run_batch_case(const Globals& g, const CaseSpec& spec, const RunSelector& se
   }
   BatchRunner runner(spec, &store, sched, o, std::cerr);
   const BatchSummary s = runner.run(planned, *client);
-  if (s.stop_signal) return 128 + s.stop_signal;
-  if (s.submit_failed > 0) {
-    std::cerr << "aerun: error: " << s.last_error << "\n";
-    return 1;
-  }
-  if (s.failed > 0 || s.kept > 0 || s.busy > 0 || (a.wait && s.outstanding > 0) || blocked > 0)
-    return 1;
-  return 0;
+  if (!s.stop_signal && s.submit_failed > 0) std::cerr << "aerun: error: " << s.last_error << "\n";
+  return s.exit_status(a.wait, blocked);
 }
 
 }  // namespace aerun::cli

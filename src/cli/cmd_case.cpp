@@ -176,15 +176,15 @@ int run_case_command(const Globals& g, const CaseArgs& a) {
   LocalInvocation here(g, a, spec, launch);
   // Setup steps first; a run starts only once every step it needs succeeded.
   long long blocked = 0;
-  std::string first_block;
+  std::optional<SetupSteps::Blocked> first_block;
   if (!steps.empty()) {
     const RunSummary st = steps.run(here.store, here.opts, std::cerr);
     if (st.stop_signal) return 128 + st.stop_signal;
     if (st.failed > 0 || st.interrupted > 0 || st.busy > 0) {
       plan_runs(spec, PlanOptions{&selector, /*with_keys=*/true, given}, [&](const PlannedRun& r) {
-        if (const std::string b = steps.blocked(r); !b.empty()) {
+        if (auto b = steps.blocked(r)) {
           ++blocked;
-          if (first_block.empty()) first_block = b;
+          if (!first_block) first_block = std::move(b);
         }
         return true;
       });
@@ -193,19 +193,17 @@ int run_case_command(const Globals& g, const CaseArgs& a) {
   CaseRunner runner(spec, here.store, here.opts, std::cerr);
   const RunSummary s = runner.run(
       [&](const std::function<bool(const PlannedRun&)>& sink) {
-        plan_runs(spec, PlanOptions{&selector, /*with_keys=*/true, given},
-                  [&](const PlannedRun& r) {
-                    return blocked > 0 && !steps.blocked(r).empty() ? true : sink(r);
-                  });
+        plan_runs(
+            spec, PlanOptions{&selector, /*with_keys=*/true, given},
+            [&](const PlannedRun& r) { return blocked > 0 && steps.blocked(r) ? true : sink(r); });
       },
       total - blocked);
   if (blocked > 0)
     std::cerr << fmt::format(
         "aerun: {} run{} of case '{}' not started: {} (its log: aerun runs --case {}.{})\n",
-        blocked, blocked == 1 ? "" : "s", spec.name, first_block, spec.name,
-        first_block.substr(5, first_block.find_first_of(" (", 5) - 5));
-  if (s.stop_signal) return 128 + s.stop_signal;
-  return s.failed > 0 || s.kept > 0 || s.interrupted > 0 || s.busy > 0 || blocked > 0 ? 1 : 0;
+        blocked, blocked == 1 ? "" : "s", spec.name, first_block->text(), spec.name,
+        first_block->step);
+  return s.exit_status(blocked);
 }
 
 }  // namespace

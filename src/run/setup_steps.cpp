@@ -136,17 +136,19 @@ RunSummary SetupSteps::run(Store& store, RunnerOptions opts, std::ostream& out) 
   return all;
 }
 
-std::string SetupSteps::blocked(const PlannedRun& run) const {
+std::string SetupSteps::Blocked::text() const {
+  return fmt::format("step {}{} {}", step, params.empty() ? "" : " (" + params + ")", why);
+}
+
+std::optional<SetupSteps::Blocked> SetupSteps::blocked(const PlannedRun& run) const {
   for (const auto& s : steps_) {
     const PlannedRun p = s->plan_for(run);
     const auto it = s->instances.find(p.key);
-    if (it == s->instances.end() || !it->second.ok || !*it->second.ok) {
-      const std::string what = p.params.empty() ? "" : " (" + values_text(p.params) + ")";
-      return fmt::format("step {}{} {}", s->spec->name, what,
-                         it != s->instances.end() && it->second.ok ? "failed" : "did not run");
-    }
+    if (it == s->instances.end() || !it->second.ok || !*it->second.ok)
+      return Blocked{s->spec->name, p.params.empty() ? "" : values_text(p.params),
+                     it != s->instances.end() && it->second.ok ? "failed" : "did not run"};
   }
-  return "";
+  return std::nullopt;
 }
 
 std::string SetupSteps::plan_text() const {

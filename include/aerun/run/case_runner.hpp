@@ -37,6 +37,14 @@ struct RunSummary {
   int kept = 0;         // failures kept as results from an earlier invocation (failure_policy.hpp)
   int busy = 0;         // still run by another aerun process when this one stopped
   int stop_signal = 0;  // SIGINT/SIGTERM that stopped the case, or 0
+
+  // The exit status of the command that ran them: 128 + the stop signal; 1 when a run failed,
+  // was kept as a failure, was interrupted or left to another aerun, or `blocked` runs never
+  // started (a setup step failed); else 0.
+  int exit_status(long long blocked = 0) const {
+    if (stop_signal) return 128 + stop_signal;
+    return failed > 0 || kept > 0 || interrupted > 0 || busy > 0 || blocked > 0 ? 1 : 0;
+  }
 };
 
 class CaseRunner {

@@ -35,9 +35,16 @@ class SetupSteps {
   // run only for runs whose earlier steps succeeded. A stored failure is always run again (it is
   // a setup problem, not a result). Returns the summary of all of them.
   RunSummary run(Store& store, RunnerOptions opts, std::ostream& out);
-  // "" when every instance the run needs succeeded, else which one did not ("step build
-  // (method=l2l) failed").
-  std::string blocked(const PlannedRun& run) const;
+  // Why a run may not start: the first step instance it needs that did not succeed.
+  struct Blocked {
+    std::string step;    // the step's name ("build")
+    std::string params;  // the instance's parameters ("method=l2l"), "" when it has none
+    std::string why;     // "failed" or "did not run"
+    // "step build (method=l2l) failed"
+    std::string text() const;
+  };
+  // Nothing when every instance the run needs succeeded.
+  std::optional<Blocked> blocked(const PlannedRun& run) const;
 
   // For --dry-run: a comment and the command of every noted instance, step by step, each in a
   // subshell (`( ... ) || exit`): a failed step ends the script, as its runs would not start.

@@ -58,6 +58,17 @@ struct BatchSummary {
   int outstanding = 0;     // still pending or running when run() returned
   int stop_signal = 0;
   std::string last_error;  // a submission's or query's error, for the exit message
+
+  // The exit status of the command: 128 + the stop signal; 1 when a submission failed, a run
+  // failed, was kept as a failure or left to a local aerun, `blocked` runs were not submitted (a
+  // setup step failed), or (waiting for them) some are still queued; else 0.
+  int exit_status(bool waited, long long blocked = 0) const {
+    if (stop_signal) return 128 + stop_signal;
+    return submit_failed > 0 || failed > 0 || kept > 0 || busy > 0 || blocked > 0 ||
+                   (waited && outstanding > 0)
+               ? 1
+               : 0;
+  }
 };
 
 // A job to submit: its runs (one, or an array), name, script path and output pattern.
