@@ -18,6 +18,7 @@
 
 #include "aerun/case/poll_interval.hpp"
 #include "aerun/extract/extractor.hpp"
+#include "aerun/judge/run_status.hpp"
 #include "aerun/report/session_pick.hpp"
 #include "aerun/run/provenance.hpp"
 #include "aerun/sched/scheduler_client.hpp"
@@ -148,14 +149,14 @@ std::string ago(double s) {
 std::string view_state(const RunRecord& r, const JobReport* job) {
   if (!job) return r.status;
   if (job->run_state.finished) return "ended";
-  return job->run_state.status == "pending" ? "pending" : "running";
+  return job->run_state.status == run_status::pending ? run_status::pending : run_status::running;
 }
 
 // One report of what runs now; *any is false when nothing is running or pending any more.
 std::string watch_report(const Store& store, const std::string& case_name, SchedulerView& sched,
                          bool* any) {
   std::vector<RunRecord> runs;
-  for (const char* status : {"running", "pending"}) {
+  for (const char* status : {run_status::running, run_status::pending}) {
     RunFilter f;
     f.case_name = case_name;
     f.status = status;
@@ -166,12 +167,12 @@ std::string watch_report(const Store& store, const std::string& case_name, Sched
   std::vector<std::string> states;
   for (const auto& r : runs) states.push_back(view_state(r, sched.find(r)));
   const auto count = [&](const char* s) { return std::count(states.begin(), states.end(), s); };
-  *any = count("running") + count("pending") > 0;
+  *any = count(run_status::running) + count(run_status::pending) > 0;
   const double now = wall_now();
-  std::string out =
-      fmt::format("aerun watch{}: {} running, {} pending{} at {}\n",
-                  case_name.empty() ? "" : " " + case_name, count("running"), count("pending"),
-                  count("ended") ? fmt::format(", {} ended", count("ended")) : "", iso8601(now));
+  std::string out = fmt::format(
+      "aerun watch{}: {} running, {} pending{} at {}\n", case_name.empty() ? "" : " " + case_name,
+      count(run_status::running), count(run_status::pending),
+      count("ended") ? fmt::format(", {} ended", count("ended")) : "", iso8601(now));
   if (!sched.errors().empty())
     out += "the scheduler could not be asked (" + sched.errors() + "): states as stored\n";
   if (runs.empty()) return out + "nothing is running.\n";
@@ -185,7 +186,7 @@ std::string watch_report(const Store& store, const std::string& case_name, Sched
     auto it = specs.find(r.case_name);
     if (it == specs.end()) it = specs.emplace(r.case_name, case_of({r})).first;
     std::string progress = "-", rate = "-", eta = "-", last = "-", values;
-    if (state != "pending" && !r.log_path.empty() && it->second) {
+    if (state != run_status::pending && !r.log_path.empty() && it->second) {
       const CaseSpec& spec = *it->second;
       Extractor ex(spec);
       ex.feed(log_tail(r.log_path, 1 << 20));
@@ -216,7 +217,7 @@ std::string watch_report(const Store& store, const std::string& case_name, Sched
     // A batch job: where the scheduler runs it, why it waits, how it ended.
     std::string host = r.host;  // a local run's; a batch job's are the scheduler's nodes
     if (job) host = job->nodes.empty() ? "-" : job->nodes;
-    if (job && state == "pending")
+    if (job && state == run_status::pending)
       values = job->state + (job->reason.empty() ? "" : " (" + job->reason + ")");
     if (job && state == "ended")
       values = job->state + ": `aerun collect` stores it" + (values.empty() ? "" : "; " + values);

@@ -87,7 +87,7 @@ History build_history(const std::string& case_name, const CaseSpec* spec, const 
   size_t base = sessions.size();
   for (size_t i = 0; i < sessions.size(); ++i)
     if (sessions[i].label == baseline) base = i;
-  std::vector<std::map<std::string, std::string>> verdicts(sessions.size());
+  std::vector<std::map<std::string, RegressVerdict>> verdicts(sessions.size());
   for (size_t i = 0; i < sessions.size(); ++i) {
     const size_t against = base < sessions.size() ? base : i - 1;
     if (i == 0 && base >= sessions.size()) continue;
@@ -123,19 +123,19 @@ std::string render_history_markdown(const History& h) {
   for (size_t i = 0; i < h.sessions.size(); ++i)
     for (const auto& p : h.points) {
       const HistoryCell& c = p.cells[i];
-      if (c.status == "missing" && c.verdict.empty()) continue;
+      if (c.status == "missing" && !c.verdict) continue;
       const std::string label =
           h.sessions[i].label + (h.sessions[i].label == h.baseline ? " (baseline)" : "");
-      out += fmt::format(
-          "| {} | {} | {} | {} | {} | {} | {} |\n", md_cell(label),
-          i < h.started.size() ? day(h.started[i]) : "", md_cell(p.point),
-          c.median ? format_number(*c.median, ".4g") : md_cell(c.status),
-          c.n ? std::to_string(c.n) : "",
-          c.median
-              ? fmt::format("{}–{}", format_number(*c.min, ".4g"), format_number(*c.max, ".4g"))
-              : "",
-          c.verdict == "regressed" || c.verdict == "newly_failing" ? "**" + c.verdict + "**"
-                                                                   : c.verdict);
+      out += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", md_cell(label),
+                         i < h.started.size() ? day(h.started[i]) : "", md_cell(p.point),
+                         c.median ? format_number(*c.median, ".4g") : md_cell(c.status),
+                         c.n ? std::to_string(c.n) : "",
+                         c.median ? fmt::format("{}–{}", format_number(*c.min, ".4g"),
+                                                format_number(*c.max, ".4g"))
+                                  : "",
+                         !c.verdict               ? std::string()
+                         : is_failure(*c.verdict) ? fmt::format("**{}**", to_string(*c.verdict))
+                                                  : std::string(to_string(*c.verdict)));
     }
   return out;
 }
@@ -146,10 +146,11 @@ std::string render_history_csv(const History& h) {
     for (const auto& p : h.points) {
       const HistoryCell& c = p.cells[i];
       auto num = [](std::optional<double> v) { return v ? fmt::format("{}", *v) : std::string(); };
-      out += fmt::format("{},{},{},{},{},{},{},{},{}\n", csv_field(h.sessions[i].label),
-                         i < h.started.size() ? fmt::format("{}", h.started[i]) : "",
-                         csv_field(p.point), num(c.median), c.n ? std::to_string(c.n) : "",
-                         num(c.min), num(c.max), csv_field(c.status), csv_field(c.verdict));
+      out +=
+          fmt::format("{},{},{},{},{},{},{},{},{}\n", csv_field(h.sessions[i].label),
+                      i < h.started.size() ? fmt::format("{}", h.started[i]) : "",
+                      csv_field(p.point), num(c.median), c.n ? std::to_string(c.n) : "", num(c.min),
+                      num(c.max), csv_field(c.status), c.verdict ? to_string(*c.verdict) : "");
     }
   return out;
 }
@@ -203,8 +204,7 @@ std::string history_gnuplot_script(const History& h, const std::string& basename
                          plots.empty() ? "" : ", \\\n     ", k, k + 1, gnuplot_string(p.point));
     std::string bad;
     for (size_t i = 0; i < p.cells.size(); ++i)
-      if (p.cells[i].median &&
-          (p.cells[i].verdict == "regressed" || p.cells[i].verdict == "newly_failing"))
+      if (p.cells[i].median && p.cells[i].verdict && is_failure(*p.cells[i].verdict))
         bad += fmt::format("{} {}\n", i, *p.cells[i].median);
     if (!bad.empty()) {
       body += fmt::format("$r{} << EOD\n{}EOD\n", k, bad);

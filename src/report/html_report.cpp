@@ -35,7 +35,7 @@ std::string page(const std::string& title, const std::string& body) {
          "\n</style>\n</head>\n<body>\n" + body + "</body>\n</html>\n";
 }
 
-int count(const std::vector<RegressRow>& rows, const std::string& v) {
+int count(const std::vector<RegressRow>& rows, RegressVerdict v) {
   int n = 0;
   for (const auto& r : rows) n += r.verdict == v;
   return n;
@@ -46,7 +46,7 @@ std::string counts_html(const std::vector<RegressRow>& rows) {
   bool any = false;
   for (const auto& v : regress_verdicts())
     if (int n = count(rows, v)) {
-      out += fmt::format("<span class=\"verdict-{}\">{} {}</span>", v, n, v);
+      out += fmt::format("<span class=\"verdict-{0}\">{1} {0}</span>", to_string(v), n);
       any = true;
     }
   if (!any) out += "nothing compared";
@@ -63,7 +63,7 @@ std::string verdict_table(const std::vector<RegressRow>& rows) {
       "<table>\n<thead><tr><th>point</th><th>metric</th><th>baseline</th><th>current</th>"
       "<th>change</th><th>p</th><th>verdict</th><th>note</th></tr></thead>\n<tbody>\n";
   for (const auto& r : rows) {
-    if (r.verdict == "unchanged") continue;
+    if (r.verdict == RegressVerdict::Unchanged) continue;
     out += fmt::format(
         "<tr><td class=\"key\">{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}"
         "</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"verdict-{}\">{}</td>"
@@ -71,8 +71,8 @@ std::string verdict_table(const std::vector<RegressRow>& rows) {
         html(r.point), html(r.metric.empty() ? "(status)" : r.metric),
         html(side(r.base_median, r.base_n, r.unit)), html(side(r.cur_median, r.cur_n, r.unit)),
         r.change ? fmt::format("{:+.1f} %", *r.change * 100) : "",
-        r.p_value ? fmt::format("{:.3g}", *r.p_value) : "", r.verdict, html(r.verdict),
-        html(r.note));
+        r.p_value ? fmt::format("{:.3g}", *r.p_value) : "", to_string(r.verdict),
+        html(to_string(r.verdict)), html(r.note));
   }
   return out + "</tbody>\n</table>\n";
 }
@@ -91,7 +91,7 @@ std::string report_index_html(const ReportData& d) {
     std::string v;
     for (const auto& name : regress_verdicts())
       if (int n = count(c.verdicts, name))
-        v += fmt::format("<span class=\"verdict-{}\">{} {}</span> ", name, n, name);
+        v += fmt::format("<span class=\"verdict-{0}\">{1} {0}</span> ", to_string(name), n);
     b += fmt::format(
         "<tr><td class=\"key\"><a href=\"{}\">{}</a></td><td>{}</td><td>{}</td>"
         "<td class=\"num\">{}</td></tr>\n",
@@ -138,7 +138,7 @@ std::string report_case_html(const ReportData& d, const CaseReport& c) {
                    d.baseline.empty() ? "(no baseline)" : html(d.baseline));
   b += counts_html(c.verdicts);
   if (std::any_of(c.verdicts.begin(), c.verdicts.end(),
-                  [](const RegressRow& r) { return r.verdict != "unchanged"; }))
+                  [](const RegressRow& r) { return r.verdict != RegressVerdict::Unchanged; }))
     b += verdict_table(c.verdicts);
   b += "</section>\n";
   if (!c.tables.empty()) {

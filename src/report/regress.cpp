@@ -82,17 +82,17 @@ void judge(RegressRow& row, const RegressOptions& o) {
   row.base_n = static_cast<int>(row.base_values.size());
   row.cur_n = static_cast<int>(row.cur_values.size());
   if (base == 0) {
-    row.verdict = cur == 0 ? "unchanged" : "changed";
+    row.verdict = cur == 0 ? RegressVerdict::Unchanged : RegressVerdict::Changed;
     row.note = "the baseline's median is 0: no relative change";
     return;
   }
   row.change = cur / base - 1;
   if (std::fabs(*row.change) <= o.tolerance + 1e-12) {
-    row.verdict = "unchanged";
+    row.verdict = RegressVerdict::Unchanged;
     return;
   }
   if (row.better == Better::Unknown) {
-    row.verdict = "changed";
+    row.verdict = RegressVerdict::Changed;
     row.note = "no direction: set `better: higher|lower` on the metric";
     return;
   }
@@ -102,16 +102,16 @@ void judge(RegressRow& row, const RegressOptions& o) {
   row.p_value = up ? mann_whitney_greater(row.cur_values, row.base_values)
                    : mann_whitney_greater(row.base_values, row.cur_values);
   if (row.cur_n < o.min_repeats || row.base_n < o.min_repeats) {
-    row.verdict = "noisy";
+    row.verdict = RegressVerdict::Noisy;
     row.note = fmt::format("{} and {} ok runs; a verdict needs {} on each side (--min-repeats)",
                            row.base_n, row.cur_n, o.min_repeats);
     return;
   }
   if (*row.p_value <= o.alpha) {
-    row.verdict = worse ? "regressed" : "improved";
+    row.verdict = worse ? RegressVerdict::Regressed : RegressVerdict::Improved;
     return;
   }
-  row.verdict = "noisy";
+  row.verdict = RegressVerdict::Noisy;
   row.note = fmt::format("the repeats overlap: p = {:.3f} > {:g}", *row.p_value, o.alpha);
 }
 
@@ -160,7 +160,40 @@ const char* to_string(Better b) {
   return b == Better::Higher ? "higher" : b == Better::Lower ? "lower" : "";
 }
 
-int RegressReport::count(const std::string& verdict) const {
+const char* to_string(RegressVerdict v) {
+  switch (v) {
+    case RegressVerdict::NewlyFailing:
+      return "newly_failing";
+    case RegressVerdict::Regressed:
+      return "regressed";
+    case RegressVerdict::Noisy:
+      return "noisy";
+    case RegressVerdict::Missing:
+      return "missing";
+    case RegressVerdict::Failing:
+      return "failing";
+    case RegressVerdict::Improved:
+      return "improved";
+    case RegressVerdict::Fixed:
+      return "fixed";
+    case RegressVerdict::New:
+      return "new";
+    case RegressVerdict::Changed:
+      return "changed";
+    case RegressVerdict::Unchanged:
+      return "unchanged";
+  }
+  return "?";
+}
+
+const std::vector<RegressVerdict>& regress_verdicts() {
+  using V = RegressVerdict;
+  static const std::vector<V> v{V::NewlyFailing, V::Regressed, V::Noisy, V::Missing, V::Failing,
+                                V::Improved,     V::Fixed,     V::New,   V::Changed, V::Unchanged};
+  return v;
+}
+
+int RegressReport::count(RegressVerdict verdict) const {
   return static_cast<int>(std::count_if(rows.begin(), rows.end(),
                                         [&](const RegressRow& r) { return r.verdict == verdict; }));
 }
@@ -203,25 +236,25 @@ std::vector<RegressRow> compare_case(const std::string& case_name, const CaseSpe
     const bool base_ok =
         std::any_of(bases.begin(), bases.end(), [](const auto& b) { return any_ok(b.first); });
     if (!cur) {
-      status.verdict = "missing";
+      status.verdict = RegressVerdict::Missing;
       status.note = "no run in the current session";
       rows.push_back(status);
       continue;
     }
     if (bases.empty()) {
-      status.verdict = "new";
+      status.verdict = RegressVerdict::New;
       status.note = statuses(cur);
       rows.push_back(status);
       continue;
     }
     if (!any_ok(cur)) {
-      status.verdict = base_ok ? "newly_failing" : "failing";
+      status.verdict = base_ok ? RegressVerdict::NewlyFailing : RegressVerdict::Failing;
       status.note = statuses(cur);
       rows.push_back(status);
       continue;
     }
     if (!base_ok) {
-      status.verdict = "fixed";
+      status.verdict = RegressVerdict::Fixed;
       status.note = "baseline: " + statuses(bases.back().first);
       rows.push_back(status);
       continue;
@@ -264,10 +297,10 @@ std::vector<RegressRow> compare_case(const std::string& case_name, const CaseSpe
       }
       if (row.cur_values.empty() && row.base_values.empty()) continue;
       if (row.cur_values.empty()) {
-        row.verdict = "missing";
+        row.verdict = RegressVerdict::Missing;
         row.note = "the current runs did not report it";
       } else if (row.base_values.empty()) {
-        row.verdict = "new";
+        row.verdict = RegressVerdict::New;
         row.note = "the baseline's runs did not report it";
       } else {
         judge(row, opts);

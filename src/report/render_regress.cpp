@@ -39,10 +39,10 @@ std::string values_text(const std::vector<double>& v) {
 
 // "iter_ms regressed: 25 ms (n=5) against 20 ms (n=5), +25.0 %, p = 0.004".
 std::string message(const RegressRow& r) {
-  if (r.metric.empty()) return fmt::format("{} {}: {}", r.point, r.verdict, r.note);
+  if (r.metric.empty()) return fmt::format("{} {}: {}", r.point, to_string(r.verdict), r.note);
   std::string m =
-      fmt::format("{} {}: {} against {}", r.metric, r.verdict, side(r.cur_median, r.cur_n, r.unit),
-                  side(r.base_median, r.base_n, r.unit));
+      fmt::format("{} {}: {} against {}", r.metric, to_string(r.verdict),
+                  side(r.cur_median, r.cur_n, r.unit), side(r.base_median, r.base_n, r.unit));
   if (r.change) m += ", " + change_text(r);
   if (r.p_value) m += fmt::format(", p = {:.3g}", *r.p_value);
   if (!r.note.empty()) m += " (" + r.note + ")";
@@ -55,25 +55,25 @@ std::string render_regress_markdown(const RegressReport& rep) {
   std::string out = fmt::format("### aerun regress: {} against {}\n\n", rep.current, rep.baseline);
   std::vector<std::string> counts;
   for (const auto& v : regress_verdicts())
-    if (int n = rep.count(v)) counts.push_back(fmt::format("{} {}", n, v));
+    if (int n = rep.count(v)) counts.push_back(fmt::format("{} {}", n, to_string(v)));
   out += fmt::format(
       "{} ({} compared).\n\n",
       counts.empty() ? "nothing to compare" : fmt::format("{}", fmt::join(counts, ", ")),
       rep.rows.size());
   bool any = false;
   for (const auto& r : rep.rows) {
-    if (r.verdict == "unchanged") continue;
+    if (r.verdict == RegressVerdict::Unchanged) continue;
     if (!any)
       out +=
           "| case | point | metric | baseline | current | change | p | verdict | note |\n"
           "|:---|:---|:---|---:|---:|---:|---:|:---|:---|\n";
     any = true;
-    out +=
-        fmt::format("| {} | {} | {} | {} | {} | {} | {} | **{}** | {} |\n", md_cell(r.case_name),
-                    md_cell(r.point), md_cell(r.metric.empty() ? "(status)" : r.metric),
-                    md_cell(side(r.base_median, r.base_n, r.unit)),
-                    md_cell(side(r.cur_median, r.cur_n, r.unit)), change_text(r),
-                    r.p_value ? fmt::format("{:.3g}", *r.p_value) : "", r.verdict, md_cell(r.note));
+    out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | **{}** | {} |\n", md_cell(r.case_name),
+                       md_cell(r.point), md_cell(r.metric.empty() ? "(status)" : r.metric),
+                       md_cell(side(r.base_median, r.base_n, r.unit)),
+                       md_cell(side(r.cur_median, r.cur_n, r.unit)), change_text(r),
+                       r.p_value ? fmt::format("{:.3g}", *r.p_value) : "", to_string(r.verdict),
+                       md_cell(r.note));
   }
   out += fmt::format(
       "\nA change within ±{:g} % of the baseline's median is unchanged; beyond it, a verdict needs "
@@ -85,12 +85,11 @@ std::string render_regress_markdown(const RegressReport& rep) {
 std::string render_regress_junit(const RegressReport& rep) {
   std::map<std::string, std::vector<const RegressRow*>> by_case;
   for (const auto& r : rep.rows) by_case[r.case_name].push_back(&r);
-  auto failing = [](const RegressRow& r) {
-    return r.verdict == "regressed" || r.verdict == "newly_failing";
-  };
+  auto failing = [](const RegressRow& r) { return is_failure(r.verdict); };
   auto skipped = [](const RegressRow& r) {
-    return r.verdict == "noisy" || r.verdict == "missing" || r.verdict == "new" ||
-           r.verdict == "failing" || r.verdict == "changed";
+    using V = RegressVerdict;
+    return r.verdict == V::Noisy || r.verdict == V::Missing || r.verdict == V::New ||
+           r.verdict == V::Failing || r.verdict == V::Changed;
   };
   int failures = 0, skips = 0;
   for (const auto& r : rep.rows) {
@@ -117,8 +116,8 @@ std::string render_regress_junit(const RegressReport& rep) {
         out += fmt::format(
             ">\n      <failure type=\"{}\" message=\"{}\">baseline {}: {}\ncurrent {}: "
             "{}</failure>\n    </testcase>\n",
-            r->verdict, xml(message(*r)), xml(r->base_session), xml(values_text(r->base_values)),
-            xml(r->cur_session), xml(values_text(r->cur_values)));
+            to_string(r->verdict), xml(message(*r)), xml(r->base_session),
+            xml(values_text(r->base_values)), xml(r->cur_session), xml(values_text(r->cur_values)));
       } else if (skipped(*r)) {
         out +=
             fmt::format(">\n      <skipped message=\"{}\"/>\n    </testcase>\n", xml(message(*r)));
@@ -141,7 +140,7 @@ std::string render_regress_json(const RegressReport& rep) {
                      json_number(rep.options.alpha));
   std::vector<std::string> counts;
   for (const auto& v : regress_verdicts())
-    counts.push_back(fmt::format("{}: {}", json_string(v), rep.count(v)));
+    counts.push_back(fmt::format("{}: {}", json_string(to_string(v)), rep.count(v)));
   out += fmt::format("  \"counts\": {{{}}},\n", fmt::join(counts, ", "));
   out += fmt::format("  \"failed\": {},\n  \"rows\": [", rep.failed() ? "true" : "false");
   auto array = [](const std::vector<double>& v) {
@@ -160,7 +159,7 @@ std::string render_regress_json(const RegressReport& rep) {
         json_string(r.case_name), json_string(r.point),
         r.metric.empty() ? "null" : json_string(r.metric), json_string(r.unit),
         r.better == Better::Unknown ? "null" : json_string(to_string(r.better)),
-        json_string(r.verdict), json_number(r.base_median), json_number(r.cur_median),
+        json_string(to_string(r.verdict)), json_number(r.base_median), json_number(r.cur_median),
         json_number(r.change), json_number(r.p_value), array(r.base_values), array(r.cur_values),
         json_string(r.base_session), json_string(r.cur_session), json_string(r.note));
   }

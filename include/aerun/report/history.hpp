@@ -15,8 +15,9 @@ namespace aerun {
 struct HistoryCell {
   std::optional<double> median, min, max;
   int n = 0;
-  std::string status;   // "" when measured; else "missing" or the runs' statuses ("2 oom")
-  std::string verdict;  // against the previous session (or the baseline): regressed, ...
+  std::string status;  // "" when measured; else "missing" or the runs' statuses ("2 oom")
+  // Against the previous session (or the baseline); none for the first or an unjudged one.
+  std::optional<RegressVerdict> verdict;
 };
 
 struct HistoryPoint {

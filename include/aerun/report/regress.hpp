@@ -3,6 +3,7 @@
 #pragma once
 
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -34,13 +35,31 @@ struct RegressOptions {
   std::vector<std::string> metrics;  // only these (empty: every metric, startup_s and wall_s)
 };
 
-// The verdicts, in the order the summary lists them.
-inline const std::vector<std::string>& regress_verdicts() {
-  static const std::vector<std::string> v{"newly_failing", "regressed", "noisy", "missing",
-                                          "failing",       "improved",  "fixed", "new",
-                                          "changed",       "unchanged"};
-  return v;
+// What a comparison says of a point × metric (or of a point's status), in the order the summary
+// lists them.
+enum class RegressVerdict {
+  NewlyFailing,  // ok in the baseline, failing now
+  Regressed,     // worse beyond the tolerance, significantly
+  Noisy,         // beyond the tolerance, but too few repeats or not significant
+  Missing,       // in the baseline, not run now
+  Failing,       // failing on both sides
+  Improved,
+  Fixed,    // failing in the baseline, ok now
+  New,      // not in the baseline
+  Changed,  // beyond the tolerance, with no known better direction
+  Unchanged,
+};
+// "newly_failing", "regressed", … as every output writes it.
+const char* to_string(RegressVerdict v);
+inline std::ostream& operator<<(std::ostream& os, RegressVerdict v) {
+  return os << to_string(v);
 }
+// Worse than the baseline: regressed or newly failing (`aerun regress` exits 1; JUnit failures).
+inline bool is_failure(RegressVerdict v) {
+  return v == RegressVerdict::Regressed || v == RegressVerdict::NewlyFailing;
+}
+// Every verdict, in summary order.
+const std::vector<RegressVerdict>& regress_verdicts();
 
 // One point × metric (or, for a point that failed on a side, the point's status).
 struct RegressRow {
@@ -49,7 +68,7 @@ struct RegressRow {
   std::string metric;  // "" for the point's status rows (failing, missing, new, fixed)
   std::string unit;
   Better better = Better::Unknown;
-  std::string verdict;
+  RegressVerdict verdict = RegressVerdict::Unchanged;
   std::optional<double> base_median, cur_median;
   std::optional<double> change;   // cur_median / base_median - 1
   std::optional<double> p_value;  // one-sided, in the direction of the change
@@ -63,9 +82,11 @@ struct RegressReport {
   std::string baseline, current;  // as asked (labels, "best-of-5", ...)
   RegressOptions options;
   std::vector<RegressRow> rows;
-  int count(const std::string& verdict) const;
+  int count(RegressVerdict verdict) const;
   // Something regressed or newly fails: `aerun regress` exits 1.
-  bool failed() const { return count("regressed") + count("newly_failing") > 0; }
+  bool failed() const {
+    return count(RegressVerdict::Regressed) + count(RegressVerdict::NewlyFailing) > 0;
+  }
 };
 
 // One side of a comparison: the runs one session left of a case.

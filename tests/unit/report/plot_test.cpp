@@ -192,7 +192,7 @@ TEST(GnuplotScript, HistoryFiguresQuoteSessionLabelsPointsAndNamesTheSameWay) {
       HistoryCell c;
       c.median = c.min = c.max = 1.0 + static_cast<double>(i);
       c.n = 1;
-      c.verdict = i == 2 ? "regressed" : "";
+      if (i == 2) c.verdict = RegressVerdict::Regressed;
       p.cells.push_back(c);
     }
     h.points.push_back(p);

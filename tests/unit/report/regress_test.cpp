@@ -82,25 +82,26 @@ TEST(Regress, AThirtyPercentSlowdownWithFiveRepeatsIsRegressed) {
   const auto rows =
       compare(session("night1", noisy(100, 0.02, 5, 1)), session("night2", noisy(130, 0.02, 5, 2)));
   const RegressRow& r = row(rows, "iter_ms");
-  EXPECT_EQ(r.verdict, "regressed");
+  EXPECT_EQ(r.verdict, RegressVerdict::Regressed);
   EXPECT_EQ(r.better, Better::Lower);
   EXPECT_NEAR(*r.change, 0.30, 0.05);
   EXPECT_LT(*r.p_value, 0.01);
-  EXPECT_EQ(row(rows, "throughput").verdict, "regressed");  // higher is better: it fell
+  EXPECT_EQ(row(rows, "throughput").verdict,
+            RegressVerdict::Regressed);  // higher is better: it fell
 }
 
 TEST(Regress, TenPercentNoiseWithFiveRepeatsIsNotARegression) {
   for (unsigned seed = 0; seed < 50; ++seed) {
     const auto rows = compare(session("night1", noisy(100, 0.10, 5, seed)),
                               session("night2", noisy(100, 0.10, 5, seed + 1000)));
-    EXPECT_NE(row(rows, "iter_ms").verdict, "regressed") << "seed " << seed;
-    EXPECT_NE(row(rows, "iter_ms").verdict, "improved") << "seed " << seed;
+    EXPECT_NE(row(rows, "iter_ms").verdict, RegressVerdict::Regressed) << "seed " << seed;
+    EXPECT_NE(row(rows, "iter_ms").verdict, RegressVerdict::Improved) << "seed " << seed;
   }
 }
 
 TEST(Regress, OneRepeatWithAThirtyPercentShiftIsNoisyNotAVerdict) {
   const auto rows = compare(session("night1", {100}), session("night2", {130}));
-  EXPECT_EQ(row(rows, "iter_ms").verdict, "noisy");
+  EXPECT_EQ(row(rows, "iter_ms").verdict, RegressVerdict::Noisy);
   EXPECT_THAT(row(rows, "iter_ms").note, HasSubstr("--min-repeats"));
 }
 
@@ -108,36 +109,36 @@ TEST(Regress, AFasterNightIsImprovedAndASmallChangeUnchanged) {
   EXPECT_EQ(row(compare(session("a", noisy(100, 0.01, 5, 3)), session("b", noisy(70, 0.01, 5, 4))),
                 "iter_ms")
                 .verdict,
-            "improved");
+            RegressVerdict::Improved);
   EXPECT_EQ(row(compare(session("a", noisy(100, 0.01, 5, 3)), session("b", noisy(104, 0.01, 5, 4))),
                 "iter_ms")
                 .verdict,
-            "unchanged");
+            RegressVerdict::Unchanged);
 }
 
 TEST(Regress, APointThatFailsTonightButPassedIsNewlyFailingWhateverItsNumbers) {
   const auto rows = compare(session("a", {100, 101, 99}), session("b", {0, 0, 0}, "oom"));
   ASSERT_EQ(rows.size(), 1u);
-  EXPECT_EQ(rows[0].verdict, "newly_failing");
+  EXPECT_EQ(rows[0].verdict, RegressVerdict::NewlyFailing);
   EXPECT_EQ(rows[0].metric, "");
   EXPECT_THAT(rows[0].note, HasSubstr("3 oom"));
 }
 
 TEST(Regress, FixedFailingMissingAndNewPoints) {
   EXPECT_EQ(compare(session("a", {1}, "failed"), session("b", {100, 100, 100}))[0].verdict,
-            "fixed");
+            RegressVerdict::Fixed);
   EXPECT_EQ(compare(session("a", {1}, "failed"), session("b", {1}, "timeout"))[0].verdict,
-            "failing");
+            RegressVerdict::Failing);
   auto base = session("a", {100, 100, 100});
   auto more = session("a", {100, 100, 100}, "ok", "128");
   base.runs.insert(base.runs.end(), more.runs.begin(), more.runs.end());
   auto rows = compare(base, session("b", {100, 100, 100}));
   EXPECT_TRUE(std::any_of(rows.begin(), rows.end(), [](const RegressRow& r) {
-    return r.point == "hidden=128" && r.verdict == "missing";
+    return r.point == "hidden=128" && r.verdict == RegressVerdict::Missing;
   }));
   rows = compare(session("a", {100, 100, 100}), base);
   EXPECT_TRUE(std::any_of(rows.begin(), rows.end(), [](const RegressRow& r) {
-    return r.point == "hidden=128" && r.verdict == "new";
+    return r.point == "hidden=128" && r.verdict == RegressVerdict::New;
   }));
 }
 
@@ -149,7 +150,7 @@ TEST(Regress, BestOfNComparesWithTheBestBaselineSession) {
       compare_case("nightly", nullptr, bases, session("n4", noisy(100, 0.01, 5, 8)), {});
   const RegressRow& r = row(rows, "iter_ms");
   EXPECT_EQ(r.base_session, "n1");  // the fastest night
-  EXPECT_EQ(r.verdict, "regressed");
+  EXPECT_EQ(r.verdict, RegressVerdict::Regressed);
 }
 
 TEST(Regress, TheToleranceAndMinRepeatsAreTheUsers) {
@@ -159,13 +160,14 @@ TEST(Regress, TheToleranceAndMinRepeatsAreTheUsers) {
       row(compare(session("a", noisy(100, 0.01, 5, 1)), session("b", noisy(130, 0.01, 5, 2)), o),
           "iter_ms")
           .verdict,
-      "unchanged");
+      RegressVerdict::Unchanged);
   o = {};
   o.min_repeats = 1;
   o.metrics = {"iter_ms"};
   const auto rows = compare(session("a", {100, 101}), session("b", {130, 131}), o);
   ASSERT_EQ(rows.size(), 1u);
-  EXPECT_EQ(rows[0].verdict, "noisy");  // 2 vs 2 can never reach p <= 0.05 (best: 1/6)
+  EXPECT_EQ(rows[0].verdict,
+            RegressVerdict::Noisy);  // 2 vs 2 can never reach p <= 0.05 (best: 1/6)
 }
 
 TEST(Regress, DirectionsFromTheDeclarationTheUnitOrTheName) {
