@@ -84,6 +84,112 @@ void print_dry_run_job(const BatchJob& job) {
     std::cout << fmt::format("#   task {}: {}\n", i, printable(job.runs[i]->command));
 }
 
+// A stop signal received while setup steps were followed.
+struct StopSignal {
+  int signal;
+};
+
+// What the case's batch jobs are given: the flags, the logs folder, the poll interval.
+BatchOptions batch_options(const Globals& g, const CaseSpec& spec, const BatchCaseArgs& a) {
+  BatchOptions o;
+  o.wait = a.wait;
+  o.max_queued = a.max_queued;
+  o.force = a.force;
+  o.rerun_failed = a.rerun_failed;
+  o.logs_dir = g.logs_dir();
+  o.env = a.env;
+  o.aerun_binary = self_binary();
+  std::optional<PollInterval> cli;
+  if (!a.poll_interval.empty())
+    cli = parse_poll_interval(a.poll_interval, SourceLoc{}, "--poll-interval");
+  std::string warning;
+  const PollInterval p = resolve_poll_interval(cli, spec.poll_interval, &warning);
+  if (!warning.empty() && !a.dry_run) std::cerr << "aerun: note: " << warning << "\n";
+  o.follow.poll_s = p.min_s;
+  o.follow.max_poll_s = p.max_s;
+  return o;
+}
+
+// --dry-run: writes the job scripts (the setup steps' first) and prints them; submits nothing.
+int print_batch_dry_run(const Globals& g, const CaseSpec& spec, Scheduler sched,
+                        const BatchOptions& o, const std::vector<PlannedRun>& planned) {
+  std::unique_ptr<Store> store;
+  std::error_code ec;
+  if (std::filesystem::exists(g.resolved_db(), ec))
+    store = std::make_unique<Store>(g.resolved_db());
+  BatchRunner runner(spec, store.get(), sched, o, std::cerr);
+  SetupSteps steps(spec);
+  for (const auto& p : planned) steps.need(p);
+  for (size_t i = 0; i < steps.size(); ++i) {  // the steps' job scripts, submitted first
+    BatchRunner step_runner(steps.step_case(i), store.get(), sched, o, std::cerr);
+    for (const auto& job : step_runner.write_scripts(steps.instances(i)))
+      std::cout << fmt::format("# setup step {}, submitted first: {}\n", spec.steps[i].name,
+                               job.script_path);
+  }
+  const auto jobs = runner.write_scripts(planned);
+  std::cout << fmt::format("# case {}: {} run{} in {} {} job script{} (nothing submitted)\n",
+                           spec.name, planned.size(), planned.size() == 1 ? "" : "s", jobs.size(),
+                           sched == Scheduler::None ? "local" : to_string(sched),
+                           jobs.size() == 1 ? "" : "s");
+  for (const auto& job : jobs) print_dry_run_job(job);
+  return 0;
+}
+
+// Setup steps first, as jobs of their own: followed to their end before the runs are submitted,
+// or (--no-wait) the runs' jobs wait for them (afterok, through o.after_ok and in_flight: a step
+// instance's key -> its job). Drops the runs a failed step blocks from `planned`; returns how many.
+long long submit_setup_steps(const CaseSpec& spec, Store& store, Scheduler sched,
+                             SchedulerClient& client, const SetupSteps& steps, BatchOptions& o,
+                             std::map<std::string, std::string>& in_flight,
+                             std::vector<PlannedRun>& planned) {
+  std::set<std::string> failed;
+  for (size_t i = 0; i < steps.size(); ++i) {
+    BatchOptions so = o;
+    so.rerun_failed = true;  // a failed step is a setup problem, never a result to keep
+    std::vector<std::string> earlier;
+    for (const auto& [key, job] : in_flight) earlier.push_back(job);
+    so.after_ok = [earlier](const PlannedRun&) { return earlier; };
+    std::vector<PlannedRun> todo;
+    for (auto& inst : steps.instances(i)) todo.push_back(std::move(inst));
+    BatchRunner step_runner(steps.step_case(i), &store, sched, so, std::cerr);
+    const BatchSummary ss = step_runner.run(todo, client);
+    if (ss.stop_signal) throw StopSignal{ss.stop_signal};
+    for (const auto& inst : todo) {
+      const auto r = store.find_by_key(inst.key);
+      if (r && r->status == run_status::ok) continue;
+      if (r && !r->job_id.empty() &&
+          (r->status == run_status::pending || r->status == run_status::running))
+        in_flight[inst.key] = client.base_id(r->job_id);
+      else
+        failed.insert(inst.key);
+    }
+  }
+  long long blocked = 0;
+  std::vector<PlannedRun> ready;
+  for (auto& p : planned) {
+    bool ok = true;
+    for (size_t i = 0; i < steps.size() && ok; ++i) ok = !failed.count(steps.instance_key(i, p));
+    if (ok)
+      ready.push_back(std::move(p));
+    else
+      ++blocked;
+  }
+  planned = std::move(ready);
+  o.after_ok = [&steps, &in_flight](const PlannedRun& p) {
+    std::vector<std::string> ids;
+    for (size_t i = 0; i < steps.size(); ++i)
+      if (auto it = in_flight.find(steps.instance_key(i, p)); it != in_flight.end())
+        ids.push_back(it->second);
+    return ids;
+  };
+  if (blocked > 0)
+    std::cerr << fmt::format(
+        "aerun: {} run{} of case '{}' not submitted: a setup step failed (aerun runs --case "
+        "{}.<step>)\n",
+        blocked, blocked == 1 ? "" : "s", spec.name, spec.name);
+  return blocked;
+}
+
 }  // namespace
 
 int run_batch_case(const Globals& g, const CaseSpec& spec, const RunSelector& selector,
@@ -102,47 +208,8 @@ int run_batch_case(const Globals& g, const CaseSpec& spec, const RunSelector& se
     planned.push_back(r);
     return true;
   });
-  BatchOptions o;
-  o.wait = a.wait;
-  o.max_queued = a.max_queued;
-  o.force = a.force;
-  o.rerun_failed = a.rerun_failed;
-  o.logs_dir = g.logs_dir();
-  o.env = a.env;
-  o.aerun_binary = self_binary();
-  {
-    std::optional<PollInterval> cli;
-    if (!a.poll_interval.empty())
-      cli = parse_poll_interval(a.poll_interval, SourceLoc{}, "--poll-interval");
-    std::string warning;
-    const PollInterval p = resolve_poll_interval(cli, spec.poll_interval, &warning);
-    if (!warning.empty() && !a.dry_run) std::cerr << "aerun: note: " << warning << "\n";
-    o.follow.poll_s = p.min_s;
-    o.follow.max_poll_s = p.max_s;
-  }
-
-  if (a.dry_run) {
-    std::unique_ptr<Store> store;
-    std::error_code ec;
-    if (std::filesystem::exists(g.resolved_db(), ec))
-      store = std::make_unique<Store>(g.resolved_db());
-    BatchRunner runner(spec, store.get(), sched, o, std::cerr);
-    SetupSteps steps(spec);
-    for (const auto& p : planned) steps.need(p);
-    for (size_t i = 0; i < steps.size(); ++i) {  // the steps' job scripts, submitted first
-      BatchRunner step_runner(steps.step_case(i), store.get(), sched, o, std::cerr);
-      for (const auto& job : step_runner.write_scripts(steps.instances(i)))
-        std::cout << fmt::format("# setup step {}, submitted first: {}\n", spec.steps[i].name,
-                                 job.script_path);
-    }
-    const auto jobs = runner.write_scripts(planned);
-    std::cout << fmt::format("# case {}: {} run{} in {} {} job script{} (nothing submitted)\n",
-                             spec.name, planned.size(), planned.size() == 1 ? "" : "s", jobs.size(),
-                             sched == Scheduler::None ? "local" : to_string(sched),
-                             jobs.size() == 1 ? "" : "s");
-    for (const auto& job : jobs) print_dry_run_job(job);
-    return 0;
-  }
+  BatchOptions o = batch_options(g, spec, a);
+  if (a.dry_run) return print_batch_dry_run(g, spec, sched, o, planned);
   if (sched == Scheduler::None) {
     throw InputError(SourceLoc{}, "--scheduler",
                      "'local' only writes scripts (with --dry-run); without --scheduler aerun runs "
@@ -158,57 +225,16 @@ int run_batch_case(const Globals& g, const CaseSpec& spec, const RunSelector& se
   o.session_id = session.id();
   o.fresh_session = session.fresh();
   auto client = make_scheduler_client(sched);
-  // Setup steps first, as jobs of their own: followed to their end before the runs are submitted,
-  // or (--no-wait) the runs' jobs wait for them (afterok).
   SetupSteps steps(spec);
-  std::map<std::string, std::string> in_flight;  // a step instance's key -> its job
+  std::map<std::string, std::string> in_flight;
   long long blocked = 0;
   if (!steps.empty()) {
     for (const auto& p : planned) steps.need(p);
-    std::set<std::string> failed;
-    for (size_t i = 0; i < steps.size(); ++i) {
-      BatchOptions so = o;
-      so.rerun_failed = true;  // a failed step is a setup problem, never a result to keep
-      std::vector<std::string> earlier;
-      for (const auto& [key, job] : in_flight) earlier.push_back(job);
-      so.after_ok = [earlier](const PlannedRun&) { return earlier; };
-      std::vector<PlannedRun> todo;
-      for (auto& inst : steps.instances(i)) todo.push_back(std::move(inst));
-      BatchRunner step_runner(steps.step_case(i), &store, sched, so, std::cerr);
-      const BatchSummary ss = step_runner.run(todo, *client);
-      if (ss.stop_signal) return 128 + ss.stop_signal;
-      for (const auto& inst : todo) {
-        const auto r = store.find_by_key(inst.key);
-        if (r && r->status == run_status::ok) continue;
-        if (r && !r->job_id.empty() &&
-            (r->status == run_status::pending || r->status == run_status::running))
-          in_flight[inst.key] = client->base_id(r->job_id);
-        else
-          failed.insert(inst.key);
-      }
+    try {
+      blocked = submit_setup_steps(spec, store, sched, *client, steps, o, in_flight, planned);
+    } catch (const StopSignal& s) {
+      return 128 + s.signal;
     }
-    std::vector<PlannedRun> ready;
-    for (auto& p : planned) {
-      bool ok = true;
-      for (size_t i = 0; i < steps.size() && ok; ++i) ok = !failed.count(steps.instance_key(i, p));
-      if (ok)
-        ready.push_back(std::move(p));
-      else
-        ++blocked;
-    }
-    planned = std::move(ready);
-    o.after_ok = [&](const PlannedRun& p) {
-      std::vector<std::string> ids;
-      for (size_t i = 0; i < steps.size(); ++i)
-        if (auto it = in_flight.find(steps.instance_key(i, p)); it != in_flight.end())
-          ids.push_back(it->second);
-      return ids;
-    };
-    if (blocked > 0)
-      std::cerr << fmt::format(
-          "aerun: {} run{} of case '{}' not submitted: a setup step failed (aerun runs --case "
-          "{}.<step>)\n",
-          blocked, blocked == 1 ? "" : "s", spec.name, spec.name);
   }
   BatchRunner runner(spec, &store, sched, o, std::cerr);
   const BatchSummary s = runner.run(planned, *client);
