@@ -286,31 +286,30 @@ std::vector<RunRecord> Store::list(const RunFilter& f) const {
   return out;
 }
 
-void Store::for_each(const RunFilter& f, const std::function<bool(RunRecord&)>& fn) const {
-  auto& db = impl_->db;
-  Transaction tx(db, Transaction::Mode::Deferred);
-  const RunWhere rw(f);
-  const std::string& where = rw.sql;
-  const std::vector<std::string> cases = rw.cases(db);
-  const RunColumns columns(f);
-  const double now = now_epoch();
-  // Rows of one run taken in any order and kept in the order of their key (`order`).
-  std::vector<long long> order;
-  const auto in_order = [&order](auto& list, long long key) {
-    size_t at = order.size();
-    while (at > 0 && order[at - 1] > key) --at;
-    order.insert(order.begin() + static_cast<long>(at), key);
-    std::rotate(list.begin() + static_cast<long>(at), list.end() - 1, list.end());
-  };
-  for (const auto& case_name : cases) {
-    const IdSpan span = id_span_of(db, rw, case_name);
-    const long long count = span.runs, lo = span.first, hi = span.last;
-    if (count == 0) continue;
+namespace {
+
+// Rows of one run taken in any order and kept in the order of their position: `order` holds the
+// positions of list's elements so far.
+template <class List>
+void keep_in_order(std::vector<long long>& order, List& list, long long position) {
+  size_t at = order.size();
+  while (at > 0 && order[at - 1] > position) --at;
+  order.insert(order.begin() + static_cast<long>(at), position);
+  std::rotate(list.begin() + static_cast<long>(at), list.end() - 1, list.end());
+}
+
+// The selected runs of one case, each with its parameters, environment, metrics and series: the
+// runs' rows and each child table's read side by side, all in run id order.
+class CaseRows {
+ public:
+  CaseRows(Database& db, const RunWhere& rw, const std::string& case_name, const RunFilter& f,
+           const RunColumns& columns, const Store::IdSpan& span)
+      : db_(db), f_(f), columns_(columns) {
     // A child table (parameters, environment, metrics; clustered by run id) is read in one
     // sequential pass over the range of the selected ids when they are at least half of the
     // range (the rows of other runs are skipped below), else joined to the selected runs (an
     // index lookup per run). Either way its rows come in run id order.
-    const bool dense = count * 2 >= hi - lo + 1;
+    const bool dense = span.runs * 2 >= span.last - span.first + 1;
     const auto children = [&](const std::string& cols, const std::string& table,
                               const std::vector<std::string>* names = nullptr) {
       std::string only;  // "AND c.name IN (?10, ?11, …)"
@@ -321,9 +320,9 @@ void Store::for_each(const RunFilter& f, const std::function<bool(RunRecord&)>& 
           dense ? "SELECT " + cols + " FROM " + table + " c WHERE c.run_id BETWEEN ?1 AND ?2" +
                       only + " ORDER BY c.run_id"
                 : "SELECT " + cols + " FROM " + table + " c JOIN runs r ON r.id=c.run_id WHERE " +
-                      where + only + " ORDER BY r.id");
+                      rw.sql + only + " ORDER BY r.id");
       if (dense)
-        q->bind(1, lo).bind(2, hi);
+        q->bind(1, span.first).bind(2, span.last);
       else
         rw.bind(*q, case_name);
       for (size_t i = 0; names && i < names->size(); ++i)
@@ -333,78 +332,110 @@ void Store::for_each(const RunFilter& f, const std::function<bool(RunRecord&)>& 
     // The runs' own rows: from the index runs_case_summary when it holds every column read, else
     // in one pass over the id range (dense), else through the index.
     const bool scan = dense && !columns.summary;
-    auto runs = db.prepare("SELECT " + columns.sql + " FROM runs r" +
-                           (scan ? " NOT INDEXED WHERE r.id BETWEEN ?20 AND ?21 AND " : " WHERE ") +
-                           where + " ORDER BY r.id");
-    rw.bind(*runs, case_name);
-    if (scan) runs->bind(20, lo).bind(21, hi);
+    runs_.emplace(
+        db.prepare("SELECT " + columns.sql + " FROM runs r" +
+                   (scan ? " NOT INDEXED WHERE r.id BETWEEN ?20 AND ?21 AND " : " WHERE ") +
+                   rw.sql + " ORDER BY r.id"));
+    rw.bind(**runs_, case_name);
+    if (scan) (*runs_)->bind(20, span.first).bind(21, span.last);
     // Parameters, environment and metrics come in their key's order (by name) and are put in
     // their own order here: sorting a run's few rows costs less than SQLite's sorter for each run.
-    auto params = children("c.run_id, c.name, c.value, c.position", "run_params");
-    auto metrics =
-        children(f.with_metric_details ? "c.run_id, c.name, c.value, c.position, c.unit, c.count, "
-                                         "c.source_line"
-                                       : "c.run_id, c.name, c.value, c.position",
-                 "metrics", f.metric_names ? &*f.metric_names : nullptr);
-    std::optional<decltype(params)> env, series;
-    if (f.with_env) env.emplace(children("c.run_id, c.name, c.value, c.position", "run_env"));
+    params_.emplace(children("c.run_id, c.name, c.value, c.position", "run_params"));
+    metrics_.emplace(children(f.with_metric_details
+                                  ? "c.run_id, c.name, c.value, c.position, c.unit, c.count, "
+                                    "c.source_line"
+                                  : "c.run_id, c.name, c.value, c.position",
+                              "metrics", f.metric_names ? &*f.metric_names : nullptr));
+    if (f.with_env) env_.emplace(children("c.run_id, c.name, c.value, c.position", "run_env"));
     if (f.with_series) {
-      series.emplace(db.prepare(
+      series_.emplace(db.prepare(
           "SELECT c.run_id, c.metric, c.idx, c.value, c.source_line FROM series c JOIN runs r ON "
           "r.id=c.run_id WHERE " +
-          where + " ORDER BY r.id, c.rowid"));
-      rw.bind(**series, case_name);
+          rw.sql + " ORDER BY r.id, c.rowid"));
+      rw.bind(**series_, case_name);
     }
-    // Each child cursor: whether it holds an unread row (its run id in column 0).
-    struct Cursor {
-      Statement* q;
-      bool has = false;
-      void next() { has = q && q->step(); }
-    };
-    Cursor cp{&*params}, ce{env ? &**env : nullptr}, cm{&*metrics},
-        cs{series ? &**series : nullptr};
-    for (Cursor* c : {&cp, &ce, &cm, &cs}) c->next();
-    auto rows_of = [](Cursor& c, long long id, auto&& take) {
-      while (c.has && c.q->int64(0) < id) c.next();
-      for (; c.has && c.q->int64(0) == id; c.next()) take(*c.q);
-    };
-    size_t params_seen = 0, metrics_seen = 0;  // the last run's: room made for as many
-    while (runs->step()) {
-      RunRecord r = read_run(*runs, columns, now, &db);
-      r.params.reserve(params_seen);
-      r.metrics.reserve(metrics_seen);
-      order.clear();
-      rows_of(cp, r.id, [&](Statement& q) {
-        r.params.emplace_back(q.text(1), Value::parse(q.text(2)));
-        in_order(r.params, q.int64(3));
-      });
-      order.clear();
-      rows_of(ce, r.id, [&](Statement& q) {
-        r.env.emplace_back(q.text(1), Value::parse(q.text(2)));
-        in_order(r.env, q.int64(3));
-      });
-      order.clear();
-      rows_of(cm, r.id, [&](Statement& q) {
-        if (f.with_metric_details)
-          r.metrics.push_back({q.text(1), q.real(2), q.text(4), q.int64(5), q.int64(6)});
-        else
-          r.metrics.push_back({q.text(1), q.real(2), {}, 0, 0});
-        in_order(r.metrics, q.int64(3));
-      });
-      rows_of(cs, r.id, [&](Statement& q) {
-        std::string name = q.text(1);
-        auto it = std::find_if(r.series.begin(), r.series.end(),
-                               [&](const auto& s) { return s.name == name; });
-        if (it == r.series.end()) {
-          r.series.push_back({std::move(name), {}});
-          it = r.series.end() - 1;
-        }
-        it->points.push_back({q.int64(2), q.real(3), q.int64(4)});
-      });
-      params_seen = r.params.size();
-      metrics_seen = r.metrics.size();
+    cp_.q = &**params_;
+    ce_.q = env_ ? &**env_ : nullptr;
+    cm_.q = &**metrics_;
+    cs_.q = series_ ? &**series_ : nullptr;
+    for (Cursor* c : {&cp_, &ce_, &cm_, &cs_}) c->next();
+  }
+
+  // The next run, its stale claim marked as of `now`; false after the last.
+  bool next(RunRecord& r, double now) {
+    if (!(*runs_)->step()) return false;
+    r = read_run(**runs_, columns_, now, &db_);
+    r.params.reserve(params_seen_);
+    r.metrics.reserve(metrics_seen_);
+    order_.clear();
+    rows_of(cp_, r.id, [&](Statement& q) {
+      r.params.emplace_back(q.text(1), Value::parse(q.text(2)));
+      keep_in_order(order_, r.params, q.int64(3));
+    });
+    order_.clear();
+    rows_of(ce_, r.id, [&](Statement& q) {
+      r.env.emplace_back(q.text(1), Value::parse(q.text(2)));
+      keep_in_order(order_, r.env, q.int64(3));
+    });
+    order_.clear();
+    rows_of(cm_, r.id, [&](Statement& q) {
+      if (f_.with_metric_details)
+        r.metrics.push_back({q.text(1), q.real(2), q.text(4), q.int64(5), q.int64(6)});
+      else
+        r.metrics.push_back({q.text(1), q.real(2), {}, 0, 0});
+      keep_in_order(order_, r.metrics, q.int64(3));
+    });
+    rows_of(cs_, r.id, [&](Statement& q) {
+      std::string name = q.text(1);
+      auto it = std::find_if(r.series.begin(), r.series.end(),
+                             [&](const auto& s) { return s.name == name; });
+      if (it == r.series.end()) {
+        r.series.push_back({std::move(name), {}});
+        it = r.series.end() - 1;
+      }
+      it->points.push_back({q.int64(2), q.real(3), q.int64(4)});
+    });
+    params_seen_ = r.params.size();
+    metrics_seen_ = r.metrics.size();
+    return true;
+  }
+
+ private:
+  // A child table's cursor: whether it holds an unread row (its run id in column 0).
+  struct Cursor {
+    Statement* q = nullptr;
+    bool has = false;
+    void next() { has = q && q->step(); }
+  };
+  template <class Take>
+  static void rows_of(Cursor& c, long long id, Take&& take) {
+    while (c.has && c.q->int64(0) < id) c.next();
+    for (; c.has && c.q->int64(0) == id; c.next()) take(*c.q);
+  }
+
+  Database& db_;
+  const RunFilter& f_;
+  const RunColumns& columns_;
+  std::optional<sqlite::StatementUse> runs_, params_, metrics_, env_, series_;
+  Cursor cp_, ce_, cm_, cs_;
+  std::vector<long long> order_;
+  size_t params_seen_ = 0, metrics_seen_ = 0;  // the last run's: room made for as many
+};
+
+}  // namespace
+
+void Store::for_each(const RunFilter& f, const std::function<bool(RunRecord&)>& fn) const {
+  auto& db = impl_->db;
+  Transaction tx(db, Transaction::Mode::Deferred);
+  const RunWhere rw(f);
+  const RunColumns columns(f);
+  const double now = now_epoch();
+  for (const auto& case_name : rw.cases(db)) {
+    const IdSpan span = id_span_of(db, rw, case_name);
+    if (span.runs == 0) continue;
+    CaseRows rows(db, rw, case_name, f, columns, span);
+    for (RunRecord r; rows.next(r, now);)
       if (!fn(r)) return;
-    }
   }
 }
 
