@@ -75,6 +75,125 @@ void note_older(size_t older) {
                  "them)\n";
 }
 
+// The table of one session's runs as it left them: few, read whole.
+Table session_table(const Globals& g, const TableArgs& a, const CaseSpec& spec,
+                    const TableSpec& table, Store& store) {
+  const auto s = store.find_session(a.session);
+  if (!s)
+    throw InputError(SourceLoc{}, "--session",
+                     "no session '" + a.session + "' in " + g.resolved_db());
+  std::vector<RunRecord> runs = store.session_runs(s->id, spec.name);
+  for (const auto& other : table.runs_from)
+    if (other != spec.name) {
+      auto more = store.session_runs(s->id, other);
+      runs.insert(runs.end(), more.begin(), more.end());
+    }
+  if (runs.empty())
+    throw InputError(SourceLoc{}, "--session",
+                     "session '" + s->label + "' has no run of case '" + spec.name + "'");
+  size_t older = 0;
+  if (!a.all_versions) runs = current_runs(std::move(runs), spec, &older);
+  note_older(older);
+  std::vector<PlannedRuns> plans = planned_runs(spec, table.runs_from, runs);
+  if (!a.select.empty()) {
+    std::vector<std::string> known = planned_param_names(spec);
+    keep_selected(runs, a.select, known);
+    for (const auto& n : param_names_of(runs))
+      if (std::find(known.begin(), known.end(), n) == known.end()) known.push_back(n);
+    keep_selected(plans, a.select, known);
+  }
+  return build_table(spec, table, runs, plans);
+}
+
+// The table of every run of the case and of its runs_from cases, streamed: each its latest
+// successful attempt, of the current version (unless --all-versions), selected; memory holds
+// what the cells need, not the runs.
+Table streamed_table(const Globals& g, const TableArgs& a, const CaseSpec& spec,
+                     const TableSpec& table, Store& store, ProgressLine& progress) {
+  std::vector<std::string> cases{spec.name};
+  for (const auto& other : table.runs_from)
+    if (std::find(cases.begin(), cases.end(), other) == cases.end()) cases.push_back(other);
+  std::vector<std::string> params, metrics;
+  std::vector<RunRecord> case_files;  // one stub per recorded case file: for planned_runs
+  long long stored = 0;
+  std::map<std::string, long long> case_runs;  // runs of each case, as the outline counted
+  auto add = [](std::vector<std::string>& v, const std::string& n) {
+    if (std::find(v.begin(), v.end(), n) == v.end()) v.push_back(n);
+  };
+  // The runs' parameter and metric names decide what a column shows only when its source is
+  // none of the case's own (and are the variables of derive formulas and --where): read them
+  // only then.
+  bool need_names = !table.derive.empty() || !a.select.empty() || !table.pivot.empty();
+  for (const auto& col : table.columns) {
+    auto named = [&](const auto& x) { return x.name == col.source; };
+    const bool declared = std::any_of(spec.metrics.begin(), spec.metrics.end(), named) ||
+                          std::any_of(spec.params.begin(), spec.params.end(), named) ||
+                          find_run_time(col.source) != nullptr;
+    need_names = need_names || !declared;
+  }
+  for (const auto& name : cases) {
+    RunFilter f;
+    f.case_name = name;
+    const Store::Outline o = store.outline(f, need_names);
+    stored += o.runs;
+    case_runs[name] = o.runs;
+    for (const auto& n : o.params) add(params, n);
+    for (const auto& n : o.metrics) add(metrics, n);
+    for (auto& stub : o.file_stubs(name)) case_files.push_back(std::move(stub));
+  }
+  if (stored == 0) require_case(store, spec.name, g.resolved_db());
+  std::vector<std::string> known = planned_param_names(spec);
+  for (const auto& n : params) add(known, n);
+  auto make_builder = [&] { return std::make_unique<TableBuilder>(spec, table, params, metrics); };
+  TableStream::Options o;
+  o.db_path = g.resolved_db();
+  // Of the runs' own columns, besides their identity and status, the run times the table's
+  // columns show (every one when formulas may name them).
+  for (const RunTime& t : kRunTimes)
+    if (!table.derive.empty() ||
+        std::any_of(table.columns.begin(), table.columns.end(),
+                    [&](const ColumnSpec& col) { return col.source == t.name; }))
+      o.columns.emplace_back(t.column);
+  // Of the runs' metrics, those the columns show (every one when formulas may name them).
+  if (table.derive.empty()) {
+    o.metrics.emplace();
+    for (const auto& col : table.columns) add(*o.metrics, col.source);
+  }
+  o.all_versions = a.all_versions;
+  o.select = a.select;
+  o.known = known;
+  o.threads = a.threads;
+  TableStream reader(spec, std::move(o), make_builder);
+  const std::unique_ptr<TableBuilder> builder = make_builder();
+  for (const auto& name : cases)
+    reader.read_case(store, name, case_runs[name], *builder, [&](long long read) {
+      if (progress.enabled())
+        progress.show(fmt::format("[aerun] table {}: {} of {} runs read", a.name, read, stored));
+    });
+  const long long read = reader.runs_read();
+  const size_t older = reader.older();
+  note_older(older);
+  std::vector<PlannedRuns> plans = planned_runs(spec, table.runs_from, case_files);
+  if (!a.select.empty()) keep_selected(plans, a.select, known);
+  progress.show(fmt::format("[aerun] table {}: {} runs read, building the rows…", a.name, read),
+                true);
+  return builder->finish(plans);
+}
+
+void print_table(const Table& t, const std::string& format) {
+  if (format == "csv")
+    std::cout << render_csv(t);
+  else if (format == "json")
+    std::cout << render_json(t);
+  else if (format == "latex")
+    std::cout << render_latex(t);
+  else if (format == "html")
+    std::cout << render_html(t);
+  else
+    std::cout << render_markdown(t);
+  std::cout.flush();
+}
+
 int table_command(const Globals& g, const TableArgs& a) {
   const std::string where = cases_location(a);
   if (!std::filesystem::exists(where))
@@ -87,121 +206,10 @@ int table_command(const Globals& g, const TableArgs& a) {
   // Over a large store the reading and the building take a while: say which is under way.
   ProgressLine progress(std::cerr);
   progress.show("[aerun] table " + a.name + ": reading the runs of case " + spec.name + "…", true);
-  Table t;
-  if (!a.session.empty()) {
-    // One session's runs as it left them: few, read whole.
-    const auto s = store.find_session(a.session);
-    if (!s)
-      throw InputError(SourceLoc{}, "--session",
-                       "no session '" + a.session + "' in " + g.resolved_db());
-    std::vector<RunRecord> runs = store.session_runs(s->id, spec.name);
-    for (const auto& other : table.runs_from)
-      if (other != spec.name) {
-        auto more = store.session_runs(s->id, other);
-        runs.insert(runs.end(), more.begin(), more.end());
-      }
-    if (runs.empty())
-      throw InputError(SourceLoc{}, "--session",
-                       "session '" + s->label + "' has no run of case '" + spec.name + "'");
-    size_t older = 0;
-    if (!a.all_versions) runs = current_runs(std::move(runs), spec, &older);
-    note_older(older);
-    std::vector<PlannedRuns> plans = planned_runs(spec, table.runs_from, runs);
-    if (!a.select.empty()) {
-      std::vector<std::string> known = planned_param_names(spec);
-      keep_selected(runs, a.select, known);
-      for (const auto& n : param_names_of(runs))
-        if (std::find(known.begin(), known.end(), n) == known.end()) known.push_back(n);
-      keep_selected(plans, a.select, known);
-    }
-    t = build_table(spec, table, runs, plans);
-  } else {
-    // Every run of the case and of its runs_from cases, streamed into the table: each its latest
-    // successful attempt, of the current version (unless --all-versions), selected; memory holds
-    // what the cells need, not the runs.
-    std::vector<std::string> cases{spec.name};
-    for (const auto& other : table.runs_from)
-      if (std::find(cases.begin(), cases.end(), other) == cases.end()) cases.push_back(other);
-    std::vector<std::string> params, metrics;
-    std::vector<RunRecord> case_files;  // one stub per recorded case file: for planned_runs
-    long long stored = 0;
-    std::map<std::string, long long> case_runs;  // runs of each case, as the outline counted
-    auto add = [](std::vector<std::string>& v, const std::string& n) {
-      if (std::find(v.begin(), v.end(), n) == v.end()) v.push_back(n);
-    };
-    // The runs' parameter and metric names decide what a column shows only when its source is
-    // none of the case's own (and are the variables of derive formulas and --where): read them
-    // only then.
-    bool need_names = !table.derive.empty() || !a.select.empty() || !table.pivot.empty();
-    for (const auto& col : table.columns) {
-      auto named = [&](const auto& x) { return x.name == col.source; };
-      const bool declared = std::any_of(spec.metrics.begin(), spec.metrics.end(), named) ||
-                            std::any_of(spec.params.begin(), spec.params.end(), named) ||
-                            find_run_time(col.source) != nullptr;
-      need_names = need_names || !declared;
-    }
-    for (const auto& name : cases) {
-      RunFilter f;
-      f.case_name = name;
-      const Store::Outline o = store.outline(f, need_names);
-      stored += o.runs;
-      case_runs[name] = o.runs;
-      for (const auto& n : o.params) add(params, n);
-      for (const auto& n : o.metrics) add(metrics, n);
-      for (auto& stub : o.file_stubs(name)) case_files.push_back(std::move(stub));
-    }
-    if (stored == 0) require_case(store, spec.name, g.resolved_db());
-    std::vector<std::string> known = planned_param_names(spec);
-    for (const auto& n : params) add(known, n);
-    auto make_builder = [&] {
-      return std::make_unique<TableBuilder>(spec, table, params, metrics);
-    };
-    TableStream::Options o;
-    o.db_path = g.resolved_db();
-    // Of the runs' own columns, besides their identity and status, the run times the table's
-    // columns show (every one when formulas may name them).
-    for (const RunTime& t : kRunTimes)
-      if (!table.derive.empty() ||
-          std::any_of(table.columns.begin(), table.columns.end(),
-                      [&](const ColumnSpec& col) { return col.source == t.name; }))
-        o.columns.emplace_back(t.column);
-    // Of the runs' metrics, those the columns show (every one when formulas may name them).
-    if (table.derive.empty()) {
-      o.metrics.emplace();
-      for (const auto& col : table.columns) add(*o.metrics, col.source);
-    }
-    o.all_versions = a.all_versions;
-    o.select = a.select;
-    o.known = known;
-    o.threads = a.threads;
-    TableStream reader(spec, std::move(o), make_builder);
-    const std::unique_ptr<TableBuilder> builder = make_builder();
-    for (const auto& name : cases)
-      reader.read_case(store, name, case_runs[name], *builder, [&](long long read) {
-        if (progress.enabled())
-          progress.show(fmt::format("[aerun] table {}: {} of {} runs read", a.name, read, stored));
-      });
-    const long long read = reader.runs_read();
-    const size_t older = reader.older();
-    note_older(older);
-    std::vector<PlannedRuns> plans = planned_runs(spec, table.runs_from, case_files);
-    if (!a.select.empty()) keep_selected(plans, a.select, known);
-    progress.show(fmt::format("[aerun] table {}: {} runs read, building the rows…", a.name, read),
-                  true);
-    t = builder->finish(plans);
-  }
+  const Table t = a.session.empty() ? streamed_table(g, a, spec, table, store, progress)
+                                    : session_table(g, a, spec, table, store);
   progress.clear();
-  if (a.format == "csv")
-    std::cout << render_csv(t);
-  else if (a.format == "json")
-    std::cout << render_json(t);
-  else if (a.format == "latex")
-    std::cout << render_latex(t);
-  else if (a.format == "html")
-    std::cout << render_html(t);
-  else
-    std::cout << render_markdown(t);
-  std::cout.flush();
+  print_table(t, a.format);
   return a.check ? check_against_paper(t) : 0;
 }
 
