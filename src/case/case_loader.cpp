@@ -270,8 +270,21 @@ std::string case_version(const CaseSpec& spec) {
   return sha256_hex(text).substr(0, 16);
 }
 
+namespace {
+
+// A watchdog's duration given on the command line replaces the file's (its template too).
+void override_watchdog(const std::string& text, const char* flag, double& seconds,
+                       std::string& tmpl, SourceLoc& loc) {
+  if (text.empty()) return;
+  loc = SourceLoc{flag, 0, 0};
+  seconds = parse_duration(text, loc, flag);
+  tmpl.clear();
+}
+
+}  // namespace
+
 CaseSpec parse_case(const std::string& yaml_text, const std::string& file,
-                    const std::string& base_dir) {
+                    const std::string& base_dir, const CaseOverrides& overrides) {
   if (yaml_text.size() > kMaxCaseFileBytes)
     throw InputError(SourceLoc{file, 0, 0}, "",
                      fmt::format("larger than {} MiB: a case file is written by hand (the YAML "
@@ -308,6 +321,9 @@ CaseSpec parse_case(const std::string& yaml_text, const std::string& file,
   if (!has_command)
     throw InputError(SourceLoc{file, 1, 1}, "command",
                      "missing required key 'command' (the command template)");
+  override_watchdog(overrides.stall, "--stall", spec.stall_s, spec.stall_template, spec.stall_loc);
+  override_watchdog(overrides.first_step, "--first-step", spec.first_step_s,
+                    spec.first_step_template, spec.first_step_loc);
   for (const Item& s : search) detail::read_search(r, s, spec);
   apply_presets(spec, presets_loc);
   for (const Item& p : policy) detail::read_failure_policy(r, p, spec);
@@ -319,7 +335,7 @@ CaseSpec parse_case(const std::string& yaml_text, const std::string& file,
   return spec;
 }
 
-CaseSpec load_case(const std::string& path) {
+CaseSpec load_case(const std::string& path, const CaseOverrides& overrides) {
   const std::string file = fs::absolute(path).lexically_normal().string();
   if (fs::is_directory(file))
     throw InputError(SourceLoc{file, 0, 0}, "", "is a directory, not a case file");
@@ -337,7 +353,7 @@ CaseSpec load_case(const std::string& path) {
   in.read(text.data(), static_cast<std::streamsize>(text.size()));
   if (in.bad()) throw InputError(SourceLoc{file, 0, 0}, "", "cannot read case file");
   text.resize(static_cast<size_t>(in.gcount()));
-  return parse_case(text, file, fs::path(file).parent_path().string());
+  return parse_case(text, file, fs::path(file).parent_path().string(), overrides);
 }
 
 }  // namespace aerun

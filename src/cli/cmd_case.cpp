@@ -98,19 +98,8 @@ int run_case_command(const Globals& g, const CaseArgs& a) {
     throw InputError(SourceLoc{}, "--resume",
                      "--resume is gone: `aerun case` always continues where it stopped (runs "
                      "already done are reused); drop the flag");
-  CaseSpec spec = load_case(a.file);
   // The watchdogs from the command line win over the case's (0 turns one off).
-  if (!a.stall.empty()) {
-    spec.stall_s = parse_duration(a.stall, SourceLoc{}, "--stall");
-    spec.stall_template.clear();
-    spec.stall_loc = SourceLoc{"--stall", 0, 0};
-  }
-  if (!a.first_step.empty()) {
-    spec.first_step_s = parse_duration(a.first_step, SourceLoc{}, "--first-step");
-    spec.first_step_template.clear();
-    spec.first_step_loc = SourceLoc{"--first-step", 0, 0};
-  }
-  check_watchdogs(spec);
+  const CaseSpec spec = load_case(a.file, CaseOverrides{a.stall, a.first_step});
   const auto names = planned_param_names(spec);
   const RunSelector selector(a.only, names, a.where);
   // Patterns are checked before anything starts.

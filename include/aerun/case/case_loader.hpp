@@ -13,14 +13,21 @@ namespace aerun {
 // The largest case file read (the shipped ones are under 12 KB): 1 MiB.
 inline constexpr size_t kMaxCaseFileBytes = 1u << 20;
 
+// What the command line sets over a case file's keys, applied as the file is read (before its
+// checks, which then name the flag): `aerun case --stall 10m --first-step 20m`; "0" turns a
+// watchdog off, "" leaves the file's.
+struct CaseOverrides {
+  std::string stall, first_step;
+};
+
 // Reads and validates a case file; throws InputError ("file:line:col: key: message") on any bad
 // input. CaseSpec::file is the absolute path; a relative workdir resolves against its folder.
-CaseSpec load_case(const std::string& path);
+CaseSpec load_case(const std::string& path, const CaseOverrides& overrides = {});
 
 // Same, from text; `file` is used in messages and CaseSpec::file; relative workdir resolves
 // against base_dir.
 CaseSpec parse_case(const std::string& yaml_text, const std::string& file,
-                    const std::string& base_dir);
+                    const std::string& base_dir, const CaseOverrides& overrides = {});
 
 // Parses a duration in seconds: "90" (seconds), "90s", "10m", "2h", "1d", "1h30m", "1:30:00",
 // "30:00". Throws InputError at loc naming key.

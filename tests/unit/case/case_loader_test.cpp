@@ -302,3 +302,38 @@ TEST(ParseCase, AcceptsTheDocumentedStrongholdFig7aExample) {
 
 }  // namespace
 }  // namespace aerun
+
+namespace aerun {
+namespace {
+
+// `aerun case --stall/--first-step`: set while the file is read, before its checks, which then
+// name the flag; the file's per-point template gives way; the case version does not change.
+TEST(CaseOverrides, TheCommandLinesWatchdogsReplaceTheFilesAndAreCheckedAsTheyAre) {
+  const std::string yaml =
+      "case: w\nparams: {s: [5m, 20m]}\ncommand: train\npresets: [megatron]\n"
+      "stall: \"{s}\"\nfirst_step: 10m\n";
+  const CaseSpec file = parse_case(yaml, "w.yaml", "/tmp");
+  EXPECT_EQ(file.stall_template, "{s}");
+  const CaseSpec over = parse_case(yaml, "w.yaml", "/tmp", CaseOverrides{"90s", "0"});
+  EXPECT_EQ(over.stall_s, 90);
+  EXPECT_EQ(over.stall_template, "");
+  EXPECT_EQ(over.first_step_s, 0);
+  EXPECT_FALSE(over.first_step_on());
+  EXPECT_EQ(over.version, file.version);
+  // A bad value, and a watchdog the case cannot serve, name the flag.
+  try {
+    parse_case(yaml, "w.yaml", "/tmp", CaseOverrides{"soon", ""});
+    ADD_FAILURE() << "no error for --stall soon";
+  } catch (const InputError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("--stall"));
+  }
+  try {
+    parse_case("case: w\ncommand: train\n", "w.yaml", "/tmp", CaseOverrides{"", "5m"});
+    ADD_FAILURE() << "no error for --first-step without a startup pattern";
+  } catch (const InputError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("--first-step"));
+  }
+}
+
+}  // namespace
+}  // namespace aerun
