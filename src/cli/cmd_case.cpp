@@ -93,54 +93,28 @@ int run_search_case(const Globals& g, const CaseArgs& a, const CaseSpec& spec,
   return runner.run(&selector, launch).exit_code();
 }
 
-int run_case_command(const Globals& g, const CaseArgs& a) {
-  if (a.resume)
-    throw InputError(SourceLoc{}, "--resume",
-                     "--resume is gone: `aerun case` always continues where it stopped (runs "
-                     "already done are reused); drop the flag");
-  // The watchdogs from the command line win over the case's (0 turns one off).
-  const CaseSpec spec = load_case(a.file, CaseOverrides{a.stall, a.first_step});
-  const auto names = planned_param_names(spec);
-  const RunSelector selector(a.only, names, a.where);
-  // Patterns are checked before anything starts.
-  Extractor check(spec.metrics, spec.status, spec.startup);
-  if (spec.search) return run_search_case(g, a, spec, selector);
+// What `aerun case --scheduler` passes on to the batch path (cli/batch_case.cpp).
+BatchCaseArgs batch_args(const CaseArgs& a, Scheduler sched) {
+  BatchCaseArgs b;
+  b.scheduler = sched;
+  b.dry_run = a.dry_run;
+  b.wait = !a.no_wait;
+  b.force = a.force;
+  b.rerun_failed = a.rerun_failed;
+  b.max_queued = a.max_queued;
+  b.poll_interval = a.poll_interval;
+  b.session = a.session;
+  b.jobs = a.jobs;
+  b.submit_in_allocation = a.submit;
+  b.env = demo_workload_env();
+  return b;
+}
 
-  // With a scheduler the runs become batch jobs (or steps of the current allocation).
-  // A case's `scheduler: local` runs here; only --scheduler local writes scripts (--dry-run).
-  const std::optional<Scheduler> sched =
-      a.scheduler.empty() ? spec.scheduler : parse_scheduler(a.scheduler, "--scheduler");
-  if (sched && !(*sched == Scheduler::None && !a.dry_run && a.scheduler.empty())) {
-    BatchCaseArgs b;
-    b.scheduler = *sched;
-    b.dry_run = a.dry_run;
-    b.wait = !a.no_wait;
-    b.force = a.force;
-    b.rerun_failed = a.rerun_failed;
-    b.max_queued = a.max_queued;
-    b.poll_interval = a.poll_interval;
-    b.session = a.session;
-    b.jobs = a.jobs;
-    b.submit_in_allocation = a.submit;
-    b.env = demo_workload_env();
-    return run_batch_case(g, spec, selector, b);
-  }
-
-  if (a.dry_run) {
-    print_plan(spec, &selector, stdout);
-    return 0;
-  }
-
-  // Per-point nodes or GPUs (`nodes: "{nodes}"`), or launcher counts (`ranks: "{np}"`), size
-  // each point's launch line: plan_runs works them out, and each run carries its own env.
-  const bool launch_per_point =
-      spec.launcher && (spec.resources.sizes_launch() || !spec.launcher->per_point.empty());
-  const LaunchSetup launch = launch_per_point ? LaunchSetup{} : prepare_launch(spec);
-  // The runs are counted first (cheaply, without keys), then streamed into the runner: a sweep of
-  // any size runs in bounded memory.
+// Counts the selected runs (cheaply: keys only when setup steps need them), noting the step
+// instances they need; warns when `exclude:` leaves no point, refuses a selection of none.
+long long count_runs(const CaseArgs& a, const CaseSpec& spec, const RunSelector& selector,
+                     const LaunchSetup* given, SetupSteps& steps) {
   long long total = 0;
-  const LaunchSetup* given = launch_per_point ? nullptr : &launch;
-  SetupSteps steps(spec);  // the setup steps the selected runs need (keys only then)
   plan_runs(spec, PlanOptions{&selector, /*with_keys=*/!steps.empty(), given},
             [&](const PlannedRun& r) {
               ++total;
@@ -162,6 +136,21 @@ int run_case_command(const Globals& g, const CaseArgs& a) {
     throw InputError(SourceLoc{}, a.only.empty() ? "--where" : "--only",
                      fmt::format("no run of case '{}' matches{}: nothing to do", spec.name, what));
   }
+  return total;
+}
+
+// Runs the case here: its setup steps, then its runs streamed into the runner (a sweep of any
+// size in bounded memory), those a failed step blocks left out and said.
+int run_local_case(const Globals& g, const CaseArgs& a, const CaseSpec& spec,
+                   const RunSelector& selector) {
+  // Per-point nodes or GPUs (`nodes: "{nodes}"`), or launcher counts (`ranks: "{np}"`), size
+  // each point's launch line: plan_runs works them out, and each run carries its own env.
+  const bool launch_per_point =
+      spec.launcher && (spec.resources.sizes_launch() || !spec.launcher->per_point.empty());
+  const LaunchSetup launch = launch_per_point ? LaunchSetup{} : prepare_launch(spec);
+  const LaunchSetup* given = launch_per_point ? nullptr : &launch;
+  SetupSteps steps(spec);  // the setup steps the selected runs need (keys only then)
+  const long long total = count_runs(a, spec, selector, given, steps);
   LocalInvocation here(g, a, spec, launch);
   // Setup steps first; a run starts only once every step it needs succeeded.
   long long blocked = 0;
@@ -193,6 +182,32 @@ int run_case_command(const Globals& g, const CaseArgs& a) {
         blocked, blocked == 1 ? "" : "s", spec.name, first_block->text(), spec.name,
         first_block->step);
   return s.exit_status(blocked);
+}
+
+int run_case_command(const Globals& g, const CaseArgs& a) {
+  if (a.resume)
+    throw InputError(SourceLoc{}, "--resume",
+                     "--resume is gone: `aerun case` always continues where it stopped (runs "
+                     "already done are reused); drop the flag");
+  // The watchdogs from the command line win over the case's (0 turns one off).
+  const CaseSpec spec = load_case(a.file, CaseOverrides{a.stall, a.first_step});
+  const auto names = planned_param_names(spec);
+  const RunSelector selector(a.only, names, a.where);
+  // Patterns are checked before anything starts.
+  Extractor check(spec.metrics, spec.status, spec.startup);
+  if (spec.search) return run_search_case(g, a, spec, selector);
+
+  // With a scheduler the runs become batch jobs (or steps of the current allocation).
+  // A case's `scheduler: local` runs here; only --scheduler local writes scripts (--dry-run).
+  const std::optional<Scheduler> sched =
+      a.scheduler.empty() ? spec.scheduler : parse_scheduler(a.scheduler, "--scheduler");
+  if (sched && !(*sched == Scheduler::None && !a.dry_run && a.scheduler.empty()))
+    return run_batch_case(g, spec, selector, batch_args(a, *sched));
+  if (a.dry_run) {
+    print_plan(spec, &selector, stdout);
+    return 0;
+  }
+  return run_local_case(g, a, spec, selector);
 }
 
 }  // namespace
