@@ -53,6 +53,114 @@ std::string env_record_text(const Store& store, const RunRecord& r) {
   return o;
 }
 
+// The run: key, case and version, status, what ran where, parameters, environment.
+std::string identity_text(const RunRecord& r) {
+  std::string o;
+  o += fmt::format("run {}  (id {})\n", r.key, r.id);
+  o += fmt::format("case        {}  ({})\n", r.case_name, r.case_file);
+  if (!r.case_version.empty())
+    o += fmt::format("version     {}  (case file sha256 {})\n", r.case_version,
+                     r.case_digest.substr(0, 16));
+  o += fmt::format("status      {}{}\n", r.status, r.reason.empty() ? "" : "  — " + r.reason);
+  o += fmt::format("repeat      {}   attempt {}\n", r.repeat_index, r.attempt);
+  o += fmt::format("command     {}\n", r.command);
+  o += fmt::format("workdir     {}\n", r.workdir);
+  if (!r.rundir.empty()) o += fmt::format("rundir      {}\n", printable(r.rundir));
+  o += "parameters\n";
+  for (const auto& [n, v] : r.params) o += fmt::format("  {:<18} {}\n", n, v.text());
+  if (!r.env.empty()) {
+    o += "environment\n";
+    for (const auto& [n, v] : r.env) o += fmt::format("  {}={}\n", n, v.text());
+  }
+  return o;
+}
+
+// Its instants and durations, and its batch job's.
+std::string times_text(const RunRecord& r) {
+  std::string o;
+  o += "times\n";
+  o += fmt::format("  launch            {}\n", when(r.launch_time));
+  o += fmt::format("  first output      {}\n", when(r.first_output_time));
+  o += fmt::format("  first step        {}\n", when(r.startup_time));
+  o += fmt::format("  end               {}\n", when(r.end_time));
+  o += fmt::format("  startup           {}\n",
+                   r.startup_s ? fmt::format("{:.3f} s", *r.startup_s) : "-");
+  o += fmt::format("  wall              {}\n", r.wall_s ? fmt::format("{:.3f} s", *r.wall_s) : "-");
+  if (!r.scheduler.empty()) {
+    o += "scheduler\n";
+    o += fmt::format("  {:<17} {}\n", r.scheduler, r.job_id.empty() ? "-" : r.job_id);
+    if (r.array_index) o += fmt::format("  array index       {}\n", *r.array_index);
+    o += fmt::format("  submitted         {}\n", when(r.submit_time));
+    o += fmt::format("  job start         {}\n", when(r.job_start_time));
+    o += fmt::format("  queue wait        {}\n",
+                     r.queue_wait_s ? fmt::format("{:.3f} s", *r.queue_wait_s) : "-");
+    o += fmt::format("  state             {}{}\n",
+                     r.scheduler_state.empty() ? "-" : r.scheduler_state,
+                     r.scheduler_reason.empty() ? "" : "  (" + r.scheduler_reason + ")");
+  }
+  return o;
+}
+
+// Its exit and the resources it used ("-" when aerun did not reap it).
+std::string process_text(const RunRecord& r) {
+  std::string o;
+  o += "process\n";
+  o += fmt::format("  exit              {}\n", r.exit_code ? fmt::format("code {}", *r.exit_code)
+                                               : r.signal  ? fmt::format("signal {}", *r.signal)
+                                                           : "-");
+  // Unknown (an ingested log, a batch job: aerun did not reap the process) is "-", never 0.
+  const bool measured = r.max_rss_kb > 0 || r.user_cpu_s > 0 || r.sys_cpu_s > 0;
+  o += measured ? fmt::format("  cpu               user {:.3f} s, system {:.3f} s\n", r.user_cpu_s,
+                              r.sys_cpu_s)
+                : std::string("  cpu               -\n");
+  o += measured ? fmt::format("  max rss           {} KiB\n", r.max_rss_kb)
+                : std::string("  max rss           -\n");
+  return o;
+}
+
+// Where and by what it ran.
+std::string provenance_text(const RunRecord& r, const Store& store) {
+  std::string o;
+  o += "provenance\n";
+  o += fmt::format("  host              {}\n", r.host);
+  if (!r.nodes.empty() && r.nodes != r.host)
+    o += fmt::format("  nodes             {}\n", printable(r.nodes));
+  o += fmt::format("  aerun             {}\n", r.aerun_version);
+  o += fmt::format("  git commit        {}\n", r.git_commit.empty() ? "-" : r.git_commit);
+  if (const auto s = r.session_id ? store.find_session(std::to_string(r.session_id)) : std::nullopt)
+    o += fmt::format("  session           {}{}\n", printable(s->label),
+                     s->env_record.empty() ? "" : "  (environment record: aerun show --env)");
+  return o;
+}
+
+// Its log, and what was read from it: metrics (each to its line), series, warnings.
+std::string results_text(const RunRecord& r) {
+  std::string o;
+  o +=
+      fmt::format("log         {}  ({} bytes, sha256 {}){}\n", r.log_path, r.log_size, r.log_sha256,
+                  r.log_state == "pruned"       ? "  [log pruned: the lines below are gone]"
+                  : r.log_state == "compressed" ? "  [compressed: zless reads it]"
+                                                : "");
+  if (!r.metrics.empty()) {
+    o += "metrics (value ← log line)\n";
+    for (const auto& m : r.metrics)
+      o += fmt::format("  {:<18} {} {}  (n={}) ← {}:{}\n", m.name, format_number(m.value, ".6g"),
+                       m.unit, m.count, r.log_path, m.source_line);
+  }
+  for (const auto& s : r.series) {
+    o += fmt::format("series {} ({} points):", s.name, s.points.size());
+    for (size_t i = 0; i < s.points.size() && i < 20; ++i)
+      o += fmt::format(" {}", format_number(s.points[i].value, ".4g"));
+    if (s.points.size() > 20) o += " ...";
+    o += "\n";
+  }
+  if (!r.warnings.empty()) {
+    o += "extraction warnings (what the log gave that was not used)\n";
+    for (const auto& w : r.warnings) o += fmt::format("  {}\n", w);
+  }
+  return o;
+}
+
 int show_command(const Globals& g, const std::string& ref, bool env) {
   Store store = open_existing_store(g.resolved_db());
   const auto r = store.find(ref);
@@ -62,88 +170,8 @@ int show_command(const Globals& g, const std::string& ref, bool env) {
     std::cout << env_record_text(store, *r);
     return 0;
   }
-  std::string o;
-  o += fmt::format("run {}  (id {})\n", r->key, r->id);
-  o += fmt::format("case        {}  ({})\n", r->case_name, r->case_file);
-  if (!r->case_version.empty())
-    o += fmt::format("version     {}  (case file sha256 {})\n", r->case_version,
-                     r->case_digest.substr(0, 16));
-  o += fmt::format("status      {}{}\n", r->status, r->reason.empty() ? "" : "  — " + r->reason);
-  o += fmt::format("repeat      {}   attempt {}\n", r->repeat_index, r->attempt);
-  o += fmt::format("command     {}\n", r->command);
-  o += fmt::format("workdir     {}\n", r->workdir);
-  if (!r->rundir.empty()) o += fmt::format("rundir      {}\n", printable(r->rundir));
-  o += "parameters\n";
-  for (const auto& [n, v] : r->params) o += fmt::format("  {:<18} {}\n", n, v.text());
-  if (!r->env.empty()) {
-    o += "environment\n";
-    for (const auto& [n, v] : r->env) o += fmt::format("  {}={}\n", n, v.text());
-  }
-  o += "times\n";
-  o += fmt::format("  launch            {}\n", when(r->launch_time));
-  o += fmt::format("  first output      {}\n", when(r->first_output_time));
-  o += fmt::format("  first step        {}\n", when(r->startup_time));
-  o += fmt::format("  end               {}\n", when(r->end_time));
-  o += fmt::format("  startup           {}\n",
-                   r->startup_s ? fmt::format("{:.3f} s", *r->startup_s) : "-");
-  o += fmt::format("  wall              {}\n",
-                   r->wall_s ? fmt::format("{:.3f} s", *r->wall_s) : "-");
-  if (!r->scheduler.empty()) {
-    o += "scheduler\n";
-    o += fmt::format("  {:<17} {}\n", r->scheduler, r->job_id.empty() ? "-" : r->job_id);
-    if (r->array_index) o += fmt::format("  array index       {}\n", *r->array_index);
-    o += fmt::format("  submitted         {}\n", when(r->submit_time));
-    o += fmt::format("  job start         {}\n", when(r->job_start_time));
-    o += fmt::format("  queue wait        {}\n",
-                     r->queue_wait_s ? fmt::format("{:.3f} s", *r->queue_wait_s) : "-");
-    o += fmt::format("  state             {}{}\n",
-                     r->scheduler_state.empty() ? "-" : r->scheduler_state,
-                     r->scheduler_reason.empty() ? "" : "  (" + r->scheduler_reason + ")");
-  }
-  o += "process\n";
-  o += fmt::format("  exit              {}\n", r->exit_code ? fmt::format("code {}", *r->exit_code)
-                                               : r->signal  ? fmt::format("signal {}", *r->signal)
-                                                            : "-");
-  // Unknown (an ingested log, a batch job: aerun did not reap the process) is "-", never 0.
-  const bool measured = r->max_rss_kb > 0 || r->user_cpu_s > 0 || r->sys_cpu_s > 0;
-  o += measured ? fmt::format("  cpu               user {:.3f} s, system {:.3f} s\n", r->user_cpu_s,
-                              r->sys_cpu_s)
-                : std::string("  cpu               -\n");
-  o += measured ? fmt::format("  max rss           {} KiB\n", r->max_rss_kb)
-                : std::string("  max rss           -\n");
-  o += "provenance\n";
-  o += fmt::format("  host              {}\n", r->host);
-  if (!r->nodes.empty() && r->nodes != r->host)
-    o += fmt::format("  nodes             {}\n", printable(r->nodes));
-  o += fmt::format("  aerun             {}\n", r->aerun_version);
-  o += fmt::format("  git commit        {}\n", r->git_commit.empty() ? "-" : r->git_commit);
-  if (const auto s =
-          r->session_id ? store.find_session(std::to_string(r->session_id)) : std::nullopt)
-    o += fmt::format("  session           {}{}\n", printable(s->label),
-                     s->env_record.empty() ? "" : "  (environment record: aerun show --env)");
-  o += fmt::format("log         {}  ({} bytes, sha256 {}){}\n", r->log_path, r->log_size,
-                   r->log_sha256,
-                   r->log_state == "pruned"       ? "  [log pruned: the lines below are gone]"
-                   : r->log_state == "compressed" ? "  [compressed: zless reads it]"
-                                                  : "");
-  if (!r->metrics.empty()) {
-    o += "metrics (value ← log line)\n";
-    for (const auto& m : r->metrics)
-      o += fmt::format("  {:<18} {} {}  (n={}) ← {}:{}\n", m.name, format_number(m.value, ".6g"),
-                       m.unit, m.count, r->log_path, m.source_line);
-  }
-  for (const auto& s : r->series) {
-    o += fmt::format("series {} ({} points):", s.name, s.points.size());
-    for (size_t i = 0; i < s.points.size() && i < 20; ++i)
-      o += fmt::format(" {}", format_number(s.points[i].value, ".4g"));
-    if (s.points.size() > 20) o += " ...";
-    o += "\n";
-  }
-  if (!r->warnings.empty()) {
-    o += "extraction warnings (what the log gave that was not used)\n";
-    for (const auto& w : r->warnings) o += fmt::format("  {}\n", w);
-  }
-  std::cout << o;
+  std::cout << identity_text(*r) << times_text(*r) << process_text(*r) << provenance_text(*r, store)
+            << results_text(*r);
   return 0;
 }
 
