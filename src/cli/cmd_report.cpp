@@ -53,6 +53,50 @@ std::vector<std::string> figure_metrics(const std::optional<CaseSpec>& spec,
   return out;
 }
 
+// The case's tables, from the current version's runs of the store (a table that cannot be built
+// is a note on the page).
+void add_tables(CaseReport& c, const Store& store, const CaseSpec& spec) {
+  for (const TableSpec& t : spec.tables) {
+    try {
+      auto runs = current_runs(table_runs(store, spec, t.runs_from), spec, nullptr);
+      c.tables.push_back(build_table(spec, t, runs, planned_runs(spec, t.runs_from, runs)));
+    } catch (const InputError& e) {
+      c.note += fmt::format("table {}: {} ", t.name, e.what());
+    }
+  }
+}
+
+// A figure per metric of the case's points over the recent sessions that ran it (the current
+// session's runs are `cur`), drawn by gnuplot into dir/plots.
+void add_history_figures(CaseReport& c, const Store& store, SessionRuns cur,
+                         const std::vector<const SessionInfo*>& recent, long long current_id,
+                         const std::optional<CaseSpec>& spec, const RegressOptions& opts,
+                         const std::string& gnuplot, const fs::path& dir) {
+  const std::string& name = c.name;
+  const auto metrics = figure_metrics(spec, cur.runs);
+  if (!metrics.empty() && gnuplot.empty()) {
+    c.note += "gnuplot is not installed: no history figures.";
+  } else if (!metrics.empty()) {
+    std::vector<SessionRuns> sessions;
+    std::vector<double> started;
+    for (const SessionInfo* s : recent)
+      if (s->id == current_id) {
+        sessions.insert(sessions.begin(), std::move(cur));  // not used after
+        started.insert(started.begin(), s->started_at);
+      } else if (store.session_has_runs(s->id, name)) {
+        sessions.insert(sessions.begin(), SessionRuns{s->label, store.session_runs(s->id, name)});
+        started.insert(started.begin(), s->started_at);
+      }
+    for (const auto& m : metrics) {
+      const History h =
+          build_history(name, spec ? &*spec : nullptr, m, sessions, started, "", opts);
+      const std::string base = file_name_part(name + "-" + m);
+      draw_figure(gnuplot, (dir / "plots").string(), base, history_gnuplot_script(h, base));
+      c.figures.push_back("plots/" + base + ".svg");
+    }
+  }
+}
+
 int report_command(const Globals& g, const ReportArgs& a) {
   Store store = open_existing_store(g.resolved_db());
   RegressOptions opts;
@@ -96,40 +140,12 @@ int report_command(const Globals& g, const ReportArgs& a) {
     if (spec) {
       c.title = spec->title;
       c.paper = spec->paper;
-      for (const TableSpec& t : spec->tables) {
-        try {
-          auto runs = current_runs(table_runs(store, *spec, t.runs_from), *spec, nullptr);
-          c.tables.push_back(build_table(*spec, t, runs, planned_runs(*spec, t.runs_from, runs)));
-        } catch (const InputError& e) {
-          c.note += fmt::format("table {}: {} ", t.name, e.what());
-        }
-      }
+      add_tables(c, store, *spec);
     } else {
       c.note = "Its case file no longer loads (or moved): no tables, units from the runs.";
     }
     // History figures over the recent sessions that ran the case.
-    const auto metrics = figure_metrics(spec, cur.runs);
-    if (!metrics.empty() && gnuplot.empty()) {
-      c.note += "gnuplot is not installed: no history figures.";
-    } else if (!metrics.empty()) {
-      std::vector<SessionRuns> sessions;
-      std::vector<double> started;
-      for (const SessionInfo* s : recent)
-        if (s->id == current.id) {
-          sessions.insert(sessions.begin(), std::move(cur));  // not used after
-          started.insert(started.begin(), s->started_at);
-        } else if (store.session_has_runs(s->id, name)) {
-          sessions.insert(sessions.begin(), SessionRuns{s->label, store.session_runs(s->id, name)});
-          started.insert(started.begin(), s->started_at);
-        }
-      for (const auto& m : metrics) {
-        const History h =
-            build_history(name, spec ? &*spec : nullptr, m, sessions, started, "", opts);
-        const std::string base = file_name_part(name + "-" + m);
-        draw_figure(gnuplot, (dir / "plots").string(), base, history_gnuplot_script(h, base));
-        c.figures.push_back("plots/" + base + ".svg");
-      }
-    }
+    add_history_figures(c, store, std::move(cur), recent, current.id, spec, opts, gnuplot, dir);
     d.cases.push_back(std::move(c));
   }
   d.baseline = used.empty() ? "" : pick.baseline_heading(used);
