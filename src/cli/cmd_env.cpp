@@ -58,6 +58,87 @@ std::string json_list(const std::vector<std::string>& v) {
   return out + "]";
 }
 
+// What `aerun env` found and works out, for each of its formats.
+struct EnvView {
+  const ClusterInfo& c;
+  const LauncherSpec& spec;
+  LaunchLayout layout;
+  std::vector<std::string> argv;
+  std::string line;  // the launch line
+  EnvVars rdv;       // the rendezvous variables
+  std::string gpu_note;
+};
+
+// --format sh: variables to eval, and `launch` (a function).
+std::string env_sh(const EnvView& v) {
+  std::string out;
+  auto exp = [&](const std::string& k, const std::string& value) {
+    out += "export " + k + "=" + shell_quote(value) + "\n";
+  };
+  exp("SCHEDULER", to_string(v.c.scheduler));
+  exp("HOSTFILE", v.c.hostfile);
+  std::string hosts;
+  for (const auto& h : v.c.hosts) hosts += (hosts.empty() ? "" : " ") + h;
+  exp("HOSTS", hosts);
+  exp("NHOSTS", std::to_string(v.c.nhosts()));
+  exp("NGPU_PER_HOST", std::to_string(v.c.gpus_per_host));
+  exp("NGPUS", std::to_string(v.c.ngpus()));
+  exp("GPU_SOURCE", v.c.gpu_source);
+  exp("LAUNCHER", v.spec.kind);
+  for (const auto& [name, value] : v.rdv) exp(name, value);
+  exp("DIST_LAUNCH", v.line);
+  out += "launch() { " + (v.line.empty() ? std::string() : v.line + " ") + "\"$@\"; }\n";
+  return out;
+}
+
+std::string env_json(const EnvView& v) {
+  std::string out;
+  std::string env_obj;
+  for (const auto& [name, value] : v.rdv)
+    env_obj += (env_obj.empty() ? "" : ", ") + json_string(name) + ": " + json_string(value);
+  std::string slots;
+  for (size_t i = 0; i < v.c.slots.size(); ++i)
+    slots += (i ? ", " : "") + std::to_string(v.c.slots[i]);
+  out = fmt::format(
+      "{{\n  \"scheduler\": {},\n  \"job_id\": {},\n  \"hosts\": {},\n  \"slots\": [{}],\n"
+      "  \"hosts_source\": {},\n  \"hostfile\": {},\n  \"hostfile_format\": {},\n"
+      "  \"nhosts\": {},\n  \"ngpu_per_host\": {},\n  \"gpu_source\": {},\n  \"ngpus\": {},\n"
+      "  \"cpus_per_host\": {},\n  \"threads_per_core\": {},\n  \"launcher\": {},\n"
+      "  \"nodes\": {},\n  \"ranks\": {},\n  \"ranks_per_node\": {},\n  \"depth\": {},\n"
+      "  \"launch\": {},\n  \"launch_argv\": {},\n  \"env\": {{{}}}\n}}\n",
+      json_string(to_string(v.c.scheduler)), json_string(v.c.job_id), json_list(v.c.hosts), slots,
+      json_string(v.c.hosts_source), json_string(v.c.hostfile),
+      json_string(v.c.hostfile.empty() ? "" : to_string(v.c.hostfile_format)), v.c.nhosts(),
+      v.c.gpus_per_host, json_string(v.c.gpu_source), v.c.ngpus(), v.c.cpus_per_host,
+      v.c.threads_per_core, json_string(v.spec.kind), v.layout.nodes, v.layout.ranks,
+      v.layout.ranks_per_node, v.layout.depth, json_string(v.line), json_list(v.argv), env_obj);
+  return out;
+}
+
+// The default: the hosts, the distributed setup and how to launch, for a person.
+std::string env_text(const EnvView& v) {
+  std::string out = "[HOSTS]\n";
+  for (size_t i = 0; i < v.c.hosts.size(); ++i)
+    out += fmt::format("    • [host:{}] - {}\n", i, v.c.hosts[i]);
+  out += "\n[DIST INFO]\n";
+  out += fmt::format("    • SCHEDULER={}{}\n", to_string(v.c.scheduler),
+                     v.c.job_id.empty() ? "" : " (job " + v.c.job_id + ")");
+  out += fmt::format("    • HOSTFILE={}\n", v.c.hostfile.empty()
+                                                ? "(none: hosts from " + v.c.hosts_source + ")"
+                                                : v.c.hostfile);
+  out += fmt::format("    • NHOSTS={}\n", v.c.nhosts());
+  out += fmt::format("    • NGPU_PER_HOST={} ({})\n", v.c.gpus_per_host, v.gpu_note);
+  out += fmt::format("    • NGPUS={}\n", v.c.ngpus());
+  out += fmt::format("    • LAUNCHER={} ({} rank{}, {} per node, {} node{})\n", v.spec.kind,
+                     v.layout.ranks, v.layout.ranks == 1 ? "" : "s", v.layout.ranks_per_node,
+                     v.layout.nodes, v.layout.nodes == 1 ? "" : "s");
+  for (const auto& [name, value] : v.rdv) out += "    • " + name + "=" + value + "\n";
+  out +=
+      fmt::format("    • DIST_LAUNCH={}\n", v.line.empty() ? "(none: a single process)" : v.line);
+  out += "\n[LAUNCH]\n    • eval \"$(aerun env ... --format sh)\" defines: launch <program>\n";
+  return out;
+}
+
 int env_command(const EnvArgs& a) {
   LauncherSpec spec = launcher_from(a);
   DiscoveryOptions o;
@@ -71,73 +152,18 @@ int env_command(const EnvArgs& a) {
     spec.kind = c.scheduler == Scheduler::Slurm ? "srun"
                 : c.scheduler == Scheduler::Pbs ? "pals"
                                                 : "none";
-  const LaunchLayout layout = plan_launch(spec, c);
-  if (!layout.note.empty()) std::cerr << "aerun: note: " << layout.note << "\n";
-  const std::vector<std::string> argv = launch_argv(spec, c);
-  const std::string line = render_launch(spec, c);
-  const EnvVars rdv = rendezvous_env(spec, c);
-  const std::string gpu_note = c.gpus_per_host == 0 ? "no GPU found" : "from " + c.gpu_source;
-  std::string out;
-  if (a.format == "launch") {
-    out = line + "\n";
-  } else if (a.format == "sh") {
-    auto exp = [&](const std::string& k, const std::string& v) {
-      out += "export " + k + "=" + shell_quote(v) + "\n";
-    };
-    exp("SCHEDULER", to_string(c.scheduler));
-    exp("HOSTFILE", c.hostfile);
-    std::string hosts;
-    for (const auto& h : c.hosts) hosts += (hosts.empty() ? "" : " ") + h;
-    exp("HOSTS", hosts);
-    exp("NHOSTS", std::to_string(c.nhosts()));
-    exp("NGPU_PER_HOST", std::to_string(c.gpus_per_host));
-    exp("NGPUS", std::to_string(c.ngpus()));
-    exp("GPU_SOURCE", c.gpu_source);
-    exp("LAUNCHER", spec.kind);
-    for (const auto& [name, value] : rdv) exp(name, value);
-    exp("DIST_LAUNCH", line);
-    out += "launch() { " + (line.empty() ? std::string() : line + " ") + "\"$@\"; }\n";
-  } else if (a.format == "json") {
-    std::string env_obj;
-    for (const auto& [name, value] : rdv)
-      env_obj += (env_obj.empty() ? "" : ", ") + json_string(name) + ": " + json_string(value);
-    std::string slots;
-    for (size_t i = 0; i < c.slots.size(); ++i)
-      slots += (i ? ", " : "") + std::to_string(c.slots[i]);
-    out = fmt::format(
-        "{{\n  \"scheduler\": {},\n  \"job_id\": {},\n  \"hosts\": {},\n  \"slots\": [{}],\n"
-        "  \"hosts_source\": {},\n  \"hostfile\": {},\n  \"hostfile_format\": {},\n"
-        "  \"nhosts\": {},\n  \"ngpu_per_host\": {},\n  \"gpu_source\": {},\n  \"ngpus\": {},\n"
-        "  \"cpus_per_host\": {},\n  \"threads_per_core\": {},\n  \"launcher\": {},\n"
-        "  \"nodes\": {},\n  \"ranks\": {},\n  \"ranks_per_node\": {},\n  \"depth\": {},\n"
-        "  \"launch\": {},\n  \"launch_argv\": {},\n  \"env\": {{{}}}\n}}\n",
-        json_string(to_string(c.scheduler)), json_string(c.job_id), json_list(c.hosts), slots,
-        json_string(c.hosts_source), json_string(c.hostfile),
-        json_string(c.hostfile.empty() ? "" : to_string(c.hostfile_format)), c.nhosts(),
-        c.gpus_per_host, json_string(c.gpu_source), c.ngpus(), c.cpus_per_host, c.threads_per_core,
-        json_string(spec.kind), layout.nodes, layout.ranks, layout.ranks_per_node, layout.depth,
-        json_string(line), json_list(argv), env_obj);
-  } else {
-    out += "[HOSTS]\n";
-    for (size_t i = 0; i < c.hosts.size(); ++i)
-      out += fmt::format("    • [host:{}] - {}\n", i, c.hosts[i]);
-    out += "\n[DIST INFO]\n";
-    out += fmt::format("    • SCHEDULER={}{}\n", to_string(c.scheduler),
-                       c.job_id.empty() ? "" : " (job " + c.job_id + ")");
-    out +=
-        fmt::format("    • HOSTFILE={}\n",
-                    c.hostfile.empty() ? "(none: hosts from " + c.hosts_source + ")" : c.hostfile);
-    out += fmt::format("    • NHOSTS={}\n", c.nhosts());
-    out += fmt::format("    • NGPU_PER_HOST={} ({})\n", c.gpus_per_host, gpu_note);
-    out += fmt::format("    • NGPUS={}\n", c.ngpus());
-    out += fmt::format("    • LAUNCHER={} ({} rank{}, {} per node, {} node{})\n", spec.kind,
-                       layout.ranks, layout.ranks == 1 ? "" : "s", layout.ranks_per_node,
-                       layout.nodes, layout.nodes == 1 ? "" : "s");
-    for (const auto& [name, value] : rdv) out += "    • " + name + "=" + value + "\n";
-    out += fmt::format("    • DIST_LAUNCH={}\n", line.empty() ? "(none: a single process)" : line);
-    out += "\n[LAUNCH]\n    • eval \"$(aerun env ... --format sh)\" defines: launch <program>\n";
-  }
-  std::cout << out;
+  const EnvView v{c,
+                  spec,
+                  plan_launch(spec, c),
+                  launch_argv(spec, c),
+                  render_launch(spec, c),
+                  rendezvous_env(spec, c),
+                  c.gpus_per_host == 0 ? "no GPU found" : "from " + c.gpu_source};
+  if (!v.layout.note.empty()) std::cerr << "aerun: note: " << v.layout.note << "\n";
+  std::cout << (a.format == "launch" ? v.line + "\n"
+                : a.format == "sh"   ? env_sh(v)
+                : a.format == "json" ? env_json(v)
+                                     : env_text(v));
   return 0;
 }
 
