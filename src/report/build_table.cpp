@@ -17,6 +17,8 @@
 #include "aerun/util/calendar_time.hpp"
 #include "aerun/util/error.hpp"
 #include "aerun/util/log_time.hpp"
+#include "report/pivot_table.hpp"
+#include "report/row_index.hpp"
 #include "report/run_formulas.hpp"
 
 namespace aerun {
@@ -40,13 +42,6 @@ struct Source {
 };
 
 constexpr const char* kDefaultTimeFormat = "%Y-%m-%d %H:%M:%S";
-
-// Numbers compare by value ("64" equals "64.0"), everything else by text.
-bool values_equal(const Value& a, const Value& b) {
-  const auto na = a.number(), nb = b.number();
-  if (na && nb && a.kind() != Value::Kind::Bool && b.kind() != Value::Kind::Bool) return *na == *nb;
-  return a.text() == b.text();
-}
 
 // True when every entry of `filter` is a parameter of `params` with an equal value.
 bool params_match(const ParamList& params, const ParamList& filter) {
@@ -98,57 +93,6 @@ struct RowAcc {
   };
   std::vector<Column> cols;
   std::vector<std::vector<char>> ref_hits;  // per reference, per match entry: a run has it
-};
-
-bool key_less(const std::vector<Value>& a, const std::vector<Value>& b) {
-  return std::lexicographical_compare(a.begin(), a.end(), b.begin(), b.end());
-}
-
-bool key_equal(const std::vector<Value>& a, const std::vector<Value>& b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), values_equal);
-}
-
-// Rows by key in constant time, so that a table of a million runs is built in linear time. Keys
-// compare as values_equal does: numbers by value ("64" equals "64.0", also when a quoted string
-// holds the number), everything else by text.
-class RowIndex {
- public:
-  static constexpr size_t npos = static_cast<size_t>(-1);
-
-  size_t find(const std::vector<Value>& key) const {
-    const auto it = map_.find(canonical(key));
-    return it == map_.end() ? npos : it->second;
-  }
-  void add(const std::vector<Value>& key, size_t row) { map_.emplace(canonical(key), row); }
-
- private:
-  static std::string canonical(const std::vector<Value>& key) {
-    std::string out;
-    for (const Value& v : key) {
-      std::optional<double> n = v.kind() == Value::Kind::Bool ? std::nullopt : v.number();
-      if (!n && v.kind() == Value::Kind::String) {
-        const Value parsed = Value::parse(v.text());
-        if (parsed.kind() == Value::Kind::Int || parsed.kind() == Value::Kind::Float)
-          n = parsed.number();
-      }
-      // Numbers by their shortest round-trip text (to_chars: this runs for every run of a table).
-      char number[32];
-      std::string_view text = v.text();
-      if (n) {
-        const auto [end, ec] = std::to_chars(number, number + sizeof number, *n == 0 ? 0.0 : *n);
-        text = std::string_view(number, static_cast<size_t>(end - number));
-      }
-      char size[24];
-      const auto [size_end, size_ec] = std::to_chars(size, size + sizeof size, text.size());
-      out += n ? 'n' : 's';
-      out.append(size, size_end);
-      out += ':';
-      out += text;
-    }
-    return out;
-  }
-
-  std::unordered_map<std::string, size_t> map_;
 };
 
 std::string label_of(const ColumnSpec& col) {
@@ -477,49 +421,6 @@ TableCell speedup_cell(const TableCell& mine, const TableCell* other, bool self,
     cell.text = "—";
   }
   return cell;
-}
-
-// Turns a long table (its last row parameter being the pivot) into one row per other key and one
-// column group per pivot value (natural order). Missing combinations read "".
-Table pivot_table(Table long_table, const std::vector<std::vector<Value>>& keys) {
-  Table wide = long_table;
-  wide.rows.clear();
-  wide.columns.clear();
-  wide.units.clear();
-  wide.row_params.pop_back();
-  std::vector<Value> pivots;
-  for (const auto& k : keys)
-    if (std::none_of(pivots.begin(), pivots.end(),
-                     [&](const Value& v) { return values_equal(v, k.back()); }))
-      pivots.push_back(k.back());
-  std::stable_sort(pivots.begin(), pivots.end());
-  const size_t ncols = long_table.columns.size();
-  for (const auto& pv : pivots)
-    for (size_t j = 0; j < ncols; ++j) {
-      wide.columns.push_back(ncols == 1 ? pv.text() : pv.text() + " " + long_table.columns[j]);
-      wide.units.push_back(long_table.units[j]);
-    }
-  RowIndex wide_keys;
-  for (size_t i = 0; i < long_table.rows.size(); ++i) {
-    const std::vector<Value> key(keys[i].begin(), keys[i].end() - 1);
-    size_t w = wide_keys.find(key);
-    if (w == RowIndex::npos) {
-      w = wide.rows.size();
-      wide_keys.add(key, w);
-      Table::Row row;
-      for (const auto& v : key) row.key.push_back(v.text());
-      TableCell blank;
-      row.cells.assign(pivots.size() * ncols, blank);
-      wide.rows.push_back(std::move(row));
-    }
-    const size_t p = static_cast<size_t>(
-        std::find_if(pivots.begin(), pivots.end(),
-                     [&](const Value& v) { return values_equal(v, keys[i].back()); }) -
-        pivots.begin());
-    for (size_t j = 0; j < ncols; ++j)
-      wide.rows[w].cells[p * ncols + j] = long_table.rows[i].cells[j];
-  }
-  return wide;
 }
 
 // The column a reference names: a measured column by its source, any column (a speedup column
