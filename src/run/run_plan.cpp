@@ -213,6 +213,38 @@ std::optional<std::string> launch_line(const CaseSpec& spec, const LaunchSetup& 
   if (!spec.launcher) return std::nullopt;
   return l.prefix;
 }
+// The launch lines of a sweep whose points size them (per-point nodes, GPUs or launcher counts):
+// one launch setup and command template per distinct size, made when a point first needs it.
+class PointLaunches {
+ public:
+  struct Launch {
+    LaunchSetup setup;
+    std::unique_ptr<CommandTemplate> tmpl;
+  };
+  PointLaunches(const CaseSpec& spec, std::vector<std::string> names)
+      : spec_(spec), names_(std::move(names)) {}
+
+  const Launch& of(const ResourcesSpec* res, const LauncherSpec& l) {
+    const std::string size = fmt::format(
+        "{}|{}|{}", res ? std::to_string(res->nodes.value_or(0)) : "-",
+        res ? std::to_string(res->gpus_per_node.value_or(-1)) : "-", launcher_signature(l));
+    auto found = by_size_.find(size);
+    if (found == by_size_.end()) {
+      Launch pl;
+      pl.setup = prepare_launch(spec_, res, &l);
+      pl.tmpl = std::make_unique<CommandTemplate>(spec_.command, spec_.command_loc, names_,
+                                                  launch_line(spec_, pl.setup));
+      found = by_size_.emplace(size, std::move(pl)).first;
+    }
+    return found->second;
+  }
+
+ private:
+  const CaseSpec& spec_;
+  const std::vector<std::string> names_;
+  std::map<std::string, Launch> by_size_;  // by the sizes that shape the launch line
+};
+
 }  // namespace
 
 void plan_runs(const CaseSpec& spec, const PlanOptions& opts,
@@ -237,11 +269,7 @@ void plan_runs(const CaseSpec& spec, const PlanOptions& opts,
   if (launch)
     fixed = std::make_unique<CommandTemplate>(spec.command, spec.command_loc, sweep.names(),
                                               launch_line(spec, *launch));
-  struct PointLaunch {
-    LaunchSetup setup;
-    std::unique_ptr<CommandTemplate> tmpl;
-  };
-  std::map<std::string, PointLaunch> launches;  // by the sizes that shape the launch line
+  PointLaunches launches(spec, sweep.names());
   std::map<std::string, std::shared_ptr<const ResourcesSpec>> resolved;
   std::map<std::string, std::shared_ptr<const LauncherSpec>> launchers;
   PlannedRun run;
@@ -265,20 +293,9 @@ void plan_runs(const CaseSpec& spec, const PlanOptions& opts,
       run.launcher = launchers.emplace(launcher_signature(*l), l).first->second;
     }
     if (launch_per_point) {
-      const LauncherSpec& l = run.launcher ? *run.launcher : *spec.launcher;
-      const std::string size = fmt::format(
-          "{}|{}|{}", res ? std::to_string(res->nodes.value_or(0)) : "-",
-          res ? std::to_string(res->gpus_per_node.value_or(-1)) : "-", launcher_signature(l));
-      auto found = launches.find(size);
-      if (found == launches.end()) {
-        PointLaunch pl;
-        pl.setup = prepare_launch(spec, res.get(), &l);
-        pl.tmpl = std::make_unique<CommandTemplate>(spec.command, spec.command_loc, sweep.names(),
-                                                    launch_line(spec, pl.setup));
-        found = launches.emplace(size, std::move(pl)).first;
-      }
-      tmpl = found->second.tmpl.get();
-      run.env = found->second.setup.env;
+      const auto& pl = launches.of(res.get(), run.launcher ? *run.launcher : *spec.launcher);
+      tmpl = pl.tmpl.get();
+      run.env = pl.setup.env;
     }
     for (int r = 0; r < spec.repeat; ++r) {
       if (selector && !selector->keeps(point, r)) continue;
