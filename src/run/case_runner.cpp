@@ -63,6 +63,19 @@ std::vector<std::string> child_environment(const CaseSpec& spec, const PlannedRu
   return to_entries(env);
 }
 
+// Runs a store call the loop can do without for now: the store's "locked" message when it stayed
+// locked past the loop's short wait (another process writes it), else nothing. The loop goes on
+// either way; each caller says what becomes of what it asked.
+template <class Call>
+std::optional<std::string> busy_during(Call&& call) {
+  try {
+    call();
+    return std::nullopt;
+  } catch (const StoreBusy& e) {
+    return std::string(e.what());
+  }
+}
+
 // A planned run still to do, with the attempts it has left.
 struct Todo {
   const PlannedRun* plan;
@@ -247,10 +260,8 @@ void RunLoop::send_heartbeat() {
   for (const auto& a : active_)
     if (a->started()) ids.push_back(a->record().id);
   std::vector<long long> lost;
-  try {
-    lost = store_.heartbeat(ids);
-  } catch (const StoreBusy&) {  // the next one comes in kHeartbeatS; the claims stay fresh enough
-  }
+  // Busy: the next one comes in kHeartbeatS; the claims stay fresh enough.
+  busy_during([&] { lost = store_.heartbeat(ids); });
   // A run another aerun took over (this one was stopped or cut off for longer than
   // kStaleAfterS) is stopped at once: one point never runs twice for longer than a heartbeat.
   for (const auto& a : active_)
@@ -311,12 +322,12 @@ bool RunLoop::start(const Todo& t) {
     r.rundir = run_directory(spec_, p.params, p.key, p.repeat_index,
                              fs::path(opts_.logs_dir).parent_path().string());
   Store::Claim claim;
-  try {
-    claim = store_.claim_run(r, [&](const RunRecord& found) {
-      return first ? reusable(found) : false;  // a retry re-claims its own failure
-    });
-  } catch (const StoreBusy&) {  // tried again later, after the runs already queued
-    queue_.push_back(t);
+  if (busy_during([&] {
+        claim = store_.claim_run(r, [&](const RunRecord& found) {
+          return first ? reusable(found) : false;  // a retry re-claims its own failure
+        });
+      })) {
+    queue_.push_back(t);  // tried again later, after the runs already queued
     return false;
   }
   if (claim.outcome == Store::Claim::Outcome::Done) {
@@ -350,10 +361,8 @@ bool RunLoop::start(const Todo& t) {
       !r.rundir.empty()
           ? run_directory_log(r.rundir, r.attempt)
           : (case_logs_ / fmt::format("{}-a{}.log", r.key.substr(0, 16), r.attempt)).string();
-  try {
-    store_.set_running_log(r.id, r.log_path);  // for `aerun watch`; the result holds it too
-  } catch (const StoreBusy&) {
-  }
+  // For `aerun watch`; the result holds it too.
+  busy_during([&] { store_.set_running_log(r.id, r.log_path); });
   r.status.clear();
   if (!blank_tried_) {  // the case's patterns, compiled once for all its runs
     blank_tried_ = true;
@@ -362,10 +371,10 @@ bool RunLoop::start(const Todo& t) {
   auto a = std::make_unique<ActiveRun>(spec_, p, std::move(r), blank_ ? &*blank_ : nullptr);
   a->start(child_environment(spec_, p, opts_, claim.attempt, a->record().rundir));
   if (a->started()) {
-    try {  // what a resume after kill -9 stops; a busy store only loses that safety net
+    // What a resume after kill -9 stops; a busy store only loses that safety net.
+    busy_during([&] {
       store_.set_running_child(claim.id, a->child_pid(), process_start_ticks(a->child_pid()));
-    } catch (const StoreBusy&) {
-    }
+    });
     progress_.started(a->record());
   }
   active_.push_back(std::move(a));
@@ -425,9 +434,7 @@ void RunLoop::finish_done_runs() {
 
 void RunLoop::settle(RunRecord r, const PlannedRun* plan) {
   bool stored = false;
-  try {
-    stored = store_.finish_run(r);
-  } catch (const StoreBusy& e) {
+  if (const auto busy = busy_during([&] { stored = store_.finish_run(r); })) {
     const double now = mono_now();
     const double since = retry_since_ > 0 ? retry_since_ : now;
     if (now - since > kStoreBusyLimitS)
@@ -438,7 +445,7 @@ void RunLoop::settle(RunRecord r, const PlannedRun* plan) {
       progress_.note(
           fmt::format("run {}: the store is locked by another process ({}); its result "
                       "is kept and written as soon as it is free",
-                      r.key.substr(0, 12), e.what()));
+                      r.key.substr(0, 12), *busy));
     unsaved_.push_back({std::move(r), plan, since});
     return;
   }
