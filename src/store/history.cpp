@@ -27,12 +27,18 @@ namespace {
 
 // An earlier attempt (a run_history row, with run_history's columns in this order) over the
 // current row `r` of its run: what differs between attempts is replaced, series dropped.
+// The columns run_history keeps of an attempt (the same names as in runs).
+const std::vector<const RunColumn*>& history_run_columns() {
+  static const auto cols = run_columns_of(kHistory);
+  return cols;
+}
+
 // "h.id, h.run_id, h.<each history column>", and a row of it onto the run it is an attempt of
 // (the fields run_history does not keep cleared).
 const std::string& history_columns() {
   static const std::string sql = [] {
     std::string out = "h.id, h.run_id";
-    for (const RunColumn* c : run_columns_of(kHistory)) out += ", h." + std::string(c->name);
+    for (const RunColumn* c : history_run_columns()) out += ", h." + std::string(c->name);
     return out;
   }();
   return sql;
@@ -40,7 +46,7 @@ const std::string& history_columns() {
 
 void apply_history(RunRecord& r, const Statement& q) {
   int i = 2;
-  for (const RunColumn* c : run_columns_of(kHistory)) c->read(r, q, i++);
+  for (const RunColumn* c : history_run_columns()) c->read(r, q, i++);
   r.first_output_time.reset();
   r.startup_time.reset();
   r.exit_code.reset();
@@ -120,8 +126,8 @@ bool Store::import_attempt(const RunRecord& r) {
         .bind(2, row)
         .run();
   } else {
-    static const auto hist_cols = run_columns_of(kHistory);
-    static const std::string sql = [] {
+    const auto& hist_cols = history_run_columns();
+    static const std::string sql = [&hist_cols] {
       std::string marks;
       for (size_t i = 0; i < hist_cols.size(); ++i) marks += ",?";
       return fmt::format("INSERT INTO run_history(run_id, {}, archived_at) VALUES(?{},?)",

@@ -61,7 +61,9 @@ long long Store::Impl::insert_run(const RunRecord& r, const std::string& status,
 // The batch-job columns and the run directory, from r.
 void Store::Impl::write_job(long long id, const RunRecord& r, bool keep_empty) {
   static const auto job = run_columns_of(kJob);
-  auto q = db.prepare(fmt::format("UPDATE runs SET {} WHERE id=?1", set_list(job, 2, keep_empty)));
+  static const std::string keeping = "UPDATE runs SET " + set_list(job, 2, true) + " WHERE id=?1",
+                           replacing = "UPDATE runs SET " + set_list(job, 2) + " WHERE id=?1";
+  auto q = db.prepare(keep_empty ? keeping : replacing);
   q->bind(1, id);
   bind_columns(*q, 2, job, r);
   q->run();

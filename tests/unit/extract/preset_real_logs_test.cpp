@@ -6,23 +6,19 @@
 #include <fstream>
 #include <sstream>
 
+#include "../line_values.hpp"
 #include "aerun/case/presets.hpp"
 #include "aerun/extract/extractor.hpp"
 
 namespace {
 
-struct Value {
-  const char* metric;
-  long long line;
-  const char* text;  // on that line of the log
-  double value;
-};
+using aerun::testing::LineValue;
 
 struct RealLog {
   const char* file;  // under tests/fixtures/logs/presets
   const char* preset;
   const char* status;  // as `aerun ingest` stores it (the exit code unknown)
-  std::vector<Value> values;
+  std::vector<LineValue> values;
   const char* also =
       "";  // another framework whose lines the log holds too (a Trainer on DeepSpeed)
 };
@@ -275,16 +271,6 @@ std::vector<RealLog> logs() {
   };
 }
 
-std::vector<std::string> lines_of(const std::string& path) {
-  std::ifstream in(path);
-  std::vector<std::string> out;
-  for (std::string l; std::getline(in, l);) {
-    if (!l.empty() && l.back() == '\r') l.pop_back();
-    out.push_back(l);
-  }
-  return out;
-}
-
 // The log read as a case with this one preset reads it.
 aerun::Extractor read_with(const std::string& path, const std::string& preset) {
   aerun::CaseSpec spec;
@@ -302,18 +288,7 @@ TEST(PresetRealLogs, EachIsJudgedAndReadAsItsLinesSay) {
     aerun::RunEvidence e;
     ex.describe(e);
     EXPECT_EQ(aerun::judge_run(e).status, log.status) << aerun::judge_run(e).reason;
-    const auto lines = lines_of(path);
-    const auto metrics = ex.metrics();
-    for (const Value& v : log.values) {
-      SCOPED_TRACE(v.metric);
-      ASSERT_LE(v.line, static_cast<long long>(lines.size()));
-      EXPECT_NE(lines[v.line - 1].find(v.text), std::string::npos) << lines[v.line - 1];
-      const auto it = std::find_if(metrics.begin(), metrics.end(),
-                                   [&](const aerun::MetricValue& m) { return m.name == v.metric; });
-      ASSERT_NE(it, metrics.end());
-      EXPECT_DOUBLE_EQ(it->value, v.value);
-      EXPECT_EQ(it->source_line, v.line);
-    }
+    aerun::testing::expect_line_values(path, ex, log.values);
   }
 }
 

@@ -10,6 +10,7 @@
 #include <optional>
 #include <sstream>
 
+#include "../line_values.hpp"
 #include "aerun/case/presets.hpp"
 #include "aerun/extract/extractor.hpp"
 #include "aerun/ingest/ingest.hpp"
@@ -17,12 +18,7 @@
 
 namespace {
 
-struct Value {
-  const char* metric;
-  long long line;
-  const char* text;  // on that line of the log
-  double value;
-};
+using aerun::testing::LineValue;
 
 struct DeviceLog {
   const char* file;                   // under tests/fixtures/logs/device/logs
@@ -30,7 +26,7 @@ struct DeviceLog {
   int exit_code;                      // the process's, from the matching .exit file
   const char* status;                 // either way: ingested or run
   const char* reason;                 // a part of the reason
-  std::vector<Value> values;
+  std::vector<LineValue> values;
 };
 
 std::vector<DeviceLog> logs() {
@@ -157,22 +153,6 @@ std::string path_of(const std::string& file) {
   return std::string(AERUN_FIXTURES) + "/logs/device/logs/" + file;
 }
 
-// The file's lines as aerun numbers them: "\r\n", "\n" and a lone "\r" (a progress bar's redraw)
-// each end one (docs/presets.md; escape sequences, which never span a line end, are left in).
-std::vector<std::string> lines_of(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  const std::string raw((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  std::vector<std::string> out(1);
-  for (size_t i = 0; i < raw.size(); ++i) {
-    if (raw[i] == '\r' && i + 1 < raw.size() && raw[i + 1] == '\n') continue;
-    if (raw[i] == '\r' || raw[i] == '\n')
-      out.emplace_back();
-    else
-      out.back() += raw[i];
-  }
-  return out;
-}
-
 aerun::Extractor read_with(const std::string& path, const std::vector<std::string>& presets) {
   aerun::CaseSpec spec;
   spec.name = "t";
@@ -219,18 +199,7 @@ TEST(DeviceLogs, EachIsJudgedAndReadAsItsLinesSay) {
       else
         EXPECT_NE(v.reason.find(log.reason), std::string::npos) << v.reason;
     }
-    const auto lines = lines_of(path);
-    const auto metrics = ex.metrics();
-    for (const Value& v : log.values) {
-      SCOPED_TRACE(v.metric);
-      ASSERT_LE(v.line, static_cast<long long>(lines.size()));
-      EXPECT_NE(lines[v.line - 1].find(v.text), std::string::npos) << lines[v.line - 1];
-      const auto it = std::find_if(metrics.begin(), metrics.end(),
-                                   [&](const aerun::MetricValue& m) { return m.name == v.metric; });
-      ASSERT_NE(it, metrics.end());
-      EXPECT_DOUBLE_EQ(it->value, v.value);
-      EXPECT_EQ(it->source_line, v.line);
-    }
+    aerun::testing::expect_line_values(path, ex, log.values);
   }
 }
 
