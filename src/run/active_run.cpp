@@ -25,15 +25,16 @@ constexpr double kOrphanOutputGraceS = 2.0;
 
 }  // namespace
 
-ActiveRun::ActiveRun(const CaseSpec& spec, const PlannedRun& plan, RunRecord rec,
+ActiveRun::ActiveRun(const CaseSpec& spec, const PlannedRun& plan, RunRecord rec, Executor& exec,
                      const Extractor* blank)
-    : spec_(spec), plan_(&plan), rec_(std::move(rec)), blank_(blank) {}
+    : spec_(spec), plan_(&plan), rec_(std::move(rec)), exec_(exec), blank_(blank) {}
 
 void ActiveRun::start(const std::vector<std::string>& env) {
-  start_mono_ = mono_now();
+  start_mono_ = exec_.mono_now();
   try {
     worker_ = std::make_unique<ExtractionWorker>(
-        std::make_unique<Extractor>(blank_ ? blank_->fresh() : Extractor(spec_)));
+        std::make_unique<Extractor>(blank_ ? blank_->fresh() : Extractor(spec_)),
+        exec_.threaded_extraction());
     // Its own directory first: the log is written there.
     if (!rec_.rundir.empty()) prepare_run_directory(spec_, rec_.rundir);
     log_ = UniqueFd(::open(rec_.log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
@@ -43,9 +44,9 @@ void ActiveRun::start(const std::vector<std::string>& env) {
     o.argv = {spec_.shell, "-c", plan_->command};
     o.env = env;
     o.cwd = rec_.rundir.empty() ? spec_.workdir : rec_.rundir;
-    rec_.launch_time = wall_now();
-    start_mono_ = mono_now();
-    child_ = std::make_unique<ChildProcess>(o);
+    rec_.launch_time = exec_.wall_now();
+    start_mono_ = exec_.mono_now();
+    child_ = exec_.spawn(o);
   } catch (const std::exception& e) {
     start_error_ = e.what();
     eof_ = true;
@@ -62,8 +63,8 @@ int ActiveRun::output_fd() const {
 
 void ActiveRun::note_end() {
   if (ended_mono_ > 0 || !eof_ || (child_ && !child_->exited())) return;
-  ended_mono_ = mono_now();
-  ended_wall_ = wall_now();
+  ended_mono_ = exec_.mono_now();
+  ended_wall_ = exec_.wall_now();
 }
 
 void ActiveRun::write_log(std::string_view chunk) {
@@ -87,11 +88,11 @@ void ActiveRun::read_output(std::vector<char>& buf) {
   for (;;) {
     const ssize_t n = ::read(child_->output_fd(), buf.data(), buf.size());
     if (n > 0) {
-      const double t = wall_now();
+      const double t = exec_.wall_now();
       if (!rec_.first_output_time) rec_.first_output_time = t;
       const std::string_view chunk(buf.data(), static_cast<size_t>(n));
       write_log(chunk);
-      worker_->push(chunk, t, mono_now());
+      worker_->push(chunk, t, exec_.mono_now());
       if (worker_->full()) return;  // read again once extraction caught up
       continue;
     }
@@ -170,7 +171,7 @@ double ActiveRun::next_wake(double later) const {
   if (exited_mono_ > 0 && !eof_) wake = std::min(wake, exited_mono_ + kOrphanOutputGraceS);
   // Output ended (or the pipe is left alone while extraction is behind): look again soon.
   if (worker_ && (eof_ || worker_->full()) && !worker_->caught_up())
-    wake = std::min(wake, mono_now() + 0.02);
+    wake = std::min(wake, exec_.mono_now() + 0.02);
   return wake;
 }
 
@@ -181,7 +182,7 @@ std::string ActiveRun::live_progress() const {
   const auto [done, total] = *c;
   std::string out =
       fmt::format("iteration {:.0f}/{:.0f} ({:.0f}%)", done, total, 100 * done / total);
-  const double elapsed = mono_now() - start_mono_;
+  const double elapsed = exec_.mono_now() - start_mono_;
   if (done > 0 && elapsed > 0) {
     const long long eta = static_cast<long long>((total - done) * elapsed / done);
     out += fmt::format(", {:.3g}/s, ETA {}:{:02}", done / elapsed, eta / 60, eta % 60);
@@ -230,8 +231,8 @@ RunRecord ActiveRun::finish() {
   }
   // The command's times end when it had exited and its output ended, not when extraction did.
   note_end();
-  r.end_time = ended_wall_ > 0 ? ended_wall_ : wall_now();
-  r.wall_s = (ended_mono_ > 0 ? ended_mono_ : mono_now()) - start_mono_;
+  r.end_time = ended_wall_ > 0 ? ended_wall_ : exec_.wall_now();
+  r.wall_s = (ended_mono_ > 0 ? ended_mono_ : exec_.mono_now()) - start_mono_;
   if (child_ && child_->exited()) {
     const auto& e = child_->exit();
     r.exit_code = e.code;

@@ -12,7 +12,7 @@
 #include "aerun/extract/extractor.hpp"
 #include "aerun/judge/run_judge.hpp"
 #include "aerun/record/run_record.hpp"
-#include "aerun/run/child_process.hpp"
+#include "aerun/run/executor.hpp"
 #include "aerun/run/run_plan.hpp"
 #include "aerun/util/sha256.hpp"
 #include "aerun/util/unique_fd.hpp"
@@ -24,8 +24,8 @@ class ActiveRun {
  public:
   // rec: the run as begun in the store (id, attempt, log path set). blank: an Extractor of spec
   // whose fresh() copies read the output (the patterns compiled once for all runs), or nullptr to
-  // compile them for this run.
-  ActiveRun(const CaseSpec& spec, const PlannedRun& plan, RunRecord rec,
+  // compile them for this run. exec: what starts the command and tells the time.
+  ActiveRun(const CaseSpec& spec, const PlannedRun& plan, RunRecord rec, Executor& exec,
             const Extractor* blank = nullptr);
 
   // Opens the log and spawns `shell -c command`. Never throws: a failure to start is kept and
@@ -37,6 +37,8 @@ class ActiveRun {
   bool started() const { return child_ != nullptr; }
   // The command's pid, also its process group (0 before it started).
   int child_pid() const { return child_ ? child_->pid() : 0; }
+  // Its start time in clock ticks (what tells a reused pid from it), 0 before it started.
+  long long child_start_ticks() const { return child_ ? child_->start_ticks() : 0; }
   const RunRecord& record() const { return rec_; }
   // Readable when extraction has moved on (tick() empties it), -1 without extraction.
   int progress_fd() const { return worker_ ? worker_->wake_fd() : -1; }
@@ -71,8 +73,9 @@ class ActiveRun {
   const CaseSpec& spec_;
   const PlannedRun* plan_;
   RunRecord rec_;
+  Executor& exec_;
   const Extractor* blank_;
-  std::unique_ptr<ChildProcess> child_;
+  std::unique_ptr<Process> child_;
   UniqueFd log_;
   Sha256 log_hash_;
   long long log_bytes_ = 0;  // written to the log so far

@@ -85,11 +85,12 @@ struct Todo {
 // The state of one `CaseRunner::run`: what is queued, what runs, what was counted.
 class RunLoop {
  public:
-  RunLoop(const CaseSpec& spec, Store& store, const RunnerOptions& opts, Progress& progress,
-          RunSummary& sum, fs::path case_logs)
+  RunLoop(const CaseSpec& spec, Store& store, const RunnerOptions& opts, Executor& exec,
+          Progress& progress, RunSummary& sum, fs::path case_logs)
       : spec_(spec),
         store_(store),
         opts_(opts),
+        exec_(exec),
         progress_(progress),
         sum_(sum),
         case_logs_(std::move(case_logs)) {}
@@ -114,8 +115,11 @@ class RunLoop {
   void step();
   void release(const PlannedRun* p) { owned_.erase(p); }
   void launch_ready();
-  bool start(const Todo& t);  // false: not started (done or busy elsewhere)
+  enum class Started { Yes, No, StoreBusy };  // No: done, or run by another aerun
+  Started start(const Todo& t);
   void wait_for_others();
+  // Nothing runs: waits (for a stop signal at most) until the store is tried again.
+  void idle_until(double mono);
   void keep(const std::string& status);
   void send_heartbeat();
   void wait_for_events();
@@ -136,6 +140,7 @@ class RunLoop {
   const CaseSpec& spec_;
   Store& store_;
   const RunnerOptions& opts_;
+  Executor& exec_;
   Progress& progress_;
   RunSummary& sum_;
   const std::string host_ = host_name();
@@ -162,6 +167,9 @@ class RunLoop {
   std::vector<Unsaved> unsaved_;
   double next_unsaved_try_ = 0;
   double retry_since_ = 0;  // while save_unsaved tries one again: when it was first refused
+  // A claim found the store locked: the queue waits until then (the runs in flight go on).
+  double next_claim_try_ = 0;
+  static constexpr double kClaimRetryS = 1;
   // How long a finished run's result waits for a busy store before aerun gives up (exit 3).
   static constexpr double kStoreBusyLimitS = 600;
   static constexpr int kLoopBusyWaitMs = 200;
@@ -213,9 +221,8 @@ void RunLoop::keep(const std::string& status) {
 // Only runs another aerun holds are left: look again every second (their claims are re-read:
 // done, failed, or stale when their owner died). A stop signal leaves them to their owner.
 void RunLoop::wait_for_others() {
-  pollfd p{signals_.fd(), POLLIN, 0};
-  if (poll(&p, 1, 1000) < 0 && errno != EINTR)
-    throw SystemError(fmt::format("poll: {}", strerror(errno)));
+  pfds_.assign(1, {signals_.fd(), POLLIN, 0});
+  exec_.wait(pfds_, exec_.mono_now() + 1);
   signals_.drain();
   if (signals_.stop_signal() != 0) {
     sum_.busy += static_cast<int>(waiting_.size());
@@ -231,7 +238,12 @@ void RunLoop::step() {
   save_unsaved();
   launch_ready();
   if (active_.empty()) {
-    if (queue_.empty() && !waiting_.empty()) wait_for_others();
+    if (!queue_.empty() && signals_.stop_signal() == 0)
+      idle_until(next_claim_try_);
+    else if (!waiting_.empty())
+      wait_for_others();
+    else if (!unsaved_.empty())
+      idle_until(next_unsaved_try_);
     return;
   }
   wait_for_events();
@@ -253,7 +265,7 @@ void RunLoop::step() {
 
 // Tells other aerun processes every kHeartbeatS that this one still runs its runs.
 void RunLoop::send_heartbeat() {
-  const double now = mono_now();
+  const double now = exec_.mono_now();
   if (now < next_heartbeat_) return;
   next_heartbeat_ = now + Store::kHeartbeatS;
   std::vector<long long> ids;
@@ -282,12 +294,14 @@ void RunLoop::run() {
   } short_wait(store_);
   while (!queue_.empty() || !active_.empty() || !waiting_.empty() || !unsaved_.empty()) {
     step();
-    if (active_.empty() && signals_.stop_signal() != 0) break;
+    // Stopped: no run starts, but a finished run's result is still written once the store is free.
+    if (active_.empty() && unsaved_.empty() && signals_.stop_signal() != 0) break;
   }
 }
 
 // Starts queued runs while slots are free (and, with `exclusive: gpu`, the GPU lock is ours).
 void RunLoop::launch_ready() {
+  if (exec_.mono_now() < next_claim_try_) return;
   while (signals_.stop_signal() == 0 && !queue_.empty() &&
          static_cast<int>(active_.size()) < jobs_) {
     const Todo t = queue_.front();
@@ -303,19 +317,32 @@ void RunLoop::launch_ready() {
         return;
       }
     }
-    if (start(t)) {
+    const Started started = start(t);
+    if (started == Started::Yes) {
       owned_[t.plan].attempts_left -= 1;
     } else if (spec_.exclusive_gpu) {
       gpu_lock_.release();
     }
+    if (started == Started::StoreBusy) {
+      // Tried again in a second, not at once: the runs in flight are read meanwhile.
+      next_claim_try_ = exec_.mono_now() + kClaimRetryS;
+      return;
+    }
   }
 }
 
-bool RunLoop::start(const Todo& t) {
+void RunLoop::idle_until(double mono) {
+  pfds_.assign(1, {signals_.fd(), POLLIN, 0});
+  exec_.wait(pfds_, mono);
+  const int stop_before = signals_.stop_signal();
+  if (signals_.drain() != 0 && stop_before == 0) on_stop_signal();
+}
+
+RunLoop::Started RunLoop::start(const Todo& t) {
   const PlannedRun& p = *t.plan;
   RunRecord r = new_run_record(spec_, p, host_, commit_);
   r.status = run_status::running;
-  r.launch_time = wall_now();
+  r.launch_time = exec_.wall_now();
   const bool first = owned_[t.plan].attempts_left == spec_.retries + 1;
   r.session_id = opts_.session_id;
   if (spec_.rundir)
@@ -328,12 +355,12 @@ bool RunLoop::start(const Todo& t) {
         });
       })) {
     queue_.push_back(t);  // tried again later, after the runs already queued
-    return false;
+    return Started::StoreBusy;
   }
   if (claim.outcome == Store::Claim::Outcome::Done) {
     keep(claim.found.status);
     release(t.plan);
-    return false;
+    return Started::No;
   }
   if (claim.outcome == Store::Claim::Outcome::Busy) {
     if (std::find(busy_noted_.begin(), busy_noted_.end(), p.key) == busy_noted_.end()) {
@@ -342,7 +369,7 @@ bool RunLoop::start(const Todo& t) {
                                  p.key.substr(0, 12), claim.found.runner_pid, claim.found.host));
     }
     waiting_.push_back(t);
-    return false;
+    return Started::No;
   }
   if (claim.leftover_pgid != 0 && group_survives(claim.leftover_pgid, claim.leftover_start)) {
     // Its aerun died (kill -9) while it ran: what the command started may still run. Stop it
@@ -368,33 +395,30 @@ bool RunLoop::start(const Todo& t) {
     blank_tried_ = true;
     blank_ = try_extractor(spec_);
   }
-  auto a = std::make_unique<ActiveRun>(spec_, p, std::move(r), blank_ ? &*blank_ : nullptr);
+  auto a = std::make_unique<ActiveRun>(spec_, p, std::move(r), exec_, blank_ ? &*blank_ : nullptr);
   a->start(child_environment(spec_, p, opts_, claim.attempt, a->record().rundir));
   if (a->started()) {
     // What a resume after kill -9 stops; a busy store only loses that safety net.
-    busy_during([&] {
-      store_.set_running_child(claim.id, a->child_pid(), process_start_ticks(a->child_pid()));
-    });
+    busy_during(
+        [&] { store_.set_running_child(claim.id, a->child_pid(), a->child_start_ticks()); });
     progress_.started(a->record());
   }
   active_.push_back(std::move(a));
-  return true;
+  return Started::Yes;
 }
 
 // Waits for output, a signal, or the next deadline of a run.
 void RunLoop::wait_for_events() {
   pfds_.clear();
   pfds_.push_back({signals_.fd(), POLLIN, 0});
-  const double now = mono_now();
+  const double now = exec_.mono_now();
   double wake = now + (opts_.tty ? 0.5 : 5.0);
   for (auto& a : active_) {
     if (a->output_fd() >= 0) pfds_.push_back({a->output_fd(), POLLIN, 0});
     if (a->progress_fd() >= 0) pfds_.push_back({a->progress_fd(), POLLIN, 0});
     wake = a->next_wake(wake);
   }
-  const int timeout_ms = std::max(0, static_cast<int>(std::ceil((wake - now) * 1000)));
-  if (poll(pfds_.data(), pfds_.size(), timeout_ms) < 0 && errno != EINTR)
-    throw SystemError(fmt::format("poll: {}", strerror(errno)));
+  exec_.wait(pfds_, wake);
   const int stop_before = signals_.stop_signal();
   if (signals_.drain() != 0 && stop_before == 0) on_stop_signal();
 }
@@ -403,7 +427,7 @@ void RunLoop::wait_for_events() {
 void RunLoop::on_stop_signal() {
   const std::string name = signal_name(signals_.stop_signal());
   progress_.note(fmt::format("{} received: stopping {} running run(s)", name, active_.size()));
-  for (auto& a : active_) a->interrupt(mono_now(), opts_.kill_grace_s, name);
+  for (auto& a : active_) a->interrupt(exec_.mono_now(), opts_.kill_grace_s, name);
   for (const Todo& t : queue_) release(t.plan);  // never started: counted as not started
   queue_.clear();
   sum_.busy += static_cast<int>(waiting_.size());  // left to the aerun that runs them
@@ -416,7 +440,7 @@ void RunLoop::read_outputs() {
 
 // Reaps, enforces deadlines, and stores the runs that are done (queueing retries first).
 void RunLoop::finish_done_runs() {
-  const double now = mono_now();
+  const double now = exec_.mono_now();
   for (size_t i = 0; i < active_.size();) {
     ActiveRun& a = *active_[i];
     a.tick(now, opts_.kill_grace_s);
@@ -435,7 +459,7 @@ void RunLoop::finish_done_runs() {
 void RunLoop::settle(RunRecord r, const PlannedRun* plan) {
   bool stored = false;
   if (const auto busy = busy_during([&] { stored = store_.finish_run(r); })) {
-    const double now = mono_now();
+    const double now = exec_.mono_now();
     const double since = retry_since_ > 0 ? retry_since_ : now;
     if (now - since > kStoreBusyLimitS)
       throw SystemError(fmt::format(
@@ -476,8 +500,8 @@ void RunLoop::settle(RunRecord r, const PlannedRun* plan) {
 
 // Tries the results a busy store did not take, once a second.
 void RunLoop::save_unsaved() {
-  if (unsaved_.empty() || mono_now() < next_unsaved_try_) return;
-  next_unsaved_try_ = mono_now() + 1;
+  if (unsaved_.empty() || exec_.mono_now() < next_unsaved_try_) return;
+  next_unsaved_try_ = exec_.mono_now() + 1;
   std::vector<Unsaved> pending;
   pending.swap(unsaved_);
   for (Unsaved& u : pending) {
@@ -489,8 +513,9 @@ void RunLoop::save_unsaved() {
 
 }  // namespace
 
-CaseRunner::CaseRunner(const CaseSpec& spec, Store& store, RunnerOptions opts, std::ostream& out)
-    : spec_(spec), store_(store), opts_(std::move(opts)), out_(out) {}
+CaseRunner::CaseRunner(const CaseSpec& spec, Store& store, RunnerOptions opts, std::ostream& out,
+                       Executor& exec)
+    : spec_(spec), store_(store), opts_(std::move(opts)), out_(out), exec_(exec) {}
 
 RunSummary CaseRunner::run(const std::vector<PlannedRun>& planned) {
   return run(
@@ -510,7 +535,7 @@ RunSummary CaseRunner::run(const PlanSource& source, long long total) {
   std::error_code ec;
   fs::create_directories(logs, ec);
   if (ec) throw SystemError(fmt::format("cannot create {}: {}", logs.string(), ec.message()));
-  RunLoop loop(spec_, store_, opts_, progress, sum, logs);
+  RunLoop loop(spec_, store_, opts_, exec_, progress, sum, logs);
   source([&](const PlannedRun& p) { return loop.feed(p); });
   loop.run();
   loop.note_kept();

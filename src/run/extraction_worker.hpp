@@ -23,7 +23,9 @@ class ExtractionWorker {
   // extraction catches up: memory stays bounded, and only then can the command be slowed.
   static constexpr size_t kMaxQueuedBytes = 256u << 20;
 
-  explicit ExtractionWorker(std::unique_ptr<Extractor> ex);
+  // threaded = false: each chunk is extracted in push(), on the caller's thread, and there is no
+  // wake fd (a fake executor's deterministic runs: executor.hpp).
+  explicit ExtractionWorker(std::unique_ptr<Extractor> ex, bool threaded = true);
   ~ExtractionWorker();  // stops the thread; what is still queued is dropped
   ExtractionWorker(const ExtractionWorker&) = delete;
   ExtractionWorker& operator=(const ExtractionWorker&) = delete;
@@ -49,6 +51,7 @@ class ExtractionWorker {
   Progress progress() const;
   // Readable after each chunk is extracted (an eventfd): the run loop polls it, so a run's
   // progress is seen as soon as it is known, not at the next output. drain_wake() empties it.
+  // -1 when not threaded.
   int wake_fd() const { return wake_fd_.get(); }
   void drain_wake();
 
@@ -62,6 +65,14 @@ class ExtractionWorker {
     double wall, mono;
   };
   void run(std::stop_token stop);
+  // What feeding one chunk showed: worked out without the lock, recorded with it.
+  struct Fed {
+    bool startup_before = false;
+    bool moved = false;  // a new progress line
+    Progress now;
+  };
+  Fed feed(const std::string& bytes);
+  void record(const Chunk& c, Fed fed);
 
   std::unique_ptr<Extractor> ex_;
   mutable std::mutex mutex_;
@@ -71,6 +82,7 @@ class ExtractionWorker {
   size_t queued_bytes_ = 0;
   bool extracting_ = false;
   bool finished_ = false;
+  bool threaded_;
   Progress progress_;
   UniqueFd wake_fd_;
   std::jthread thread_;  // declared last: started once the rest exists, stopped first

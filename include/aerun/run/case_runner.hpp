@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "aerun/case/case_spec.hpp"
+#include "aerun/run/executor.hpp"
 #include "aerun/run/run_plan.hpp"
 #include "aerun/util/env_vars.hpp"
 
@@ -52,7 +53,9 @@ class CaseRunner {
   // Calls its sink with each planned run, in order, until the sink returns false.
   using PlanSource = std::function<void(const std::function<bool(const PlannedRun&)>&)>;
 
-  CaseRunner(const CaseSpec& spec, Store& store, RunnerOptions opts, std::ostream& out);
+  // exec: what starts the runs and tells the time (a fake in the run loop's unit tests).
+  CaseRunner(const CaseSpec& spec, Store& store, RunnerOptions opts, std::ostream& out,
+             Executor& exec = system_executor());
   RunSummary run(const std::vector<PlannedRun>& planned);
   // Streams: at most a window of runs (a few hundred) is held at once, whatever `total` is.
   RunSummary run(const PlanSource& source, long long total);
@@ -62,6 +65,7 @@ class CaseRunner {
   Store& store_;
   RunnerOptions opts_;
   std::ostream& out_;
+  Executor& exec_;
 };
 
 }  // namespace aerun
