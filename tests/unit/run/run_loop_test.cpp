@@ -374,6 +374,18 @@ TEST_F(RunLoopTest, AResultTheStoreCannotTakeYetIsWrittenOnceItIsFree) {
   EXPECT_GE(fake_.now(), 6.0);
 }
 
+// A stop signal starts no more runs, but a finished run's result is not dropped for it.
+TEST_F(RunLoopTest, AStopStillWritesAResultTheStoreCouldNotTakeYet) {
+  fake_.script("train 1", steps(4, 1.0));
+  fake_.at(3.5, [&] { sql("BEGIN IMMEDIATE"); });
+  fake_.at(4.5, [] { ::raise(SIGTERM); });
+  fake_.at(6.0, [&] { sql("COMMIT"); });
+  const RunSummary sum = run();
+  EXPECT_EQ(sum.stop_signal, SIGTERM);
+  EXPECT_EQ(status(1), "ok | ");
+  EXPECT_EQ(fake_.starts().size(), 1u);
+}
+
 TEST_F(RunLoopTest, ACommandThatCannotStartFailsAndTheOthersRun) {
   FakeScript broken;
   broken.spawn_error = "cannot run /bin/bash: No such file or directory";
