@@ -6,6 +6,7 @@
 
 #include "aerun/judge/run_status.hpp"
 #include "aerun/run/setup_steps.hpp"
+#include "aerun/run/steps_then_runs.hpp"
 
 #include <unistd.h>
 
@@ -45,25 +46,15 @@ int run_in_allocation(const Globals& g, const CaseSpec& spec, std::vector<Planne
   opts.env = a.env;
   // Setup steps first, here (as the runs: steps of the allocation's job).
   SetupSteps steps(spec);
-  long long blocked = 0;
-  if (!steps.empty()) {
+  if (!steps.empty())
     for (const auto& p : planned) steps.need(p);
-    const RunSummary st = steps.run(store, opts, std::cerr);
-    if (st.stop_signal) return 128 + st.stop_signal;
-    std::vector<PlannedRun> ready;
-    for (auto& p : planned) {
-      if (!steps.blocked(p))
-        ready.push_back(std::move(p));
-      else
-        ++blocked;
-    }
-    planned = std::move(ready);
-    if (blocked > 0)
-      std::cerr << fmt::format("aerun: {} run{} of case '{}' not started: a setup step failed\n",
-                               blocked, blocked == 1 ? "" : "s", spec.name);
-  }
-  CaseRunner runner(spec, store, opts, std::cerr);
-  const RunSummary s = runner.run(planned);
+  const StepsThenRunsOutcome o = run_steps_then_runs(
+      spec, steps, store, opts,
+      [&](const std::function<bool(const PlannedRun&)>& sink) {
+        for (const auto& p : planned)
+          if (!sink(p)) return;
+      },
+      static_cast<long long>(planned.size()), std::cerr);
   for (const auto& p : planned) {
     auto r = store.find_by_key(p.key);
     if (!r || r->runner_pid != getpid() || !r->job_id.empty()) continue;
@@ -71,7 +62,7 @@ int run_in_allocation(const Globals& g, const CaseSpec& spec, std::vector<Planne
     r->job_id = alloc;
     store.update_job(*r);
   }
-  return s.exit_status(blocked);
+  return o.exit_status();
 }
 
 // A dry-run job: its script, and an array's task table with the command of each task (a run's

@@ -17,6 +17,7 @@
 #include "aerun/run/run_plan.hpp"
 #include "aerun/run/search_runner.hpp"
 #include "aerun/run/setup_steps.hpp"
+#include "aerun/run/steps_then_runs.hpp"
 #include "aerun/store/store.hpp"
 #include "aerun/util/shell_quote.hpp"
 #include "cli/app.hpp"
@@ -153,35 +154,13 @@ int run_local_case(const Globals& g, const CaseArgs& a, const CaseSpec& spec,
   const long long total = count_runs(a, spec, selector, given, steps);
   LocalInvocation here(g, a, spec, launch);
   // Setup steps first; a run starts only once every step it needs succeeded.
-  long long blocked = 0;
-  std::optional<SetupSteps::Blocked> first_block;
-  if (!steps.empty()) {
-    const RunSummary st = steps.run(here.store, here.opts, std::cerr);
-    if (st.stop_signal) return 128 + st.stop_signal;
-    if (st.failed > 0 || st.interrupted > 0 || st.busy > 0) {
-      plan_runs(spec, PlanOptions{&selector, /*with_keys=*/true, given}, [&](const PlannedRun& r) {
-        if (auto b = steps.blocked(r)) {
-          ++blocked;
-          if (!first_block) first_block = std::move(b);
-        }
-        return true;
-      });
-    }
-  }
-  CaseRunner runner(spec, here.store, here.opts, std::cerr);
-  const RunSummary s = runner.run(
-      [&](const std::function<bool(const PlannedRun&)>& sink) {
-        plan_runs(
-            spec, PlanOptions{&selector, /*with_keys=*/true, given},
-            [&](const PlannedRun& r) { return blocked > 0 && steps.blocked(r) ? true : sink(r); });
-      },
-      total - blocked);
-  if (blocked > 0)
-    std::cerr << fmt::format(
-        "aerun: {} run{} of case '{}' not started: {} (its log: aerun runs --case {}.{})\n",
-        blocked, blocked == 1 ? "" : "s", spec.name, first_block->text(), spec.name,
-        first_block->step);
-  return s.exit_status(blocked);
+  return run_steps_then_runs(
+             spec, steps, here.store, here.opts,
+             [&](const std::function<bool(const PlannedRun&)>& sink) {
+               plan_runs(spec, PlanOptions{&selector, /*with_keys=*/true, given}, sink);
+             },
+             total, std::cerr)
+      .exit_status();
 }
 
 int run_case_command(const Globals& g, const CaseArgs& a) {

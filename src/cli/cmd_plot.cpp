@@ -1,7 +1,9 @@
 // `aerun plot NAME`: a case's figures drawn by gnuplot to SVG and PNG, script kept beside them.
 #include <fmt/format.h>
+
 #include <poll.h>
 #include <unistd.h>
+#include <algorithm>
 
 #include <cctype>
 #include <cerrno>
@@ -13,6 +15,7 @@
 
 #include "aerun/report/plot.hpp"
 #include "aerun/report/table_finder.hpp"
+#include "aerun/report/table_query.hpp"
 #include "aerun/run/child_process.hpp"
 #include "aerun/util/atomic_file.hpp"
 #include "aerun/util/error.hpp"
@@ -21,7 +24,6 @@
 #include "cli/gnuplot_run.hpp"
 #include "cli/open_store.hpp"
 #include "cli/run_selection.hpp"
-#include "cli/table_runs.hpp"
 
 extern char** environ;
 
@@ -167,7 +169,13 @@ int plot_command(const Globals& g, const PlotArgs& a) {
         "gnuplot is not installed (not found in PATH); aerun plot needs it: apt-get install "
         "gnuplot-nox");
   Store store = open_existing_store(g.resolved_db());
-  std::vector<RunRecord> runs = table_runs(store, spec, tables_runs_from(spec));
+  // The runs its tables show: the case's and every case its tables read.
+  TableQuery::Options o;
+  o.cases = {spec.name};
+  for (const auto& t : spec.tables)
+    for (const auto& n : t.runs_from)
+      if (std::find(o.cases.begin(), o.cases.end(), n) == o.cases.end()) o.cases.push_back(n);
+  std::vector<RunRecord> runs = TableQuery(&spec, std::move(o)).runs(store);
   keep_selected(runs, a.select, planned_param_names(spec));
   const fs::path out =
       a.out.empty() ? fs::path(g.resolved_db()).parent_path() / "plots" : fs::path(a.out);

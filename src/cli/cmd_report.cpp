@@ -7,17 +7,17 @@
 #include <iostream>
 
 #include "aerun/judge/run_status.hpp"
+#include "aerun/report/case_versions.hpp"
 #include "aerun/report/history.hpp"
 #include "aerun/report/html_report.hpp"
 #include "aerun/report/session_pick.hpp"
-#include "aerun/run/case_versions.hpp"
+#include "aerun/report/table_query.hpp"
 #include "aerun/run/provenance.hpp"
 #include "aerun/util/atomic_file.hpp"
 #include "aerun/util/file_name.hpp"
 #include "cli/app.hpp"
 #include "cli/gnuplot_run.hpp"
 #include "cli/open_store.hpp"
-#include "cli/table_runs.hpp"
 
 namespace aerun::cli {
 
@@ -58,7 +58,10 @@ std::vector<std::string> figure_metrics(const std::optional<CaseSpec>& spec,
 void add_tables(CaseReport& c, const Store& store, const CaseSpec& spec) {
   for (const TableSpec& t : spec.tables) {
     try {
-      auto runs = current_runs(table_runs(store, spec, t.runs_from), spec, nullptr);
+      TableQuery::Options o;
+      o.cases = {spec.name};
+      o.cases.insert(o.cases.end(), t.runs_from.begin(), t.runs_from.end());
+      const auto runs = TableQuery(&spec, std::move(o)).runs(store);
       c.tables.push_back(build_table(spec, t, runs, planned_runs(spec, t.runs_from, runs)));
     } catch (const InputError& e) {
       c.note += fmt::format("table {}: {} ", t.name, e.what());

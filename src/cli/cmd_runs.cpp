@@ -4,8 +4,8 @@
 #include <iostream>
 #include <optional>
 
+#include "aerun/report/case_versions.hpp"
 #include "aerun/report/run_listing.hpp"
-#include "aerun/run/case_versions.hpp"
 #include "aerun/util/error.hpp"
 #include "cli/app.hpp"
 #include "cli/open_store.hpp"

@@ -7,14 +7,14 @@
 #include <map>
 
 #include "aerun/record/run_times.hpp"
+#include "aerun/report/case_versions.hpp"
 #include "aerun/report/table.hpp"
 #include "aerun/report/table_finder.hpp"
-#include "aerun/run/case_versions.hpp"
+#include "aerun/report/table_query.hpp"
 #include "cli/app.hpp"
 #include "cli/open_store.hpp"
 #include "cli/progress_line.hpp"
 #include "cli/run_selection.hpp"
-#include "cli/table_stream.hpp"
 
 namespace aerun::cli {
 
@@ -75,51 +75,24 @@ void note_older(size_t older) {
                  "them)\n";
 }
 
-// The table of one session's runs as it left them: few, read whole.
-Table session_table(const Globals& g, const TableArgs& a, const CaseSpec& spec,
-                    const TableSpec& table, Store& store) {
-  const auto s = store.find_session(a.session);
-  if (!s)
-    throw InputError(SourceLoc{}, "--session",
-                     "no session '" + a.session + "' in " + g.resolved_db());
-  std::vector<RunRecord> runs = store.session_runs(s->id, spec.name);
-  for (const auto& other : table.runs_from)
-    if (other != spec.name) {
-      auto more = store.session_runs(s->id, other);
-      runs.insert(runs.end(), more.begin(), more.end());
-    }
-  if (runs.empty())
-    throw InputError(SourceLoc{}, "--session",
-                     "session '" + s->label + "' has no run of case '" + spec.name + "'");
-  size_t older = 0;
-  if (!a.all_versions) runs = current_runs(std::move(runs), spec, &older);
-  note_older(older);
-  std::vector<PlannedRuns> plans = planned_runs(spec, table.runs_from, runs);
-  if (!a.select.empty()) {
-    std::vector<std::string> known = planned_param_names(spec);
-    keep_selected(runs, a.select, known);
-    for (const auto& n : param_names_of(runs))
-      if (std::find(known.begin(), known.end(), n) == known.end()) known.push_back(n);
-    keep_selected(plans, a.select, known);
-  }
-  return build_table(spec, table, runs, plans);
-}
-
-// The table of every run of the case and of its runs_from cases, streamed: each its latest
-// successful attempt, of the current version (unless --all-versions), selected; memory holds
-// what the cells need, not the runs.
-Table streamed_table(const Globals& g, const TableArgs& a, const CaseSpec& spec,
-                     const TableSpec& table, Store& store, ProgressLine& progress) {
-  std::vector<std::string> cases{spec.name};
-  for (const auto& other : table.runs_from)
-    if (std::find(cases.begin(), cases.end(), other) == cases.end()) cases.push_back(other);
-  std::vector<std::string> params, metrics;
-  std::vector<RunRecord> case_files;  // one stub per recorded case file: for planned_runs
+// What a table reads, from light queries: its cases (its own, then its runs_from), their runs'
+// parameter and metric names (when a column, a formula or a selection needs them), the case
+// files they recorded (one stub each, for planned_runs) and how many runs each case has.
+struct TableSources {
+  std::vector<std::string> cases, params, metrics;
+  std::vector<RunRecord> case_files;
+  std::map<std::string, long long> runs;
   long long stored = 0;
-  std::map<std::string, long long> case_runs;  // runs of each case, as the outline counted
+};
+
+TableSources table_sources(const TableArgs& a, const CaseSpec& spec, const TableSpec& table,
+                           const Store& store) {
+  TableSources src;
   auto add = [](std::vector<std::string>& v, const std::string& n) {
     if (std::find(v.begin(), v.end(), n) == v.end()) v.push_back(n);
   };
+  add(src.cases, spec.name);
+  for (const auto& other : table.runs_from) add(src.cases, other);
   // The runs' parameter and metric names decide what a column shows only when its source is
   // none of the case's own (and are the variables of derive formulas and --where): read them
   // only then.
@@ -131,52 +104,80 @@ Table streamed_table(const Globals& g, const TableArgs& a, const CaseSpec& spec,
                           find_run_time(col.source) != nullptr;
     need_names = need_names || !declared;
   }
-  for (const auto& name : cases) {
+  for (const auto& name : src.cases) {
     RunFilter f;
     f.case_name = name;
     const Store::Outline o = store.outline(f, need_names);
-    stored += o.runs;
-    case_runs[name] = o.runs;
-    for (const auto& n : o.params) add(params, n);
-    for (const auto& n : o.metrics) add(metrics, n);
-    for (auto& stub : o.file_stubs(name)) case_files.push_back(std::move(stub));
+    src.stored += o.runs;
+    src.runs[name] = o.runs;
+    for (const auto& n : o.params) add(src.params, n);
+    for (const auto& n : o.metrics) add(src.metrics, n);
+    for (auto& stub : o.file_stubs(name)) src.case_files.push_back(std::move(stub));
   }
-  if (stored == 0) require_case(store, spec.name, g.resolved_db());
-  std::vector<std::string> known = planned_param_names(spec);
-  for (const auto& n : params) add(known, n);
-  auto make_builder = [&] { return std::make_unique<TableBuilder>(spec, table, params, metrics); };
-  TableStream::Options o;
-  o.db_path = g.resolved_db();
-  // Of the runs' own columns, besides their identity and status, the run times the table's
-  // columns show (every one when formulas may name them).
+  return src;
+}
+
+// The columns and metrics of the runs the table shows: of the runs' own columns, besides their
+// identity and status, the run times its columns show; of their metrics, those its columns show
+// (every one of both when formulas may name them).
+void table_reads(const TableSpec& table, TableQuery::Options& o) {
   for (const RunTime& t : kRunTimes)
     if (!table.derive.empty() ||
         std::any_of(table.columns.begin(), table.columns.end(),
                     [&](const ColumnSpec& col) { return col.source == t.name; }))
       o.columns.emplace_back(t.column);
-  // Of the runs' metrics, those the columns show (every one when formulas may name them).
   if (table.derive.empty()) {
     o.metrics.emplace();
-    for (const auto& col : table.columns) add(*o.metrics, col.source);
+    for (const auto& col : table.columns)
+      if (std::find(o.metrics->begin(), o.metrics->end(), col.source) == o.metrics->end())
+        o.metrics->push_back(col.source);
   }
+}
+
+// The table from the store, streamed (memory holds what the cells need, not the runs): every
+// run as it stands, or one session's (--session), of the current version (unless
+// --all-versions), selected.
+Table table_of(const Globals& g, const TableArgs& a, const CaseSpec& spec, const TableSpec& table,
+               Store& store, ProgressLine& progress) {
+  const TableSources src = table_sources(a, spec, table, store);
+  if (src.stored == 0) require_case(store, spec.name, g.resolved_db());
+  std::vector<std::string> known = planned_param_names(spec);
+  for (const auto& n : src.params)
+    if (std::find(known.begin(), known.end(), n) == known.end()) known.push_back(n);
+  TableQuery::Options o;
+  o.cases = src.cases;
   o.all_versions = a.all_versions;
-  o.select = a.select;
-  o.known = known;
+  o.make_selection = table_selection(a.select, known);
+  o.db_path = g.resolved_db();
   o.threads = a.threads;
-  TableStream reader(spec, std::move(o), make_builder);
+  table_reads(table, o);
+  std::string session_label;
+  if (!a.session.empty()) {
+    const auto s = store.find_session(a.session);
+    if (!s)
+      throw InputError(SourceLoc{}, "--session",
+                       "no session '" + a.session + "' in " + g.resolved_db());
+    o.session = s->id;
+    session_label = s->label;
+  }
+  auto make_builder = [&] {
+    return std::make_unique<TableBuilder>(spec, table, src.params, src.metrics);
+  };
+  TableQuery query(&spec, std::move(o));
   const std::unique_ptr<TableBuilder> builder = make_builder();
-  for (const auto& name : cases)
-    reader.read_case(store, name, case_runs[name], *builder, [&](long long read) {
-      if (progress.enabled())
-        progress.show(fmt::format("[aerun] table {}: {} of {} runs read", a.name, read, stored));
-    });
-  const long long read = reader.runs_read();
-  const size_t older = reader.older();
-  note_older(older);
-  std::vector<PlannedRuns> plans = planned_runs(spec, table.runs_from, case_files);
+  query.stream(store, *builder, src.runs, make_builder, [&](long long read) {
+    if (progress.enabled())
+      progress.show(fmt::format("[aerun] table {}: {} of {} runs read", a.name, read, src.stored));
+  });
+  if (!a.session.empty() && query.runs_read() == 0)
+    throw InputError(SourceLoc{}, "--session",
+                     "session '" + session_label + "' has no run of case '" + spec.name + "'");
+  note_older(query.older());
+  std::vector<PlannedRuns> plans = planned_runs(spec, table.runs_from, src.case_files);
   if (!a.select.empty()) keep_selected(plans, a.select, known);
-  progress.show(fmt::format("[aerun] table {}: {} runs read, building the rows…", a.name, read),
-                true);
+  progress.show(
+      fmt::format("[aerun] table {}: {} runs read, building the rows…", a.name, query.runs_read()),
+      true);
   return builder->finish(plans);
 }
 
@@ -206,8 +207,7 @@ int table_command(const Globals& g, const TableArgs& a) {
   // Over a large store the reading and the building take a while: say which is under way.
   ProgressLine progress(std::cerr);
   progress.show("[aerun] table " + a.name + ": reading the runs of case " + spec.name + "…", true);
-  const Table t = a.session.empty() ? streamed_table(g, a, spec, table, store, progress)
-                                    : session_table(g, a, spec, table, store);
+  const Table t = table_of(g, a, spec, table, store, progress);
   progress.clear();
   print_table(t, a.format);
   return a.check ? check_against_paper(t) : 0;

@@ -5,11 +5,14 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "aerun/record/run_record.hpp"
 #include "aerun/report/table.hpp"
+#include "aerun/report/table_query.hpp"
 #include "aerun/run/run_plan.hpp"
 
 namespace aerun::cli {
@@ -65,6 +68,18 @@ inline void keep_selected(std::vector<PlannedRuns>& plans, const SelectionArgs& 
     });
     if (repeats > 0) p.repeat = repeats;
   }
+}
+
+// The selection as a table query applies it (a selector per reading thread); empty when there is
+// none. Throws InputError as keep_selected does, once the first selector is made.
+inline std::function<TableQuery::Selection()> table_selection(const SelectionArgs& s,
+                                                              std::vector<std::string> known) {
+  if (s.empty()) return {};
+  const RunSelector check(s.only, known, s.where);  // a bad key or condition: said now
+  return [s, known] {
+    auto selector = std::make_shared<const RunSelector>(s.only, known, s.where);
+    return [selector](const RunRecord& r) { return selector->keeps(r.params, r.repeat_index); };
+  };
 }
 
 }  // namespace aerun::cli

@@ -97,7 +97,7 @@ void SetupSteps::need(const PlannedRun& run) {
   combos_.insert(std::move(keys));
 }
 
-RunSummary SetupSteps::run(Store& store, RunnerOptions opts, std::ostream& out) {
+RunSummary SetupSteps::run(Store& store, RunnerOptions opts, std::ostream& out, Executor& exec) {
   RunSummary all;
   opts.rerun_failed = true;  // a failed step is a setup problem to fix, never a result to keep
   for (size_t i = 0; i < steps_.size(); ++i) {
@@ -116,7 +116,7 @@ RunSummary SetupSteps::run(Store& store, RunnerOptions opts, std::ostream& out) 
     for (const auto& key : s.order)
       if (wanted.count(key)) planned.push_back(s.instances.at(key).plan);
     if (planned.empty()) continue;
-    CaseRunner runner(s.step_case, store, opts, out);
+    CaseRunner runner(s.step_case, store, opts, out, exec);
     const RunSummary sum = runner.run(planned);
     for (const auto& key : wanted) {
       const auto r = store.find_by_key(key);

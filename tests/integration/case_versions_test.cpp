@@ -75,6 +75,27 @@ TEST(CaseVersions, ARowOfTheCurrentVersionWithNoStoredRunReadsMissing) {
   EXPECT_THAT(r.out, HasSubstr("| 2 | missing |"));  // not x=2's run of iters=20
 }
 
+TEST(CaseVersions, APlotDrawsOnlyTheRunsOfTheCurrentVersionAsItsTableDoes) {
+  if (std::system("command -v gnuplot >/dev/null 2>&1") != 0) GTEST_SKIP() << "no gnuplot";
+  TempDir d;
+  auto text = [](int iters) {
+    return "case: vplot\nparams: {x: [1, 2], iters: " + std::to_string(iters) +
+           "}\ncommand: echo time={iters}.5\nmetrics: {t: 'time=([0-9.]+)'}\n"
+           "tables:\n  pt:\n    rows: [x]\n    columns: [{metric: t, agg: mean}]\n"
+           "plots:\n  pp: {table: pt, kind: line, x: x, y: t}\n";
+  };
+  write_file(d / "c.yaml", text(20));
+  ASSERT_EQ(run_aerun(d, {"case", "c.yaml"}).code, 0);
+  write_file(d / "c.yaml", text(30));
+  ASSERT_EQ(run_aerun(d, {"case", "c.yaml", "--only", "x=1"}).code, 0);
+  const auto r = run_aerun(d, {"plot", "pp", "--cases", "c.yaml"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string gp = read_file(d / "results/plots/pp.gp");
+  EXPECT_THAT(gp, HasSubstr("\n1 30.5\n"));
+  EXPECT_THAT(gp, Not(HasSubstr("25.5")));  // not the mean with the old version's run
+  EXPECT_THAT(gp, Not(HasSubstr("20.5")));  // nor x=2's run of iters=20
+}
+
 TEST(CaseVersions, ACellFromFewerRunsThanPlannedIsMarkedInEveryFormat) {
   TempDir d;
   // Repeat 1 of x=2 fails: its cell is built from 2 of the 3 planned runs.

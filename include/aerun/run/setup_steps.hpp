@@ -13,6 +13,7 @@
 
 #include "aerun/case/case_spec.hpp"
 #include "aerun/run/case_runner.hpp"
+#include "aerun/run/executor.hpp"
 #include "aerun/run/run_plan.hpp"
 
 namespace aerun {
@@ -34,7 +35,8 @@ class SetupSteps {
   // order, each stored as a run of case "<case>.<step>" in the runner's session. An instance is
   // run only for runs whose earlier steps succeeded. A stored failure is always run again (it is
   // a setup problem, not a result). Returns the summary of all of them.
-  RunSummary run(Store& store, RunnerOptions opts, std::ostream& out);
+  RunSummary run(Store& store, RunnerOptions opts, std::ostream& out,
+                 Executor& exec = system_executor());
   // Why a run may not start: the first step instance it needs that did not succeed.
   struct Blocked {
     std::string step;    // the step's name ("build")

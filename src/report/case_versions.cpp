@@ -1,4 +1,4 @@
-#include "aerun/run/case_versions.hpp"
+#include "aerun/report/case_versions.hpp"
 
 #include <algorithm>
 #include <filesystem>
