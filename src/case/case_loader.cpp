@@ -27,11 +27,12 @@ namespace {
 
 const std::vector<std::string>& top_level_keys() {
   static const std::vector<std::string> keys{
-      "case",    "title",         "paper",     "figure",     "workdir",    "shell",   "env",
-      "params",  "zip",           "include",   "exclude",    "derive",     "command", "repeat",
-      "timeout", "retries",       "exclusive", "presets",    "metrics",    "status",  "startup",
-      "tables",  "plots",         "launcher",  "scheduler",  "resources",  "search",  "completion",
-      "rerun",   "poll_interval", "stall",     "first_step", "provenance", "rundir",  "steps"};
+      "case",      "title",      "paper",      "figure",     "workdir",   "shell",
+      "env",       "params",     "zip",        "include",    "exclude",   "derive",
+      "command",   "repeat",     "timeout",    "retries",    "exclusive", "presets",
+      "metrics",   "status",     "startup",    "tables",     "plots",     "launcher",
+      "scheduler", "resources",  "search",     "completion", "rerun",     "poll_interval",
+      "stall",     "first_step", "provenance", "rundir",     "steps",     "container"};
   return keys;
 }
 
@@ -234,6 +235,8 @@ void read_top_level(const YamlReader& r, const Item& e, CaseSpec& spec, const fs
     detail::read_completion(r, e, spec);
   } else if (k == "launcher") {
     detail::read_launcher(r, e, spec, base.string());
+  } else if (k == "container") {
+    detail::read_container(r, e, spec, base.string());
   } else if (k == "scheduler") {
     detail::read_scheduler(r, e, spec);
   } else if (k == "resources") {
@@ -267,6 +270,7 @@ std::string case_version(const CaseSpec& spec) {
             opt(l.depth) + "|" + l.cpu_bind;
     for (const auto& t : l.per_point) text += "|" + t.name + "=" + t.text;
   }
+  if (spec.container) text += "\ncontainer|" + container_signature(*spec.container);
   return sha256_hex(text).substr(0, 16);
 }
 
@@ -279,6 +283,50 @@ void override_watchdog(const std::string& text, const char* flag, double& second
   loc = SourceLoc{flag, 0, 0};
   seconds = parse_duration(text, loc, flag);
   tmpl.clear();
+}
+
+// `--container IMAGE [--container-runtime R]` replaces the file's image (and runtime), or names
+// one for a case that has none; `--no-container` runs the case on the host.
+void override_container(const CaseOverrides& o, CaseSpec& spec) {
+  if (o.no_container) {
+    spec.container.reset();
+    return;
+  }
+  if (o.container_image.empty() && o.container_runtime.empty()) return;
+  const SourceLoc flag{"--container", 0, 0};
+  if (!spec.container) {
+    if (o.container_image.empty() || o.container_runtime.empty())
+      throw InputError(SourceLoc{},
+                       o.container_image.empty() ? "--container" : "--container-runtime",
+                       "the case has no `container:` section: give both --container IMAGE and "
+                       "--container-runtime (" +
+                           detail::joined(container_runtimes()) + ")");
+    spec.container = ContainerSpec{};
+    spec.container->loc = flag;
+    spec.container->base = spec.workdir;
+  }
+  ContainerSpec& c = *spec.container;
+  if (!o.container_image.empty()) {
+    if (o.container_image.find_first_of("\n\r") != std::string::npos)
+      throw InputError(flag, "--container", "an image name is one line");
+    c.image = o.container_image;
+    c.per_point = !placeholders(c.image).empty() || [&] {
+      for (const auto& t : c.mount_texts)
+        if (!placeholders(t).empty()) return true;
+      for (const auto& [n, v] : c.env)
+        if (!placeholders(v).empty()) return true;
+      return false;
+    }();
+  }
+  if (!o.container_runtime.empty()) {
+    const auto& valid = container_runtimes();
+    if (std::find(valid.begin(), valid.end(), o.container_runtime) == valid.end())
+      throw InputError(SourceLoc{"--container-runtime", 0, 0}, "--container-runtime",
+                       "unknown container runtime '" + o.container_runtime + "'" +
+                           detail::did_you_mean(o.container_runtime, valid) + "; use " +
+                           detail::joined(valid));
+    c.runtime = o.container_runtime;
+  }
 }
 
 }  // namespace
@@ -324,10 +372,12 @@ CaseSpec parse_case(const std::string& yaml_text, const std::string& file,
   override_watchdog(overrides.stall, "--stall", spec.stall_s, spec.stall_template, spec.stall_loc);
   override_watchdog(overrides.first_step, "--first-step", spec.first_step_s,
                     spec.first_step_template, spec.first_step_loc);
+  override_container(overrides, spec);
   for (const Item& s : search) detail::read_search(r, s, spec);
   apply_presets(spec, presets_loc);
   for (const Item& p : policy) detail::read_failure_policy(r, p, spec);
   detail::check_case(r, spec);
+  detail::check_container(spec);
   for (const Item& t : tables) detail::read_tables(r, t, spec);
   for (const Item& p : plots) detail::read_plots(r, p, spec);
   spec.file_digest = sha256_hex(yaml_text);

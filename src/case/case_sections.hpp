@@ -51,6 +51,11 @@ void read_failure_policy(const YamlReader& r, const Item& it, CaseSpec& spec);
 // The launcher section (launcher_section.cpp): `launcher: mpich` or a map of its keys.
 void read_launcher(const YamlReader& r, const Item& it, CaseSpec& spec, const std::string& base);
 
+// The container section (container_section.cpp): `container: {image, runtime, mounts, gpus,
+// env, shell}`; check_container, once the sweep is read, checks its placeholders name parameters.
+void read_container(const YamlReader& r, const Item& it, CaseSpec& spec, const std::string& base);
+void check_container(const CaseSpec& spec);
+
 // The batch-scheduler keys (resources_section.cpp): `scheduler: slurm|pbs|local` and
 // `resources:` (nodes, GPUs, walltime, queue, account, ... of each job).
 void read_scheduler(const YamlReader& r, const Item& it, CaseSpec& spec);

@@ -46,6 +46,8 @@ struct CaseArgs {
   bool submit = false;
   SessionArgs session;            // --label / --session new
   std::string stall, first_step;  // watchdogs, as written
+  std::string container, container_runtime;
+  bool no_container = false;
 };
 
 // What a local `aerun case` runs in: the store, this invocation's session, the runner's options
@@ -169,7 +171,8 @@ int run_case_command(const Globals& g, const CaseArgs& a) {
                      "--resume is gone: `aerun case` always continues where it stopped (runs "
                      "already done are reused); drop the flag");
   // The watchdogs from the command line win over the case's (0 turns one off).
-  const CaseSpec spec = load_case(a.file, CaseOverrides{a.stall, a.first_step});
+  const CaseSpec spec = load_case(a.file, CaseOverrides{a.stall, a.first_step, a.container,
+                                                        a.container_runtime, a.no_container});
   const auto names = planned_param_names(spec);
   const RunSelector selector(a.only, names, a.where);
   // Patterns are checked before anything starts.
@@ -220,6 +223,14 @@ void add_case_command(CLI::App& app, Globals& g, Action& action) {
   c->add_option("--first-step", args->first_step,
                 "stop a run that has not reached its first step this long after it started "
                 "(status startup_timeout; e.g. 20m; 0 = off; default: the case's first_step)");
+  auto* image = c->add_option("--container", args->container,
+                              "run every run inside this image (replaces the case's "
+                              "container.image; docs/containers.md)");
+  c->add_option("--container-runtime", args->container_runtime,
+                "the runtime of --container: apptainer, singularity, pyxis, enroot, podman, "
+                "podman-hpc or shifter (default: the case's container.runtime)");
+  c->add_flag("--no-container", args->no_container, "run on the host, without the case's container")
+      ->excludes(image);
   c->add_option("--label", args->session.label,
                 "name this invocation's session (e.g. nightly-2026-11-22): every selected point "
                 "runs anew, once per session; the same label again continues that session");

@@ -1,6 +1,8 @@
 #include "aerun/run/launch_setup.hpp"
 
 #include "aerun/cluster/cluster.hpp"
+#include "aerun/cluster/gpu_discovery.hpp"
+#include "aerun/launch/container_line.hpp"
 #include "aerun/launch/launcher.hpp"
 
 namespace aerun {
@@ -8,7 +10,13 @@ namespace aerun {
 LaunchSetup prepare_launch(const CaseSpec& spec, const ResourcesSpec* point,
                            const LauncherSpec* launcher) {
   LaunchSetup s;
-  if (!spec.launcher) return s;
+  const bool gpus_auto = spec.container && spec.container->gpus == "auto";
+  if (!spec.launcher) {
+    if (gpus_auto)
+      s.gpu_vendor =
+          gpu_vendor_of(discover_gpus(std::nullopt, process_env(), system_tools()).source);
+    return s;
+  }
   LauncherSpec l = launcher ? *launcher : *spec.launcher;
   if (point && !l.nodes) l.nodes = point->nodes;
   if (point && !l.gpus_per_node) l.gpus_per_node = point->gpus_per_node;
@@ -18,6 +26,7 @@ LaunchSetup prepare_launch(const CaseSpec& spec, const ResourcesSpec* point,
   const ClusterInfo c = discover(o);
   s.prefix = render_launch(l, c);
   s.env = rendezvous_env(l, c);
+  if (gpus_auto) s.gpu_vendor = gpu_vendor_of(c.gpu_source);
   return s;
 }
 

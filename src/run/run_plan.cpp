@@ -12,6 +12,7 @@
 #include <memory>
 
 #include "aerun/case/case_loader.hpp"
+#include "aerun/launch/container_line.hpp"
 #include "aerun/run/launch_setup.hpp"
 #include "aerun/sweep/command_template.hpp"
 #include "aerun/sweep/evaluator.hpp"
@@ -208,41 +209,71 @@ void check_sweep_size(const CaseSpec& spec, const Sweep& sweep) {
                                size, kMaxPlannedRuns));
 }
 
-// What `{launch}` renders: the launch line when the case has a launcher.
-std::optional<std::string> launch_line(const CaseSpec& spec, const LaunchSetup& l) {
-  if (!spec.launcher) return std::nullopt;
-  return l.prefix;
-}
-// The launch lines of a sweep whose points size them (per-point nodes, GPUs or launcher counts):
-// one launch setup and command template per distinct size, made when a point first needs it.
-class PointLaunches {
+// How a point's command is made: its template (with the launch line, and the container placed
+// around the launcher) and, for a container with no launcher, the wrap of the whole command.
+struct CommandShape {
+  std::unique_ptr<CommandTemplate> tmpl;
+  std::optional<ContainerLine> container;
+  std::string render(const ParamList& point, const std::string& case_name, int repeat) const {
+    std::string c = tmpl->render(point, case_name, repeat);
+    return container ? command_in_container(c, *container) : c;
+  }
+};
+
+// The command shapes of a case: one per distinct launch line and container (a sweep whose points
+// size the launch or name their own image has several), made when a point first needs one.
+class CommandShapes {
  public:
-  struct Launch {
-    LaunchSetup setup;
-    std::unique_ptr<CommandTemplate> tmpl;
-  };
-  PointLaunches(const CaseSpec& spec, std::vector<std::string> names)
+  CommandShapes(const CaseSpec& spec, std::vector<std::string> names)
       : spec_(spec), names_(std::move(names)) {}
 
-  const Launch& of(const ResourcesSpec* res, const LauncherSpec& l) {
-    const std::string size = fmt::format(
-        "{}|{}|{}", res ? std::to_string(res->nodes.value_or(0)) : "-",
-        res ? std::to_string(res->gpus_per_node.value_or(-1)) : "-", launcher_signature(l));
-    auto found = by_size_.find(size);
-    if (found == by_size_.end()) {
-      Launch pl;
-      pl.setup = prepare_launch(spec_, res, &l);
-      pl.tmpl = std::make_unique<CommandTemplate>(spec_.command, spec_.command_loc, names_,
-                                                  launch_line(spec_, pl.setup));
-      found = by_size_.emplace(size, std::move(pl)).first;
+  const CommandShape& of(const LaunchSetup& l, const ContainerSpec* c) {
+    std::string key = l.prefix;
+    if (c) key += '\0' + container_signature(*c);
+    auto found = shapes_.find(key);
+    if (found != shapes_.end()) return found->second;
+    CommandShape s;
+    // What `{launch}` renders: the launch line when the case has a launcher.
+    std::optional<std::string> launch;
+    if (spec_.launcher) launch = l.prefix;
+    if (c) {
+      ContainerContext ctx;
+      ctx.launcher = spec_.launcher ? spec_.launcher->kind : "";
+      ctx.gpu_vendor = l.gpu_vendor;
+      for (const auto& [name, value] : spec_.env) ctx.forwarded.push_back(name);
+      for (const auto& e : l.env) ctx.forwarded.push_back(e.name);
+      s.container = container_line(*c, ctx);
+      if (launch) launch = launch_in_container(*launch, *s.container);
     }
-    return found->second;
+    s.tmpl = std::make_unique<CommandTemplate>(spec_.command, spec_.command_loc, names_, launch);
+    return shapes_.emplace(std::move(key), std::move(s)).first->second;
   }
 
  private:
   const CaseSpec& spec_;
   const std::vector<std::string> names_;
-  std::map<std::string, Launch> by_size_;  // by the sizes that shape the launch line
+  std::map<std::string, CommandShape> shapes_;
+};
+
+// The launch setups of a sweep whose points size them (per-point nodes, GPUs or launcher counts):
+// one per distinct size, made when a point first needs it.
+class PointLaunches {
+ public:
+  explicit PointLaunches(const CaseSpec& spec) : spec_(spec) {}
+
+  const LaunchSetup& of(const ResourcesSpec* res, const LauncherSpec& l) {
+    const std::string size = fmt::format(
+        "{}|{}|{}", res ? std::to_string(res->nodes.value_or(0)) : "-",
+        res ? std::to_string(res->gpus_per_node.value_or(-1)) : "-", launcher_signature(l));
+    auto found = by_size_.find(size);
+    if (found == by_size_.end())
+      found = by_size_.emplace(size, prepare_launch(spec_, res, &l)).first;
+    return found->second;
+  }
+
+ private:
+  const CaseSpec& spec_;
+  std::map<std::string, LaunchSetup> by_size_;  // by the sizes that shape the launch line
 };
 
 }  // namespace
@@ -265,11 +296,12 @@ void plan_runs(const CaseSpec& spec, const PlanOptions& opts,
     own = prepare_launch(spec);
     launch = &own;
   }
-  std::unique_ptr<CommandTemplate> fixed;
-  if (launch)
-    fixed = std::make_unique<CommandTemplate>(spec.command, spec.command_loc, sweep.names(),
-                                              launch_line(spec, *launch));
-  PointLaunches launches(spec, sweep.names());
+  const bool container_per_point = spec.container && spec.container->per_point;
+  const ContainerSpec* container = spec.container ? &*spec.container : nullptr;
+  CommandShapes shapes(spec, sweep.names());
+  const CommandShape* fixed =
+      launch && !container_per_point ? &shapes.of(*launch, container) : nullptr;
+  PointLaunches launches(spec);
   std::map<std::string, std::shared_ptr<const ResourcesSpec>> resolved;
   std::map<std::string, std::shared_ptr<const LauncherSpec>> launchers;
   PlannedRun run;
@@ -281,7 +313,8 @@ void plan_runs(const CaseSpec& spec, const PlanOptions& opts,
     if (!spec.first_step_template.empty())
       run.first_step_s =
           resolve_duration(spec.first_step_template, spec.first_step_loc, "first_step", point);
-    const CommandTemplate* tmpl = fixed.get();
+    const CommandShape* shape = fixed;
+    const LaunchSetup* setup = launch;
     std::shared_ptr<const ResourcesSpec> res;
     if (per_point) {
       auto r = std::make_shared<const ResourcesSpec>(resolve_resources(spec.resources, point));
@@ -293,9 +326,13 @@ void plan_runs(const CaseSpec& spec, const PlanOptions& opts,
       run.launcher = launchers.emplace(launcher_signature(*l), l).first->second;
     }
     if (launch_per_point) {
-      const auto& pl = launches.of(res.get(), run.launcher ? *run.launcher : *spec.launcher);
-      tmpl = pl.tmpl.get();
-      run.env = pl.setup.env;
+      setup = &launches.of(res.get(), run.launcher ? *run.launcher : *spec.launcher);
+      run.env = setup->env;
+    }
+    if (!shape) {
+      std::optional<ContainerSpec> own_image;
+      if (container_per_point) own_image = resolve_container(*spec.container, point);
+      shape = &shapes.of(*setup, own_image ? &*own_image : container);
     }
     for (int r = 0; r < spec.repeat; ++r) {
       if (selector && !selector->keeps(point, r)) continue;
@@ -304,7 +341,7 @@ void plan_runs(const CaseSpec& spec, const PlanOptions& opts,
       else if (with_keys)
         run.params = point;
       run.repeat_index = r;
-      run.command = tmpl->render(point, spec.name, r);
+      run.command = shape->render(point, spec.name, r);
       if (with_keys) run.key = run_key(spec.name, run.command, point, spec.env, r);
       if (!fn(run)) return false;
     }

@@ -28,6 +28,7 @@ void as_job_steps(const CaseSpec& spec, Scheduler s, std::vector<PlannedRun>& pl
 LaunchSetup job_launch_setup(const CaseSpec& spec) {
   LaunchSetup l;
   if (spec.launcher) l.prefix = "$DIST_LAUNCH";
+  l.gpu_vendor = "node";  // a container's `gpus: auto`: the job's node decides (container_line)
   return l;
 }
 

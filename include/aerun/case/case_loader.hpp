@@ -18,6 +18,9 @@ inline constexpr size_t kMaxCaseFileBytes = 1u << 20;
 // watchdog off, "" leaves the file's.
 struct CaseOverrides {
   std::string stall, first_step;
+  // `--container IMAGE`, `--container-runtime R`, `--no-container` (docs/containers.md).
+  std::string container_image, container_runtime;
+  bool no_container = false;
 };
 
 // Reads and validates a case file; throws InputError ("file:line:col: key: message") on any bad

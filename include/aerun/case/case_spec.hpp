@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "aerun/case/aggregation.hpp"
+#include "aerun/case/container_spec.hpp"
 #include "aerun/case/launcher_spec.hpp"
 #include "aerun/case/poll_interval.hpp"
 #include "aerun/case/resources_spec.hpp"
@@ -267,7 +268,8 @@ struct CaseSpec {
   std::vector<std::string> retry_on;  // the statuses retried (empty: the transient ones)
   std::vector<std::string> rerun;     // failures a later invocation runs again (`rerun:`)
   bool exclusive_gpu = false;
-  std::optional<LauncherSpec> launcher;  // `launcher:`; the command may then use {launch}
+  std::optional<LauncherSpec> launcher;    // `launcher:`; the command may then use {launch}
+  std::optional<ContainerSpec> container;  // `container:`: every run inside this image
 
   std::vector<std::string> presets;  // named metric/status sets
   std::vector<MetricSpec> metrics;

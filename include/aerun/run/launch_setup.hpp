@@ -13,8 +13,9 @@ namespace aerun {
 // The command's `{launch}` (CommandTemplate): with a launcher, the line replaces every `{launch}`,
 // or prefixes a command that has none.
 struct LaunchSetup {
-  std::string prefix;  // shell-ready launcher words ("" without a launcher)
-  EnvVars env;         // MASTER_ADDR, MASTER_PORT, WORLD_SIZE, ...
+  std::string prefix;      // shell-ready launcher words ("" without a launcher)
+  EnvVars env;             // MASTER_ADDR, MASTER_PORT, WORLD_SIZE, ...
+  std::string gpu_vendor;  // nvidia, rocm or "": a container's `gpus: auto` (container_line.hpp)
 };
 
 // Discovers the cluster and renders the launcher; throws InputError (bad hostfile, more ranks

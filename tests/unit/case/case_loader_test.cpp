@@ -222,6 +222,14 @@ TEST_F(FullCase, AcceptsASingleRowAndBuiltInColumnSources) {
   EXPECT_TRUE(t.where.empty());
 }
 
+// `--stall` and `--first-step` as given.
+CaseOverrides watchdogs(const std::string& stall, const std::string& first_step) {
+  CaseOverrides o;
+  o.stall = stall;
+  o.first_step = first_step;
+  return o;
+}
+
 TEST(ParseCase, AppliesDefaultsToAMinimalCase) {
   const CaseSpec s = parse_case("case: m\ncommand: echo hi\n", "m.yaml", "/tmp/base");
   EXPECT_EQ(s.file, "m.yaml");
@@ -314,7 +322,7 @@ TEST(CaseOverrides, TheCommandLinesWatchdogsReplaceTheFilesAndAreCheckedAsTheyAr
       "stall: \"{s}\"\nfirst_step: 10m\n";
   const CaseSpec file = parse_case(yaml, "w.yaml", "/tmp");
   EXPECT_EQ(file.stall_template, "{s}");
-  const CaseSpec over = parse_case(yaml, "w.yaml", "/tmp", CaseOverrides{"90s", "0"});
+  const CaseSpec over = parse_case(yaml, "w.yaml", "/tmp", watchdogs("90s", "0"));
   EXPECT_EQ(over.stall_s, 90);
   EXPECT_EQ(over.stall_template, "");
   EXPECT_EQ(over.first_step_s, 0);
@@ -322,13 +330,13 @@ TEST(CaseOverrides, TheCommandLinesWatchdogsReplaceTheFilesAndAreCheckedAsTheyAr
   EXPECT_EQ(over.version, file.version);
   // A bad value, and a watchdog the case cannot serve, name the flag.
   try {
-    parse_case(yaml, "w.yaml", "/tmp", CaseOverrides{"soon", ""});
+    parse_case(yaml, "w.yaml", "/tmp", watchdogs("soon", ""));
     ADD_FAILURE() << "no error for --stall soon";
   } catch (const InputError& e) {
     EXPECT_THAT(e.what(), HasSubstr("--stall"));
   }
   try {
-    parse_case("case: w\ncommand: train\n", "w.yaml", "/tmp", CaseOverrides{"", "5m"});
+    parse_case("case: w\ncommand: train\n", "w.yaml", "/tmp", watchdogs("", "5m"));
     ADD_FAILURE() << "no error for --first-step without a startup pattern";
   } catch (const InputError& e) {
     EXPECT_THAT(e.what(), HasSubstr("--first-step"));

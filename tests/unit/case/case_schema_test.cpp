@@ -67,6 +67,8 @@ completion: {end: 'done', counter: 'step (\d+)/(\d+)'}
 launcher: {kind: mpich, ranks_per_node: 1, nodes: 1, ranks: 1, cpu_bind: none, depth: 1,
            gpu_bind: none, extra_args: [-v], env: [A], gpus_per_node: 0, hostfile: hosts,
            mpi: pmix, program: mpiexec, master_port: 29500}
+container: {image: a.sif, runtime: apptainer, mounts: [/d], gpus: none, env: {B: 1},
+            shell: /bin/sh}
 scheduler: slurm
 resources: {nodes: 1, gpus_per_node: 0, tasks_per_node: 1, cpus_per_task: 1, walltime: 1h,
             partition: p, account: a, constraint: c, hint: nomultithread, exclusive: true,
