@@ -11,7 +11,8 @@ if [[ " $* " == *" --test "* ]]; then
   pkgs+=(libgtest-dev libgmock-dev googletest gnuplot-nox chromium tmux slurmctld slurmd slurm-client munge libpmix2
         slurmdbd mariadb-server  # accounting: sacct against a real slurmdbd (SLURM_TEST_ACCOUNTING=1)
         mpich openmpi-bin libmpich-dev libopenmpi-dev python3-jsonschema python3-yaml
-        file)  # file: CPack's DEB generator reads the binaries' dependencies with it
+        file  # file: CPack's DEB generator reads the binaries' dependencies with it
+        podman runc busybox-static)  # containers: a local image from a busybox tarball (podman import)
 fi
 if [[ " $* " == *" --sanitize "* ]]; then
   pkgs+=(clang libclang-rt-14-dev llvm)

@@ -43,6 +43,21 @@ ContainerMount parse_mount(const std::string& text, const std::string& base, con
   return m;
 }
 
+// An image file named relative to the case file (`./x.sqsh`, `img/pytorch.sif`) becomes absolute:
+// runs may start in their own directories. Registry references are left as they are.
+std::string image_path(const std::string& image, const std::string& base) {
+  const bool relative_file = image.rfind("./", 0) == 0 || image.rfind("../", 0) == 0;
+  const auto ends = [&](std::string_view ext) {
+    return image.size() > ext.size() &&
+           image.compare(image.size() - ext.size(), ext.size(), ext) == 0;
+  };
+  const bool file_name = ends(".sif") || ends(".simg") || ends(".sqsh") || ends(".squashfs");
+  if (image.empty() || image[0] == '/' || image.find("://") != std::string::npos ||
+      image.find('#') != std::string::npos || !(relative_file || file_name))
+    return image;
+  return (fs::path(base) / image).lexically_normal().string();
+}
+
 namespace detail {
 
 namespace {
@@ -120,6 +135,7 @@ void read_container(const YamlReader& r, const Item& it, CaseSpec& spec, const s
     throw InputError(it.loc, it.key,
                      "missing required key 'runtime' (" + joined(container_runtimes()) + ")");
   c.per_point = c.per_point || has_placeholder(c.image);
+  if (!has_placeholder(c.image)) c.image = image_path(c.image, base);
   spec.container = std::move(c);
 }
 
@@ -168,7 +184,7 @@ ContainerSpec resolve_container(const ContainerSpec& spec, const ParamList& poin
   if (!spec.per_point) return spec;
   ContainerSpec c = spec;
   c.per_point = false;
-  c.image = filled(spec.image, point, spec.loc, "container.image");
+  c.image = image_path(filled(spec.image, point, spec.loc, "container.image"), spec.base);
   if (c.image.empty() || c.image.find_first_of("\n\r") != std::string::npos)
     throw InputError(spec.loc, "container.image",
                      fmt::format("'{}' fills to no image name on one line", spec.image));

@@ -65,6 +65,9 @@ std::string identity_text(const RunRecord& r) {
   o += fmt::format("repeat      {}   attempt {}\n", r.repeat_index, r.attempt);
   o += fmt::format("command     {}\n", r.command);
   o += fmt::format("workdir     {}\n", r.workdir);
+  if (!r.container_image.empty())
+    o += fmt::format("image       {}  ({})\n", printable(r.container_image),
+                     r.container_digest.empty() ? "digest unknown" : printable(r.container_digest));
   if (!r.rundir.empty()) o += fmt::format("rundir      {}\n", printable(r.rundir));
   o += "parameters\n";
   for (const auto& [n, v] : r.params) o += fmt::format("  {:<18} {}\n", n, v.text());

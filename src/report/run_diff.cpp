@@ -135,6 +135,10 @@ RunDiff diff_runs(const RunRecord& a, const RunRecord& b, bool all, const EnvRec
   how.row("case version", shown(a.case_version), shown(b.case_version));
   how.row("case file sha256", shown(a.case_digest.substr(0, 16)),
           shown(b.case_digest.substr(0, 16)));
+  if (!a.container_image.empty() || !b.container_image.empty()) {
+    how.row("image", shown(a.container_image), shown(b.container_image));
+    how.row("image digest", shown(a.container_digest), shown(b.container_digest));
+  }
   how.row("command", shown(a.command), shown(b.command));
   how.row("workdir", shown(a.workdir), shown(b.workdir));
   how.row("host", shown(a.host), shown(b.host));

@@ -13,6 +13,7 @@
 
 #include "aerun/case/case_loader.hpp"
 #include "aerun/launch/container_line.hpp"
+#include "aerun/run/image_digest.hpp"
 #include "aerun/run/launch_setup.hpp"
 #include "aerun/sweep/command_template.hpp"
 #include "aerun/sweep/evaluator.hpp"
@@ -174,6 +175,10 @@ RunRecord new_run_record(const CaseSpec& spec, const PlannedRun& run, const std:
   r.git_commit = git_commit;
   r.case_version = spec.version;
   r.case_digest = spec.file_digest;
+  if (spec.container && !run.image.empty()) {
+    r.container_image = run.image;
+    r.container_digest = image_digest(spec.container->runtime, run.image, spec.workdir);
+  }
   r.runner_pid = getpid();
   r.runner_start = self_identity().start_ticks;
   r.runner_boot = self_identity().boot_id;
@@ -214,6 +219,7 @@ void check_sweep_size(const CaseSpec& spec, const Sweep& sweep) {
 struct CommandShape {
   std::unique_ptr<CommandTemplate> tmpl;
   std::optional<ContainerLine> container;
+  std::string image;  // the image it runs inside ("" none)
   std::string render(const ParamList& point, const std::string& case_name, int repeat) const {
     std::string c = tmpl->render(point, case_name, repeat);
     return container ? command_in_container(c, *container) : c;
@@ -243,6 +249,7 @@ class CommandShapes {
       for (const auto& [name, value] : spec_.env) ctx.forwarded.push_back(name);
       for (const auto& e : l.env) ctx.forwarded.push_back(e.name);
       s.container = container_line(*c, ctx);
+      s.image = c->image;
       if (launch) launch = launch_in_container(*launch, *s.container);
     }
     s.tmpl = std::make_unique<CommandTemplate>(spec_.command, spec_.command_loc, names_, launch);
@@ -342,6 +349,7 @@ void plan_runs(const CaseSpec& spec, const PlanOptions& opts,
         run.params = point;
       run.repeat_index = r;
       run.command = shape->render(point, spec.name, r);
+      run.image = shape->image;
       if (with_keys) run.key = run_key(spec.name, run.command, point, spec.env, r);
       if (!fn(run)) return false;
     }

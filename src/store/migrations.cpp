@@ -294,6 +294,12 @@ CREATE TABLE store_writer (
 );
 )sql";
 
+// The image a run ran inside and its digest (issue 31).
+constexpr std::string_view kContainers = R"sql(
+ALTER TABLE runs ADD COLUMN container_image TEXT NOT NULL DEFAULT '';
+ALTER TABLE runs ADD COLUMN container_digest TEXT NOT NULL DEFAULT '';
+)sql";
+
 }  // namespace
 
 const std::vector<Migration>& store_migrations() {
@@ -317,6 +323,7 @@ const std::vector<Migration>& store_migrations() {
       {12, "claim watches: another host's silent claim timed by the watcher's own clock",
        kClaimWatch},
       {13, "the host that writes a WAL store", kStoreWriter},
+      {14, "containers: the image a run ran inside and its digest", kContainers},
   };
   return migrations;
 }

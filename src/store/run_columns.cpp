@@ -93,6 +93,8 @@ const RunColumn kRunColumnTable[] = {
     AERUN_COLUMN(log_state, text, Named, kHistory),
     AERUN_COLUMN(rundir, text, Named, kJob | kKeepWhenEmpty),
     AERUN_COLUMN(nodes, text, Named, kJob | kKeepWhenEmpty),
+    AERUN_COLUMN(container_image, text, Named, kBegin),
+    AERUN_COLUMN(container_digest, text, Named, kBegin),
 };
 #undef AERUN_COLUMN
 

@@ -46,6 +46,10 @@ inline const std::vector<std::string>& container_runtimes() {
 ContainerMount parse_mount(const std::string& text, const std::string& base, const SourceLoc& loc,
                            const std::string& key);
 
+// An image file named relatively (`./x.sqsh`, `img/pytorch.sif`: starting with ./ or ../, or
+// ending in .sif, .simg, .sqsh, .squashfs) made absolute against base; any other image as it is.
+std::string image_path(const std::string& image, const std::string& base);
+
 // The image of one sweep point: its `{param}` placeholders filled from the point's parameters.
 // Throws InputError at the container's file:line naming the point.
 ContainerSpec resolve_container(const ContainerSpec& spec, const ParamList& point);

@@ -72,9 +72,13 @@ struct RunRecord {
   std::string nodes;  // the hosts it ran on: a batch job's node list (Slurm hostlist, PBS
                       // hosts), else the host; "" when unknown (ingested, stored before v10)
   std::string aerun_version;
-  std::string git_commit;      // of workdir, when it is a git repository
-  std::string case_version;    // CaseSpec::version of the case it ran from ("" for ingested runs)
-  std::string case_digest;     // SHA-256 of the case file's text it ran from
+  std::string git_commit;    // of workdir, when it is a git repository
+  std::string case_version;  // CaseSpec::version of the case it ran from ("" for ingested runs)
+  std::string case_digest;   // SHA-256 of the case file's text it ran from
+  // The image it ran inside (case `container:`), as named, and its identity as the runtime
+  // knows it (image_digest.hpp; "" when none could be found); both "" on the host.
+  std::string container_image;
+  std::string container_digest;
   int runner_pid = 0;          // the aerun process that ran it (to detect orphaned "running" rows)
   long long runner_start = 0;  // that process's start time (ticks since boot): pids are reused
   std::string runner_boot;     // the boot it ran in

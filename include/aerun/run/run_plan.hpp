@@ -30,6 +30,7 @@ struct PlannedRun {
   // The watchdogs for this point (the case's, or filled from `stall: "{stall}"`); 0 = off.
   double stall_s = 0;
   double first_step_s = 0;
+  std::string image;  // the image it runs inside (case `container:`, filled per point); "" none
 };
 
 // The resources the run's job asks for: its point's, else the case's.

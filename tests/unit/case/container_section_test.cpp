@@ -40,7 +40,7 @@ TEST(ContainerSection, EveryKeyIsRead) {
   const CaseSpec s = load(kCase);
   ASSERT_TRUE(s.container);
   const ContainerSpec& c = *s.container;
-  EXPECT_EQ(c.image, "pytorch_24.05.sif");
+  EXPECT_EQ(c.image, "/cases/pytorch_24.05.sif");  // an image file: the case folder's
   EXPECT_EQ(c.runtime, "apptainer");
   ASSERT_EQ(c.mounts.size(), 3u);
   EXPECT_EQ(c.mounts[0].source, "/lus/data");
@@ -56,6 +56,22 @@ TEST(ContainerSection, EveryKeyIsRead) {
   EXPECT_EQ(c.shell, "/bin/bash");
   EXPECT_EQ(c.loc.line, 2);
   EXPECT_FALSE(c.per_point);
+}
+
+TEST(ContainerSection, AnImageFileIsTheCaseFoldersAndARegistryNameStaysAsWritten) {
+  auto image_of = [](const std::string& img, const std::string& runtime) {
+    return load("case: c\ncontainer: {image: '" + img + "', runtime: " + runtime +
+                "}\ncommand: x\n")
+        .container->image;
+  };
+  EXPECT_EQ(image_of("img/pt.sif", "apptainer"), "/cases/img/pt.sif");
+  EXPECT_EQ(image_of("./pt.sqsh", "pyxis"), "/cases/pt.sqsh");
+  EXPECT_EQ(image_of("/sw/pt.sif", "apptainer"), "/sw/pt.sif");
+  EXPECT_EQ(image_of("docker://nvcr.io/nvidia/pytorch:24.05-py3", "apptainer"),
+            "docker://nvcr.io/nvidia/pytorch:24.05-py3");
+  EXPECT_EQ(image_of("nvcr.io#nvidia/pytorch:24.05-py3", "pyxis"),
+            "nvcr.io#nvidia/pytorch:24.05-py3");
+  EXPECT_EQ(image_of("localhost/train:1", "podman"), "localhost/train:1");
 }
 
 TEST(ContainerSection, AbsentMeansTheHost) {
@@ -124,8 +140,8 @@ TEST(ContainerSection, TheImageIsPartOfTheCaseVersion) {
 
 TEST(ContainerSection, TheCommandLineReplacesTheImageOrRunsOnTheHost) {
   CaseOverrides o;
-  o.container_image = "other.sif";
-  EXPECT_EQ(load(kCase, o).container->image, "other.sif");
+  o.container_image = "/sw/other.sif";
+  EXPECT_EQ(load(kCase, o).container->image, "/sw/other.sif");
   EXPECT_EQ(load(kCase, o).container->runtime, "apptainer");
   o.container_runtime = "singularity";
   EXPECT_EQ(load(kCase, o).container->runtime, "singularity");

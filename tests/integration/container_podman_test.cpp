@@ -1,0 +1,151 @@
+// Runs inside a real image (issue 31): Debian's podman 4.3 runs a local image built here from a
+// busybox tarball (`podman import`, no registry). Podman is set up from the test itself, as this
+// machine needs it: Debian's runc, the cgroupfs manager, no default ulimits (crun refused the
+// hybrid cgroup layout, and the default ulimits), through a containers.conf named by
+// CONTAINERS_CONF (containers.conf(5): "just this path will be used").
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include "harness.hpp"
+
+using namespace aerun::testing;
+using ::testing::HasSubstr;
+
+namespace {
+
+class PodmanImage : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    if (std::system("command -v podman >/dev/null 2>&1 && test -x /bin/busybox") != 0) {
+      skip_ = "podman or busybox-static is not installed (scripts/install-deps.sh --test)";
+      return;
+    }
+    dir_ = new TempDir();
+    const TempDir& d = *dir_;
+    write_file(d / "containers.conf",
+               "[containers]\ndefault_ulimits = []\n[engine]\ncgroup_manager = \"cgroupfs\"\n"
+               "runtime = \"runc\"\n");
+    // The image: busybox, its applets, and a file only the image has.
+    repo_ = "localhost/aerun-test-" + std::to_string(::getpid());
+    image_ = repo_ + ":1";
+    const std::string root = d / "rootfs";
+    const std::string build =
+        "set -e; mkdir -p " + root + "/bin " + root + "/opt/only-in-image " + root + "/tmp; " +
+        "cp /bin/busybox " + root +
+        "/bin/; for a in sh echo cat env pwd sleep; do ln -s "
+        "busybox " +
+        root + "/bin/$a; done; echo image-marker-31 > " + root +
+        "/opt/only-in-image/marker; tar -C " + root + " -cf " + (d / "rootfs.tar") + " .; " +
+        env() + " podman import -q " + (d / "rootfs.tar") + " " + image_ + " >" +
+        (d / "import.out") + " 2>&1; echo image-marker-2 > " + root +
+        "/opt/only-in-image/marker; tar -C " + root + " -cf " + (d / "rootfs2.tar") + " .; " +
+        env() + " podman import -q " + (d / "rootfs2.tar") + " " + repo_ + ":2 >>" +
+        (d / "import.out") + " 2>&1";
+    if (std::system(build.c_str()) != 0) {
+      skip_ = "podman import failed: " + read_file(d / "import.out");
+      return;
+    }
+    const std::string probe = env() + " podman run --rm " + image_ + " /bin/sh -c 'echo ok' >" +
+                              (d / "probe.out") + " 2>&1";
+    if (std::system(probe.c_str()) != 0)
+      skip_ = "podman cannot run a container on this machine: " + read_file(d / "probe.out");
+  }
+  static void TearDownTestSuite() {
+    if (!image_.empty())
+      std::system(
+          (env() + " podman rmi -f " + image_ + " " + repo_ + ":2 >/dev/null 2>&1").c_str());
+    delete dir_;
+    dir_ = nullptr;
+  }
+  void SetUp() override {
+    if (!skip_.empty()) GTEST_SKIP() << skip_;
+  }
+  static std::string env() { return "CONTAINERS_CONF=" + (*dir_ / "containers.conf"); }
+  static std::string log_of(const TempDir& d) {
+    return command_output("cat " + d / "results/logs" + "/*/*.log");
+  }
+
+  static inline TempDir* dir_ = nullptr;
+  static std::string id_of(const std::string& image) {
+    return command_output(env() + " podman image inspect --format '{{.Id}}' " + image);
+  }
+
+  static inline std::string repo_, image_, skip_;
+};
+
+TEST_F(PodmanImage, ACaseWithNoLauncherRunsItsWholeCommandInsideTheImage) {
+  TempDir d;
+  write_file(d / "c.yaml",
+             "case: inimage\nenv: {GREETING: hello}\n"
+             "container: {image: '" +
+                 image_ +
+                 "', runtime: podman, gpus: none}\n"
+                 "metrics: {loss: 'loss=([0-9.]+)'}\n"
+                 "command: cat /opt/only-in-image/marker && echo \"greeting=$GREETING "
+                 "attempt=$AERUN_ATTEMPT\" && echo loss=0.5 && pwd\n");
+  const auto r = run_aerun(d, {"case", "c.yaml"}, env());
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string log = log_of(d);
+  EXPECT_THAT(log, HasSubstr("image-marker-31\n"));  // a file only the image holds
+  // aerun's variables and the case's env pass in by name; the run's directory is entered.
+  EXPECT_THAT(log, HasSubstr("greeting=hello attempt=1\n"));
+  EXPECT_THAT(log, HasSubstr("\n" + d.path().string() + "\n"));
+  EXPECT_EQ(sql1(d / "results/aerun.db", "SELECT status FROM runs"), "ok");
+  EXPECT_EQ(sql1(d / "results/aerun.db", "SELECT value FROM metrics WHERE name='loss'"), "0.5");
+}
+
+TEST_F(PodmanImage, UnderMpiexecEachRankIsAContainerThatSeesItsRank) {
+  TempDir d;
+  write_file(d / "c.yaml", "case: ranks\ncontainer: {image: '" + image_ +
+                               "', runtime: podman, gpus: none}\n"
+                               "launcher: {kind: openmpi, ranks: 2, ranks_per_node: 2}\n"
+                               "command: \"{launch} sh -c 'echo rank=$OMPI_COMM_WORLD_RANK of "
+                               "$OMPI_COMM_WORLD_SIZE; cat /opt/only-in-image/marker'\"\n");
+  const auto r = run_aerun(d, {"case", "c.yaml"}, env());
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string log = log_of(d);
+  EXPECT_THAT(log, HasSubstr("rank=0 of 2\n"));
+  EXPECT_THAT(log, HasSubstr("rank=1 of 2\n"));
+  EXPECT_EQ(command_output("grep -c image-marker-31 " + d / "results/logs" + "/*/*.log"), "2\n");
+}
+
+TEST_F(PodmanImage, EachRunKeepsItsImagesIdAndDiffTellsTwoImagesApart) {
+  TempDir d;
+  write_file(d / "c.yaml",
+             "case: ids\nparams: {tag: [1, 2]}\n"
+             "container: {image: '" +
+                 repo_ +
+                 ":{tag}', runtime: podman, gpus: none}\n"
+                 "command: cat /opt/only-in-image/marker\n");
+  ASSERT_EQ(run_aerun(d, {"case", "c.yaml"}, env()).code, 0);
+  const std::string db = d / "results/aerun.db";
+  const std::string id1 = id_of(image_), id2 = id_of(repo_ + ":2");
+  ASSERT_FALSE(id1.empty());
+  ASSERT_NE(id1, id2);
+  EXPECT_EQ(sql1(db, "SELECT container_image || ' ' || container_digest FROM runs ORDER BY id"),
+            image_ + " sha256:" + id1.substr(0, id1.size() - 1));
+  EXPECT_EQ(sql1(db, "SELECT container_digest FROM runs ORDER BY id DESC"),
+            "sha256:" + id2.substr(0, id2.size() - 1));
+  EXPECT_THAT(command_output("cat " + d / "results/logs" + "/*/*.log"),
+              HasSubstr("image-marker-2\n"));
+  const std::string k1 = sql1(db, "SELECT key FROM runs ORDER BY id").substr(0, 10);
+  const std::string k2 = sql1(db, "SELECT key FROM runs ORDER BY id DESC").substr(0, 10);
+  const auto shown = run_aerun(d, {"show", k1});
+  EXPECT_THAT(shown.out, HasSubstr("image       " + image_ + "  (sha256:" + id1.substr(0, 12)));
+  const auto diff = run_aerun(d, {"diff", k1, k2});
+  EXPECT_THAT(diff.out, HasSubstr("image digest"));
+  EXPECT_THAT(diff.out, HasSubstr(repo_ + ":2"));
+}
+
+TEST_F(PodmanImage, NoContainerRunsTheSameCaseOnTheHost) {
+  TempDir d;
+  write_file(d / "c.yaml",
+             "case: host\ncontainer: {image: '" + image_ +
+                 "', runtime: podman, gpus: none}\n"
+                 "command: test -e /opt/only-in-image/marker && echo inside || echo outside\n");
+  ASSERT_EQ(run_aerun(d, {"case", "c.yaml", "--no-container"}, env()).code, 0);
+  EXPECT_THAT(log_of(d), HasSubstr("outside\n"));
+}
+
+}  // namespace
