@@ -9,8 +9,11 @@
 #include <ctime>
 
 #include "aerun/case/case_loader.hpp"
+#include "aerun/launch/container_line.hpp"
 #include "aerun/probe/capture_environment.hpp"
+#include "aerun/run/image_digest.hpp"
 #include "aerun/run/provenance.hpp"
+#include "aerun/sweep/sweep.hpp"
 #include "aerun/util/calendar_time.hpp"
 #include "aerun/util/error.hpp"
 
@@ -78,6 +81,45 @@ ProbeCache probe_cache(const EnvVars& env) {
   return ProbeCache(ProbeCache::default_path(env), max_age);
 }
 
+// The images a case's runs start inside (its image, or each point's: at most kMaxProbedImages),
+// each with the words that run a program inside it.
+constexpr size_t kMaxProbedImages = 16;
+std::vector<ImageProbe> images_of(const CaseSpec& spec) {
+  std::vector<ImageProbe> out;
+  if (!spec.container) return out;
+  std::vector<ContainerSpec> images;
+  if (!spec.container->per_point) {
+    images.push_back(*spec.container);
+  } else {
+    Sweep(spec).for_each([&](const ParamList& point) {
+      ContainerSpec c = resolve_container(*spec.container, point);
+      const bool seen = std::any_of(images.begin(), images.end(),
+                                    [&](const ContainerSpec& i) { return i.image == c.image; });
+      if (!seen) images.push_back(std::move(c));
+      return images.size() < kMaxProbedImages;
+    });
+  }
+  for (ContainerSpec& c : images) {
+    ImageProbe p;
+    p.image = c.image;
+    p.digest = image_digest(c.runtime, c.image, spec.workdir);
+    p.shell = c.shell;
+    c.gpus = "none";  // the host's GPUs and driver are recorded from outside
+    if (c.runtime == "pyxis") {
+      // Pyxis starts an image only as a job step: inside an allocation, one task.
+      if (std::getenv("SLURM_JOB_ID"))
+        p.start = "srun --ntasks=1 --nodes=1 " +
+                  container_line(c, ContainerContext{"srun", "", {}}).options;
+      else
+        p.not_started = "Pyxis starts an image only as a job step (inside an allocation)";
+    } else {
+      p.start = container_line(c, ContainerContext{}).prefix;
+    }
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
 void record_environment(Store& store, SessionInfo& s, const CaseSpec& spec, const EnvVars& extra) {
   CaptureOptions o;
   o.env = process_environment();
@@ -94,6 +136,7 @@ void record_environment(Store& store, SessionInfo& s, const CaseSpec& spec, cons
   o.case_digest = spec.file_digest;
   for (const auto& p : spec.provenance)
     o.commands.push_back(ProvenanceCommand{p.name, p.command, p.timeout_s});
+  o.images = images_of(spec);
   s.env_record = store.save_env_record(capture_environment(o));
 }
 

@@ -14,6 +14,7 @@
 
 #include "aerun/util/captured_command.hpp"
 #include "aerun/util/sha256.hpp"
+#include "probe/image_probe.hpp"
 
 namespace aerun {
 
@@ -233,6 +234,14 @@ EnvRecord capture_environment(const CaptureOptions& o) {
       p.result = {p.name, r.outcome(p.timeout_s), output_of(r)};
     });
   }
+  // The images, each started once, one after the other on a thread of their own (the only one
+  // that reads and keeps cache entries while the tools run).
+  std::vector<std::vector<EnvItem>> image_items(o.images.size());
+  if (!o.images.empty())
+    threads.emplace_back([&, how] {
+      for (size_t i = 0; i < o.images.size(); ++i)
+        image_items[i] = probe_image(o.images[i], static_cast<int>(i), how, o.cache);
+    });
   for (auto& t : threads) t.join();
   if (o.cache) {
     for (size_t i = 0; i < tools; ++i)
@@ -240,6 +249,8 @@ EnvRecord capture_environment(const CaptureOptions& o) {
     o.cache->save();
   }
   for (auto& p : probes) rec.items.push_back(std::move(p.result));
+  for (auto& items : image_items)
+    for (auto& i : items) rec.items.push_back(std::move(i));
   return rec;
 }
 

@@ -36,12 +36,12 @@ class PodmanImage : public ::testing::Test {
         "/bin/; for a in sh echo cat env pwd sleep; do ln -s "
         "busybox " +
         root + "/bin/$a; done; echo image-marker-31 > " + root +
-        "/opt/only-in-image/marker; tar -C " + root + " -cf " + (d / "rootfs.tar") + " .; " +
-        env() + " podman import -q " + (d / "rootfs.tar") + " " + image_ + " >" +
-        (d / "import.out") + " 2>&1; echo image-marker-2 > " + root +
-        "/opt/only-in-image/marker; tar -C " + root + " -cf " + (d / "rootfs2.tar") + " .; " +
-        env() + " podman import -q " + (d / "rootfs2.tar") + " " + repo_ + ":2 >>" +
-        (d / "import.out") + " 2>&1";
+        "/opt/only-in-image/marker; mkdir -p " + root + "/etc; printf 'ID=aerun-test-image\\n' > " +
+        root + "/etc/os-release; tar -C " + root + " -cf " + (d / "rootfs.tar") + " .; " + env() +
+        " podman import -q " + (d / "rootfs.tar") + " " + image_ + " >" + (d / "import.out") +
+        " 2>&1; echo image-marker-2 > " + root + "/opt/only-in-image/marker; tar -C " + root +
+        " -cf " + (d / "rootfs2.tar") + " .; " + env() + " podman import -q " +
+        (d / "rootfs2.tar") + " " + repo_ + ":2 >>" + (d / "import.out") + " 2>&1";
     if (std::system(build.c_str()) != 0) {
       skip_ = "podman import failed: " + read_file(d / "import.out");
       return;
@@ -136,6 +136,23 @@ TEST_F(PodmanImage, EachRunKeepsItsImagesIdAndDiffTellsTwoImagesApart) {
   const auto diff = run_aerun(d, {"diff", k1, k2});
   EXPECT_THAT(diff.out, HasSubstr("image digest"));
   EXPECT_THAT(diff.out, HasSubstr(repo_ + ":2"));
+}
+
+TEST_F(PodmanImage, TheEnvironmentRecordIsTakenInsideTheImageToo) {
+  TempDir d;
+  write_file(d / "c.yaml", "case: rec\ncontainer: {image: '" + image_ +
+                               "', runtime: podman}\n"
+                               "command: echo hi\n");
+  ASSERT_EQ(run_aerun(d, {"case", "c.yaml"}, env() + " AERUN_ENV_CACHE=off").code, 0);
+  const std::string key = sql1(d / "results/aerun.db", "SELECT key FROM runs").substr(0, 10);
+  const auto r = run_aerun(d, {"show", key, "--env"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  // The image, its id, and its own OS (a file only the image has); the host's items stay.
+  const std::string id = id_of(image_);
+  EXPECT_THAT(r.out, HasSubstr("== image ==\n" + image_ +
+                               "\ndigest sha256:" + id.substr(0, id.size() - 1) + "\n"));
+  EXPECT_THAT(r.out, HasSubstr("== image: os ==\nID=aerun-test-image\n"));
+  EXPECT_THAT(r.out, HasSubstr("== os =="));
 }
 
 TEST_F(PodmanImage, NoContainerRunsTheSameCaseOnTheHost) {
