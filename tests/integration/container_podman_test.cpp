@@ -1,13 +1,11 @@
-// Runs inside a real image (issue 31): Debian's podman 4.3 runs a local image built here from a
-// busybox tarball (`podman import`, no registry). Podman is set up from the test itself, as this
-// machine needs it: Debian's runc, the cgroupfs manager, no default ulimits (crun refused the
-// hybrid cgroup layout, and the default ulimits), through a containers.conf named by
-// CONTAINERS_CONF (containers.conf(5): "just this path will be used").
+// Runs inside a real image (issue 31): Debian's podman 4.3 runs a local busybox image built by the
+// test itself (podman_image.hpp).
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include "harness.hpp"
+#include "podman_image.hpp"
 
 using namespace aerun::testing;
 using ::testing::HasSubstr;
@@ -16,62 +14,20 @@ namespace {
 
 class PodmanImage : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() {
-    if (std::system("command -v podman >/dev/null 2>&1 && test -x /bin/busybox") != 0) {
-      skip_ = "podman or busybox-static is not installed (scripts/install-deps.sh --test)";
-      return;
-    }
-    dir_ = new TempDir();
-    const TempDir& d = *dir_;
-    write_file(d / "containers.conf",
-               "[containers]\ndefault_ulimits = []\n[engine]\ncgroup_manager = \"cgroupfs\"\n"
-               "runtime = \"runc\"\n");
-    // The image: busybox, its applets, and a file only the image has.
-    repo_ = "localhost/aerun-test-" + std::to_string(::getpid());
-    image_ = repo_ + ":1";
-    const std::string root = d / "rootfs";
-    const std::string build =
-        "set -e; mkdir -p " + root + "/bin " + root + "/opt/only-in-image " + root + "/tmp; " +
-        "cp /bin/busybox " + root +
-        "/bin/; for a in sh echo cat env pwd sleep; do ln -s "
-        "busybox " +
-        root + "/bin/$a; done; echo image-marker-31 > " + root +
-        "/opt/only-in-image/marker; mkdir -p " + root + "/etc; printf 'ID=aerun-test-image\\n' > " +
-        root + "/etc/os-release; tar -C " + root + " -cf " + (d / "rootfs.tar") + " .; " + env() +
-        " podman import -q " + (d / "rootfs.tar") + " " + image_ + " >" + (d / "import.out") +
-        " 2>&1; echo image-marker-2 > " + root + "/opt/only-in-image/marker; tar -C " + root +
-        " -cf " + (d / "rootfs2.tar") + " .; " + env() + " podman import -q " +
-        (d / "rootfs2.tar") + " " + repo_ + ":2 >>" + (d / "import.out") + " 2>&1";
-    if (std::system(build.c_str()) != 0) {
-      skip_ = "podman import failed: " + read_file(d / "import.out");
-      return;
-    }
-    const std::string probe = env() + " podman run --rm " + image_ + " /bin/sh -c 'echo ok' >" +
-                              (d / "probe.out") + " 2>&1";
-    if (std::system(probe.c_str()) != 0)
-      skip_ = "podman cannot run a container on this machine: " + read_file(d / "probe.out");
-  }
-  static void TearDownTestSuite() {
-    if (!image_.empty())
-      std::system(
-          (env() + " podman rmi -f " + image_ + " " + repo_ + ":2 >/dev/null 2>&1").c_str());
-    delete dir_;
-    dir_ = nullptr;
-  }
+  static void SetUpTestSuite() { skip_ = PodmanTestImage::build(); }
+  static void TearDownTestSuite() { PodmanTestImage::remove(); }
   void SetUp() override {
     if (!skip_.empty()) GTEST_SKIP() << skip_;
   }
-  static std::string env() { return "CONTAINERS_CONF=" + (*dir_ / "containers.conf"); }
+  static std::string env() { return PodmanTestImage::env(); }
   static std::string log_of(const TempDir& d) {
     return command_output("cat " + d / "results/logs" + "/*/*.log");
   }
+  static std::string id_of(const std::string& image) { return PodmanTestImage::id_of(image); }
 
-  static inline TempDir* dir_ = nullptr;
-  static std::string id_of(const std::string& image) {
-    return command_output(env() + " podman image inspect --format '{{.Id}}' " + image);
-  }
-
-  static inline std::string repo_, image_, skip_;
+  static inline std::string skip_;
+  const std::string image_ = PodmanTestImage::image();
+  const std::string repo_ = PodmanTestImage::repo();
 };
 
 TEST_F(PodmanImage, ACaseWithNoLauncherRunsItsWholeCommandInsideTheImage) {
@@ -124,9 +80,8 @@ TEST_F(PodmanImage, EachRunKeepsItsImagesIdAndDiffTellsTwoImagesApart) {
   ASSERT_FALSE(id1.empty());
   ASSERT_NE(id1, id2);
   EXPECT_EQ(sql1(db, "SELECT container_image || ' ' || container_digest FROM runs ORDER BY id"),
-            image_ + " sha256:" + id1.substr(0, id1.size() - 1));
-  EXPECT_EQ(sql1(db, "SELECT container_digest FROM runs ORDER BY id DESC"),
-            "sha256:" + id2.substr(0, id2.size() - 1));
+            image_ + " sha256:" + id1);
+  EXPECT_EQ(sql1(db, "SELECT container_digest FROM runs ORDER BY id DESC"), "sha256:" + id2);
   EXPECT_THAT(command_output("cat " + d / "results/logs" + "/*/*.log"),
               HasSubstr("image-marker-2\n"));
   const std::string k1 = sql1(db, "SELECT key FROM runs ORDER BY id").substr(0, 10);
@@ -149,8 +104,7 @@ TEST_F(PodmanImage, TheEnvironmentRecordIsTakenInsideTheImageToo) {
   ASSERT_EQ(r.code, 0) << r.err;
   // The image, its id, and its own OS (a file only the image has); the host's items stay.
   const std::string id = id_of(image_);
-  EXPECT_THAT(r.out, HasSubstr("== image ==\n" + image_ +
-                               "\ndigest sha256:" + id.substr(0, id.size() - 1) + "\n"));
+  EXPECT_THAT(r.out, HasSubstr("== image ==\n" + image_ + "\ndigest sha256:" + id + "\n"));
   EXPECT_THAT(r.out, HasSubstr("== image: os ==\nID=aerun-test-image\n"));
   EXPECT_THAT(r.out, HasSubstr("== os =="));
 }
