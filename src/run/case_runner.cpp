@@ -24,7 +24,9 @@
 #include "aerun/judge/failure_policy.hpp"
 #include "aerun/judge/run_status.hpp"
 #include "aerun/run/child_process.hpp"
+#include "aerun/run/image_digest.hpp"
 #include "aerun/run/provenance.hpp"
+#include "aerun/run/reuse_rule.hpp"
 #include "aerun/run/run_directory.hpp"
 #include "aerun/run/signal_watch.hpp"
 #include "aerun/store/store.hpp"
@@ -132,9 +134,13 @@ class RunLoop {
   void save_unsaved();
   // A stored run this invocation does not run again: a result the failure policy keeps, made in
   // this session when the session runs every point anew.
-  bool reusable(const RunRecord& prev) const {
-    return policy_.keeps(prev.status) &&
-           (!opts_.fresh_session || prev.session_id == opts_.session_id);
+  bool reusable(const RunRecord& prev, const std::string& digest) const {
+    return stored_run_stands(prev, policy_, opts_.fresh_session, opts_.session_id, digest);
+  }
+  std::string digest_of(const PlannedRun& p) const {
+    return spec_.container && !p.image.empty()
+               ? image_digest(spec_.container->runtime, p.image, spec_.workdir)
+               : "";
   }
 
   const CaseSpec& spec_;
@@ -182,7 +188,7 @@ class RunLoop {
 bool RunLoop::feed(const PlannedRun& p) {
   if (signals_.stop_signal() != 0) return false;
   if (auto prev = store_.find_by_key(p.key)) {
-    if (reusable(*prev)) {
+    if (reusable(*prev, digest_of(p))) {
       keep(prev->status);
       return true;
     }
@@ -351,7 +357,8 @@ RunLoop::Started RunLoop::start(const Todo& t) {
   Store::Claim claim;
   if (busy_during([&] {
         claim = store_.claim_run(r, [&](const RunRecord& found) {
-          return first ? reusable(found) : false;  // a retry re-claims its own failure
+          // a retry re-claims its own failure
+          return first ? reusable(found, r.container_digest) : false;
         });
       })) {
     queue_.push_back(t);  // tried again later, after the runs already queued

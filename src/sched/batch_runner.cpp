@@ -1,4 +1,6 @@
 #include "aerun/sched/batch_runner.hpp"
+#include "aerun/run/image_digest.hpp"
+#include "aerun/run/reuse_rule.hpp"
 #include "aerun/run/run_directory.hpp"
 
 #include "aerun/judge/failure_policy.hpp"
@@ -395,9 +397,13 @@ BatchSummary BatchRunner::run(const std::vector<PlannedRun>& planned, SchedulerC
   std::vector<const PlannedRun*> todo;
   for (const auto& p : planned) {
     if (auto prev = store_->find_by_key(p.key)) {
-      if (FailurePolicy(spec_.rerun, spec_.retry_on, opts_.force, opts_.rerun_failed)
-              .keeps(prev->status) &&
-          (!opts_.fresh_session || prev->session_id == opts_.session_id)) {
+      const std::string digest =
+          spec_.container && !p.image.empty()
+              ? image_digest(spec_.container->runtime, p.image, spec_.workdir)
+              : "";
+      if (stored_run_stands(
+              *prev, FailurePolicy(spec_.rerun, spec_.retry_on, opts_.force, opts_.rerun_failed),
+              opts_.fresh_session, opts_.session_id, digest)) {
         ++(prev->status == run_status::ok ? sum.reused : sum.kept);
         continue;
       }

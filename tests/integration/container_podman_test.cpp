@@ -109,6 +109,28 @@ TEST_F(PodmanImage, TheEnvironmentRecordIsTakenInsideTheImageToo) {
   EXPECT_THAT(r.out, HasSubstr("== os =="));
 }
 
+TEST_F(PodmanImage, AnImageRetaggedUnderTheSameNameRunsTheCaseAgain) {
+  TempDir d;
+  const std::string current = repo_ + ":current";
+  ASSERT_EQ(std::system((env() + " podman tag " + image_ + " " + current).c_str()), 0);
+  write_file(d / "c.yaml", "case: retag\ncontainer: {image: '" + current +
+                               "', runtime: podman}\ncommand: cat /opt/only-in-image/marker\n");
+  ASSERT_EQ(run_aerun(d, {"case", "c.yaml"}, env()).code, 0);
+  auto r = run_aerun(d, {"case", "c.yaml"}, env());
+  EXPECT_THAT(r.err, HasSubstr("1 reused"));  // the same image: the run stands
+  // The name now names the other image: its run is made again, in it.
+  ASSERT_EQ(std::system((env() + " podman tag " + repo_ + ":2 " + current).c_str()), 0);
+  r = run_aerun(d, {"case", "c.yaml"}, env());
+  // (untag names the tag: with the image alone it would drop every name of it)
+  std::system((env() + " podman untag " + current + " " + current + " >/dev/null 2>&1").c_str());
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("0 reused"));
+  const std::string db = d / "results/aerun.db";
+  EXPECT_EQ(sql1(db, "SELECT attempt || ' ' || container_digest FROM runs"),
+            "2 sha256:" + id_of(repo_ + ":2"));
+  EXPECT_THAT(log_of(d), HasSubstr("image-marker-2"));
+}
+
 TEST_F(PodmanImage, NoContainerRunsTheSameCaseOnTheHost) {
   TempDir d;
   write_file(d / "c.yaml",
