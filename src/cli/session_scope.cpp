@@ -107,9 +107,10 @@ std::vector<ImageProbe> images_of(const CaseSpec& spec) {
     c.gpus = "none";  // the host's GPUs and driver are recorded from outside
     if (c.runtime == "pyxis") {
       // Pyxis starts an image only as a job step: inside an allocation, one task.
+      ContainerContext on_srun;
+      on_srun.launcher = "srun";
       if (std::getenv("SLURM_JOB_ID"))
-        p.start = "srun --ntasks=1 --nodes=1 " +
-                  container_line(c, ContainerContext{"srun", "", {}}).options;
+        p.start = "srun --ntasks=1 --nodes=1 " + container_line(c, on_srun).options;
       else
         p.not_started = "Pyxis starts an image only as a job step (inside an allocation)";
     } else {

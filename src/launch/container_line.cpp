@@ -100,11 +100,13 @@ std::string mount_text(const ContainerMount& m, bool flag_rw = false) {
 // The run's working directory, the same path inside (podman, enroot, Pyxis do not bind it).
 constexpr const char* kPwdMount = "\"$PWD\":\"$PWD\"";
 
-ContainerLine apptainer(const ContainerSpec& c, const std::string& gpus) {
+ContainerLine apptainer(const ContainerSpec& c, const std::string& gpus,
+                        const std::vector<std::string>& extra) {
   std::vector<std::string> w{c.runtime, "exec"};
   if (gpus == "nvidia") w.push_back("--nv");
   if (gpus == "rocm") w.push_back("--rocm");
   if (gpus == kOnNode) w.push_back(on_node("--nv", "--rocm"));
+  for (const auto& p : extra) w.push_back("--bind " + shell_quote(p + ":" + p));
   for (const auto& m : c.mounts) w.push_back("--bind " + shell_quote(mount_text(m)));
   for (const auto& [n, v] : c.env) w.push_back("--env " + shell_quote(n + "=" + v));
   w.push_back(shell_quote(c.image));
@@ -123,6 +125,7 @@ ContainerLine pyxis(const ContainerSpec& c, const ContainerContext& ctx, const s
     refuse(c, "gpus", "pyxis gives GPUs through enroot's NVIDIA hook; there is no ROCm one");
   std::vector<std::string> w{"--container-image=" + shell_quote(c.image)};
   std::string mounts = kPwdMount;
+  for (const auto& p : ctx.same_path) mounts += "," + shell_quote(p + ":" + p);
   for (const auto& m : c.mounts) mounts += "," + shell_quote(mount_text(m));
   w.push_back("--container-mounts=" + mounts);
   w.push_back("--container-workdir=\"$PWD\"");
@@ -147,6 +150,7 @@ ContainerLine enroot(const ContainerSpec& c, const ContainerContext& ctx, const 
   if (gpus == "rocm")
     refuse(c, "gpus", "enroot gives GPUs through its NVIDIA hook; there is no ROCm one");
   std::vector<std::string> w{"enroot", "start", std::string("--mount ") + kPwdMount};
+  for (const auto& p : ctx.same_path) w.push_back("--mount " + shell_quote(p + ":" + p));
   for (const auto& m : c.mounts) w.push_back("--mount " + shell_quote(mount_text(m)));
   for (const auto& n : enroot_forwarded()) w.push_back("--env " + n);
   for (const auto& n : ctx.forwarded) w.push_back("--env " + shell_quote(n));
@@ -179,6 +183,7 @@ ContainerLine podman(const ContainerSpec& c, const ContainerContext& ctx, const 
   }
   w.push_back(std::string("-v ") + kPwdMount);
   w.push_back("-w \"$PWD\"");
+  for (const auto& p : ctx.same_path) w.push_back("-v " + shell_quote(p + ":" + p));
   for (const auto& m : c.mounts) w.push_back("-v " + shell_quote(mount_text(m)));
   for (const auto& f : forwarded_families()) w.push_back("-e " + shell_quote(f));
   for (const auto& n : ctx.forwarded) w.push_back("-e " + shell_quote(n));
@@ -189,11 +194,13 @@ ContainerLine podman(const ContainerSpec& c, const ContainerContext& ctx, const 
   return l;
 }
 
-ContainerLine shifter(const ContainerSpec& c, const std::string& gpus) {
+ContainerLine shifter(const ContainerSpec& c, const std::string& gpus,
+                      const std::vector<std::string>& extra) {
   if (gpus == "rocm") refuse(c, "gpus", "Shifter's GPU module (--module=gpu) is NVIDIA's");
   std::vector<std::string> w{"shifter", "--image=" + shell_quote(c.image)};
   if (gpus == "nvidia") w.push_back("--module=gpu");
   if (gpus == kOnNode) w.push_back(on_node("--module=gpu", nullptr));
+  for (const auto& p : extra) w.push_back("--volume=" + shell_quote(p + ":" + p));
   for (const auto& m : c.mounts) w.push_back("--volume=" + shell_quote(mount_text(m)));
   for (const auto& [n, v] : c.env) w.push_back("--env=" + shell_quote(n + "=" + v));
   ContainerLine l;
@@ -213,7 +220,7 @@ ContainerLine container_line(const ContainerSpec& c, const ContainerContext& ctx
   const std::string gpus = gpus_of(c, ctx);
   ContainerLine l;
   if (c.runtime == "apptainer" || c.runtime == "singularity")
-    l = apptainer(c, gpus);
+    l = apptainer(c, gpus, ctx.same_path);
   else if (c.runtime == "pyxis")
     return pyxis(c, ctx, gpus);
   else if (c.runtime == "enroot")
@@ -221,7 +228,7 @@ ContainerLine container_line(const ContainerSpec& c, const ContainerContext& ctx
   else if (c.runtime == "podman" || c.runtime == "podman-hpc")
     l = podman(c, ctx, gpus);
   else if (c.runtime == "shifter")
-    l = shifter(c, gpus);
+    l = shifter(c, gpus, ctx.same_path);
   else
     refuse(c, "runtime", "unknown container runtime '" + c.runtime + "'");
   l.shell = c.shell;

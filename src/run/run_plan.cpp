@@ -248,6 +248,12 @@ class CommandShapes {
       ctx.gpu_vendor = l.gpu_vendor;
       for (const auto& [name, value] : spec_.env) ctx.forwarded.push_back(name);
       for (const auto& e : l.env) ctx.forwarded.push_back(e.name);
+      if (spec_.rundir) {
+        ctx.same_path.push_back(spec_.workdir);
+        for (const auto& target : spec_.rundir->link)
+          if (!target.empty() && target[0] == '/' && target.rfind(spec_.workdir + "/", 0) != 0)
+            ctx.same_path.push_back(target);
+      }
       s.container = container_line(*c, ctx);
       s.image = c->image;
       if (launch) launch = launch_in_container(*launch, *s.container);

@@ -131,6 +131,22 @@ TEST_F(PodmanImage, AnImageRetaggedUnderTheSameNameRunsTheCaseAgain) {
   EXPECT_THAT(log_of(d), HasSubstr("image-marker-2"));
 }
 
+TEST_F(PodmanImage, ARunsOwnDirectoryWithItsCopiesAndLinksWorksInsideTheImage) {
+  TempDir d;
+  write_file(d / "data.txt", "linked-data\n");
+  write_file(d / "conf.txt", "copied-conf\n");
+  write_file(d / "c.yaml", "case: rd\ncontainer: {image: '" + image_ +
+                               "', runtime: podman}\nrundir: {copy: [conf.txt], link: [data.txt]}\n"
+                               "command: cat data.txt conf.txt && echo \"in {rundir}\" && pwd\n");
+  const auto r = run_aerun(d, {"case", "c.yaml"}, env());
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string rundir = sql1(d / "results/aerun.db", "SELECT rundir FROM runs");
+  ASSERT_FALSE(rundir.empty());
+  const std::string log = read_file(sql1(d / "results/aerun.db", "SELECT log_path FROM runs"));
+  EXPECT_THAT(log, HasSubstr("linked-data\ncopied-conf\n"));  // the link reaches the workdir
+  EXPECT_THAT(log, HasSubstr("in " + rundir + "\n" + rundir + "\n"));
+}
+
 TEST_F(PodmanImage, NoContainerRunsTheSameCaseOnTheHost) {
   TempDir d;
   write_file(d / "c.yaml",

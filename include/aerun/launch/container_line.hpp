@@ -37,6 +37,10 @@ struct ContainerContext {
   // Variables set outside that runtimes which start from a clean environment (podman,
   // podman-hpc, enroot) must pass in by name: the case's env and the rendezvous variables.
   std::vector<std::string> forwarded;
+  // Host paths the runs reach beside their working directory, mounted at the same path: with
+  // `rundir:`, the case's workdir and the absolute targets of its `link:` entries (a run's
+  // directory links to them).
+  std::vector<std::string> same_path;
 };
 
 // The line for spec; throws InputError at the container's file:line, key container.runtime or

@@ -24,7 +24,11 @@ ContainerSpec image(const std::string& runtime, const std::string& img = "pt.sif
 
 ContainerLine line(const ContainerSpec& c, const std::string& launcher,
                    const std::string& vendor = "") {
-  return container_line(c, ContainerContext{launcher, vendor, {"MASTER_ADDR"}});
+  ContainerContext ctx;
+  ctx.launcher = launcher;
+  ctx.gpu_vendor = vendor;
+  ctx.forwarded = {"MASTER_ADDR"};
+  return container_line(c, ctx);
 }
 
 // The full command of `{launch} python train.py` with launcher line `launch`.
@@ -159,6 +163,27 @@ TEST(ContainerLine, AutoGpusAreWhatDiscoveryFoundOrWhatTheNodeHasWhenTheRunStart
   EXPECT_EQ(gpu_vendor_of("rocm-smi"), "rocm");
   EXPECT_EQ(gpu_vendor_of("amd-smi"), "rocm");
   EXPECT_EQ(gpu_vendor_of("CUDA_VISIBLE_DEVICES"), "");
+}
+
+TEST(ContainerLine, ARunsOwnDirectoryReachesTheWorkdirAndLinkTargetsAtTheirOwnPaths) {
+  ContainerContext ctx;
+  ctx.launcher = "mpich";
+  ctx.same_path = {"/home/u/exp", "/lus/ds"};
+  ContainerSpec c = image("apptainer");
+  c.mounts.clear();
+  c.env.clear();
+  EXPECT_EQ(container_line(c, ctx).prefix,
+            "apptainer exec --nv --bind /home/u/exp:/home/u/exp --bind /lus/ds:/lus/ds pt.sif");
+  EXPECT_THAT(container_line(image("podman"), ctx).prefix,
+              HasSubstr("-w \"$PWD\" -v /home/u/exp:/home/u/exp -v /lus/ds:/lus/ds "));
+  ctx.launcher = "srun";
+  EXPECT_THAT(container_line(image("pyxis"), ctx).options,
+              HasSubstr("--container-mounts=\"$PWD\":\"$PWD\",/home/u/exp:/home/u/exp,"
+                        "/lus/ds:/lus/ds,"));
+  EXPECT_THAT(container_line(image("enroot"), ctx).prefix,
+              HasSubstr("--mount /home/u/exp:/home/u/exp --mount /lus/ds:/lus/ds "));
+  EXPECT_THAT(container_line(image("shifter"), ctx).prefix,
+              HasSubstr("--volume=/home/u/exp:/home/u/exp --volume=/lus/ds:/lus/ds "));
 }
 
 TEST(ContainerLine, AnImageOrMountWithShellCharactersIsOneQuotedWord) {
