@@ -34,6 +34,7 @@ ContainerMount parse_mount(const std::string& text, const std::string& base, con
                                    text));
   const fs::path src = parts[0];
   m.source = (src.is_absolute() ? src : fs::path(base) / src).lexically_normal().string();
+  while (m.source.size() > 1 && m.source.back() == '/') m.source.pop_back();  // `.`, `data/`
   m.target = parts.size() == 2 ? parts[1] : m.source;
   if (!fs::path(m.target).is_absolute())
     throw InputError(loc, key,

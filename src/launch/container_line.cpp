@@ -8,7 +8,8 @@
 //    --container-workdir=DIR --container-env=NAME,...` (github.com/NVIDIA/pyxis, README and
 //    args.c); srun starts every rank in the image, with the job's environment (the image's own
 //    values win unless named by --container-env) and the image's WORKDIR unless told.
-//  - Enroot: `enroot start [--env KEY[=VAL]] [--mount SRC:DST] NAME|IMAGE [COMMAND] [ARG...]`
+//  - Enroot: `enroot start [--env KEY[=VAL]] [--mount SRC:DST[:TYPE:OPTIONS]] NAME|IMAGE
+//    [COMMAND] [ARG...]`
 //    (github.com/NVIDIA/enroot, doc/cmd/start.md: an image file starts directly; `--env KEY`
 //    takes the host's value); the host's environment is cleared (bin/common.h) and the program
 //    starts in $HOME or / (src/runtime.sh): aerun mounts the working directory and enters it
@@ -69,10 +70,29 @@ const std::vector<std::string>& forwarded_families() {
                                           "PALS_*"};
   return f;
 }
-// Enroot takes names only: aerun's own variables and the GPU binding.
+// Enroot takes names only: aerun's own variables, the GPU binding and each launcher's rank
+// variables (launch_dialects' RankVariables, and Slurm's); the PMI wire-up itself is enroot's
+// Slurm hooks' (enroot conf/hooks/extra/50-slurm-pmi.sh), where a site enables them.
 const std::vector<std::string>& enroot_forwarded() {
-  static const std::vector<std::string> f{"AERUN_CASE",    "AERUN_RUN_KEY", "AERUN_REPEAT",
-                                          "AERUN_ATTEMPT", "AERUN_RUNDIR",  "CUDA_VISIBLE_DEVICES"};
+  static const std::vector<std::string> f{"AERUN_CASE",
+                                          "AERUN_RUN_KEY",
+                                          "AERUN_REPEAT",
+                                          "AERUN_ATTEMPT",
+                                          "AERUN_RUNDIR",
+                                          "CUDA_VISIBLE_DEVICES",
+                                          "SLURM_PROCID",
+                                          "SLURM_LOCALID",
+                                          "SLURM_NTASKS",
+                                          "SLURM_NODEID",
+                                          "SLURM_JOB_ID",
+                                          "PMI_RANK",
+                                          "PMI_SIZE",
+                                          "MPI_LOCALRANKID",
+                                          "OMPI_COMM_WORLD_RANK",
+                                          "OMPI_COMM_WORLD_SIZE",
+                                          "OMPI_COMM_WORLD_LOCAL_RANK",
+                                          "PALS_RANKID",
+                                          "PALS_LOCAL_RANKID"};
   return f;
 }
 
@@ -151,7 +171,11 @@ ContainerLine enroot(const ContainerSpec& c, const ContainerContext& ctx, const 
     refuse(c, "gpus", "enroot gives GPUs through its NVIDIA hook; there is no ROCm one");
   std::vector<std::string> w{"enroot", "start", std::string("--mount ") + kPwdMount};
   for (const auto& p : ctx.same_path) w.push_back("--mount " + shell_quote(p + ":" + p));
-  for (const auto& m : c.mounts) w.push_back("--mount " + shell_quote(mount_text(m)));
+  // An fstab entry with colons (doc/cmd/start.md); SRC:DST alone is `none rbind,x-create=auto`
+  // (bin/enroot-mount.c), and a read-only one must say so whole: a bare `ro` would drop rbind.
+  for (const auto& m : c.mounts)
+    w.push_back("--mount " + shell_quote(m.source + ":" + m.target +
+                                         (m.read_only ? ":none:rbind,x-create=auto,ro" : "")));
   for (const auto& n : enroot_forwarded()) w.push_back("--env " + n);
   for (const auto& n : ctx.forwarded) w.push_back("--env " + shell_quote(n));
   for (const auto& [n, v] : c.env) w.push_back("--env " + shell_quote(n + "=" + v));

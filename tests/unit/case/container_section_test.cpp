@@ -50,6 +50,11 @@ TEST(ContainerSection, EveryKeyIsRead) {
   EXPECT_EQ(c.mounts[1].source, "/cases/ckpt");
   EXPECT_EQ(c.mounts[1].target, "/cases/ckpt");
   EXPECT_FALSE(c.mounts[2].read_only);
+  EXPECT_EQ(load("case: c\ncontainer: {image: a, runtime: podman, mounts: [., 'd/']}\n"
+                 "command: x\n")
+                .container->mounts[1]
+                .source,
+            "/cases/d");  // no trailing '/': `SRC/:DST` is not every runtime's form
   EXPECT_EQ(c.gpus, "nvidia");
   EXPECT_THAT(c.env, ElementsAre(std::pair<std::string, std::string>{"NCCL_DEBUG", "INFO"},
                                  std::pair<std::string, std::string>{"OMP_NUM_THREADS", "8"}));

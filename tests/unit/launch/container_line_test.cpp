@@ -115,9 +115,14 @@ TEST(ContainerLine, PyxisWithoutSrunOrWithRocmIsRefusedAtTheContainerKey) {
 TEST(ContainerLine, EnrootMountsAndEntersTheRunsDirectoryAndPassesVariablesByName) {
   // Enroot clears the host's environment and starts in $HOME or /.
   EXPECT_EQ(composed(image("enroot", "pytorch.sqsh"), "srun", "srun -n 4"),
-            "srun -n 4 enroot start --mount \"$PWD\":\"$PWD\" --mount /lus/data:/data:ro "
+            "srun -n 4 enroot start --mount \"$PWD\":\"$PWD\" "
+            "--mount /lus/data:/data:none:rbind,x-create=auto,ro "
             "--env AERUN_CASE --env AERUN_RUN_KEY --env AERUN_REPEAT --env AERUN_ATTEMPT "
-            "--env AERUN_RUNDIR --env CUDA_VISIBLE_DEVICES --env MASTER_ADDR "
+            "--env AERUN_RUNDIR --env CUDA_VISIBLE_DEVICES --env SLURM_PROCID --env SLURM_LOCALID "
+            "--env SLURM_NTASKS --env SLURM_NODEID --env SLURM_JOB_ID --env PMI_RANK --env "
+            "PMI_SIZE --env MPI_LOCALRANKID --env OMPI_COMM_WORLD_RANK --env OMPI_COMM_WORLD_SIZE "
+            "--env OMPI_COMM_WORLD_LOCAL_RANK --env PALS_RANKID --env PALS_LOCAL_RANKID "
+            "--env MASTER_ADDR "
             "--env NCCL_DEBUG=INFO pytorch.sqsh /bin/sh -c 'cd \"$0\" && exec \"$@\"' \"$PWD\" "
             "python train.py");
 }
