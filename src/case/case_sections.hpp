@@ -55,6 +55,10 @@ void read_launcher(const YamlReader& r, const Item& it, CaseSpec& spec, const st
 // env, shell}`; check_container, once the sweep is read, checks its placeholders name parameters.
 void read_container(const YamlReader& r, const Item& it, CaseSpec& spec, const std::string& base);
 void check_container(const CaseSpec& spec);
+// text with each `{name}` replaced by the point's value as written; InputError at loc, key, for a
+// name the point lacks (resolve_resources.cpp).
+std::string fill(const std::string& text, const SourceLoc& loc, const std::string& key,
+                 const ParamList& point);
 
 // The batch-scheduler keys (resources_section.cpp): `scheduler: slurm|pbs|local` and
 // `resources:` (nodes, GPUs, walltime, queue, account, ... of each job).

@@ -160,42 +160,22 @@ void check_container(const CaseSpec& spec) {
 
 }  // namespace detail
 
-namespace {
-
-std::string filled(const std::string& text, const ParamList& point, const SourceLoc& loc,
-                   const std::string& key) {
-  std::string out;
-  for (const TemplatePiece& p : scan_template(text)) {
-    if (!p.placeholder) {
-      out += p.text;
-      continue;
-    }
-    const Value* v = find_param(point, p.text);
-    if (!v)
-      throw InputError(loc, key,
-                       fmt::format("placeholder '{{{}}}' names no parameter of the point", p.text));
-    out += v->text();
-  }
-  return out;
-}
-
-}  // namespace
-
 ContainerSpec resolve_container(const ContainerSpec& spec, const ParamList& point) {
   if (!spec.per_point) return spec;
   ContainerSpec c = spec;
   c.per_point = false;
-  c.image = image_path(filled(spec.image, point, spec.loc, "container.image"), spec.base);
+  c.image = image_path(detail::fill(spec.image, spec.loc, "container.image", point), spec.base);
   if (c.image.empty() || c.image.find_first_of("\n\r") != std::string::npos)
     throw InputError(spec.loc, "container.image",
                      fmt::format("'{}' fills to no image name on one line", spec.image));
   c.mounts.clear();
   for (size_t i = 0; i < spec.mount_texts.size(); ++i) {
     const std::string key = fmt::format("container.mounts[{}]", i);
-    c.mounts.push_back(
-        parse_mount(filled(spec.mount_texts[i], point, spec.loc, key), spec.base, spec.loc, key));
+    c.mounts.push_back(parse_mount(detail::fill(spec.mount_texts[i], spec.loc, key, point),
+                                   spec.base, spec.loc, key));
   }
-  for (auto& [name, value] : c.env) value = filled(value, point, spec.loc, "container.env." + name);
+  for (auto& [name, value] : c.env)
+    value = detail::fill(value, spec.loc, "container.env." + name, point);
   return c;
 }
 

@@ -19,6 +19,10 @@ std::string point_text(const ParamList& point) {
   return out;
 }
 
+}  // namespace
+
+namespace detail {
+
 // The text with each `{name}` replaced by the parameter's value as written.
 std::string fill(const std::string& text, const SourceLoc& loc, const std::string& key,
                  const ParamList& point) {
@@ -38,7 +42,7 @@ std::string fill(const std::string& text, const SourceLoc& loc, const std::strin
   return out;
 }
 
-}  // namespace
+}  // namespace detail
 
 bool ResourcesSpec::sizes_launch() const {
   for (const auto& t : per_point)
@@ -50,7 +54,7 @@ ResourcesSpec resolve_resources(const ResourcesSpec& spec, const ParamList& poin
   ResourcesSpec out = spec;
   out.per_point.clear();
   for (const ResourceTemplate& t : spec.per_point) {
-    const std::string value = fill(t.text, t.loc, "resources." + t.name, point);
+    const std::string value = detail::fill(t.text, t.loc, "resources." + t.name, point);
     try {
       detail::set_resource(out, t.name, value, t.loc, "resources." + t.name);
     } catch (const InputError& e) {
@@ -64,7 +68,7 @@ ResourcesSpec resolve_resources(const ResourcesSpec& spec, const ParamList& poin
 
 double resolve_duration(const std::string& text, const SourceLoc& loc, const std::string& key,
                         const ParamList& point) {
-  const std::string value = fill(text, loc, key, point);
+  const std::string value = detail::fill(text, loc, key, point);
   try {
     return parse_duration(value, loc, key);
   } catch (const InputError& e) {
@@ -79,7 +83,7 @@ LauncherSpec resolve_launcher(const LauncherSpec& spec, const ParamList& point) 
   out.per_point.clear();
   for (const auto& t : spec.per_point) {
     const std::string key = "launcher." + t.name;
-    const std::string value = fill(t.text, t.loc, key, point);
+    const std::string value = detail::fill(t.text, t.loc, key, point);
     const Value v = Value::parse(value);
     const long long max = t.name == "ranks" ? 100000000 : 1000000;
     if (v.kind() != Value::Kind::Int || *v.number() < 1 || *v.number() > max)
