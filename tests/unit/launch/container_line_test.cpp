@@ -68,6 +68,28 @@ TEST(ContainerLine, TorchrunAndDeepspeedRunInsideTheImageAndSpawnTheirWorkersThe
   }
 }
 
+TEST(ContainerLine, EveryRuntimeAndLauncherPairHasItsPlace) {
+  const char* runtimes[] = {"apptainer", "singularity", "enroot",
+                            "podman",    "podman-hpc",  "shifter"};
+  for (const char* runtime : runtimes) {
+    const std::string start = line(image(runtime), "").prefix;
+    for (const char* launcher : {"torchrun", "deepspeed"}) {
+      const ContainerLine l = line(image(runtime), launcher);
+      EXPECT_EQ(l.place, ContainerLine::Place::BeforeLauncher) << runtime << " " << launcher;
+      EXPECT_EQ(launch_in_container("LAUNCH", l), l.prefix + " LAUNCH");
+    }
+    for (const char* launcher : {"", "none"}) {
+      const ContainerLine l = line(image(runtime), launcher);
+      EXPECT_EQ(l.place, ContainerLine::Place::WholeCommand) << runtime << " '" << launcher << "'";
+      EXPECT_EQ(command_in_container("a && b", l), start + " /bin/sh -c 'a && b'");
+    }
+  }
+  // Pyxis only as srun's options; every other launcher is refused (tested below).
+  EXPECT_EQ(line(image("pyxis"), "srun").place, ContainerLine::Place::OnLauncher);
+  for (const char* launcher : {"mpich", "pals", "openmpi", "intelmpi", "deepspeed", "none"})
+    EXPECT_THROW(line(image("pyxis"), launcher), InputError) << launcher;
+}
+
 TEST(ContainerLine, WithoutALauncherTheImagesShellRunsTheWholeCommand) {
   for (const char* launcher : {"", "none"}) {
     ContainerSpec c = image("podman", "localhost/train:1");
