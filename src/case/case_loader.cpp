@@ -310,13 +310,7 @@ void override_container(const CaseOverrides& o, CaseSpec& spec) {
     if (o.container_image.find_first_of("\n\r") != std::string::npos)
       throw InputError(flag, "--container", "an image name is one line");
     c.image = image_path(o.container_image, fs::current_path().string());
-    c.per_point = !placeholders(c.image).empty() || [&] {
-      for (const auto& t : c.mount_texts)
-        if (!placeholders(t).empty()) return true;
-      for (const auto& [n, v] : c.env)
-        if (!placeholders(v).empty()) return true;
-      return false;
-    }();
+    c.per_point = varies_per_point(c);
   }
   if (!o.container_runtime.empty()) {
     const auto& valid = container_runtimes();

@@ -59,6 +59,12 @@ std::string image_path(const std::string& image, const std::string& base) {
   return (fs::path(base) / image).lexically_normal().string();
 }
 
+bool varies_per_point(const ContainerSpec& c) {
+  auto has = [](const std::string& s) { return !placeholders(s).empty(); };
+  return has(c.image) || std::any_of(c.mount_texts.begin(), c.mount_texts.end(), has) ||
+         std::any_of(c.env.begin(), c.env.end(), [&](const auto& e) { return has(e.second); });
+}
+
 namespace detail {
 
 namespace {
@@ -112,10 +118,7 @@ void read_container(const YamlReader& r, const Item& it, CaseSpec& spec, const s
       for (const Item& m : r.elements(e)) {
         const std::string text = r.text(m);
         c.mount_texts.push_back(text);
-        if (has_placeholder(text))
-          c.per_point = true;
-        else
-          c.mounts.push_back(parse_mount(text, base, m.loc, m.key));
+        if (!has_placeholder(text)) c.mounts.push_back(parse_mount(text, base, m.loc, m.key));
       }
     } else if (e.name == "env") {
       r.expect_map(e);
@@ -127,7 +130,6 @@ void read_container(const YamlReader& r, const Item& it, CaseSpec& spec, const s
         if (value.find_first_of("\n\r") != std::string::npos)
           throw InputError(v.loc, v.key, "a container variable's value is one line");
         c.env.emplace_back(v.name, value);
-        c.per_point = c.per_point || has_placeholder(value);
       }
     }
   }
@@ -135,7 +137,7 @@ void read_container(const YamlReader& r, const Item& it, CaseSpec& spec, const s
   if (!has_runtime)
     throw InputError(it.loc, it.key,
                      "missing required key 'runtime' (" + joined(container_runtimes()) + ")");
-  c.per_point = c.per_point || has_placeholder(c.image);
+  c.per_point = varies_per_point(c);
   if (!has_placeholder(c.image)) c.image = image_path(c.image, base);
   spec.container = std::move(c);
 }

@@ -24,7 +24,6 @@
 #include "aerun/judge/failure_policy.hpp"
 #include "aerun/judge/run_status.hpp"
 #include "aerun/run/child_process.hpp"
-#include "aerun/run/image_digest.hpp"
 #include "aerun/run/provenance.hpp"
 #include "aerun/run/reuse_rule.hpp"
 #include "aerun/run/run_directory.hpp"
@@ -137,11 +136,6 @@ class RunLoop {
   bool reusable(const RunRecord& prev, const std::string& digest) const {
     return stored_run_stands(prev, policy_, opts_.fresh_session, opts_.session_id, digest);
   }
-  std::string digest_of(const PlannedRun& p) const {
-    return spec_.container && !p.image.empty()
-               ? image_digest(spec_.container->runtime, p.image, spec_.workdir)
-               : "";
-  }
 
   const CaseSpec& spec_;
   Store& store_;
@@ -188,7 +182,7 @@ class RunLoop {
 bool RunLoop::feed(const PlannedRun& p) {
   if (signals_.stop_signal() != 0) return false;
   if (auto prev = store_.find_by_key(p.key)) {
-    if (reusable(*prev, digest_of(p))) {
+    if (reusable(*prev, planned_image_digest(spec_, p))) {
       keep(prev->status);
       return true;
     }

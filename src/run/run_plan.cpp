@@ -158,6 +158,12 @@ bool RunSelector::may_keep(const std::string& name, const Value& v) const {
   return true;
 }
 
+std::string planned_image_digest(const CaseSpec& spec, const PlannedRun& run) {
+  return spec.container && !run.image.empty()
+             ? image_digest(spec.container->runtime, run.image, spec.workdir)
+             : "";
+}
+
 RunRecord new_run_record(const CaseSpec& spec, const PlannedRun& run, const std::string& host,
                          const std::string& git_commit) {
   RunRecord r;
@@ -175,10 +181,8 @@ RunRecord new_run_record(const CaseSpec& spec, const PlannedRun& run, const std:
   r.git_commit = git_commit;
   r.case_version = spec.version;
   r.case_digest = spec.file_digest;
-  if (spec.container && !run.image.empty()) {
-    r.container_image = run.image;
-    r.container_digest = image_digest(spec.container->runtime, run.image, spec.workdir);
-  }
+  r.container_image = run.image;
+  r.container_digest = planned_image_digest(spec, run);
   r.runner_pid = getpid();
   r.runner_start = self_identity().start_ticks;
   r.runner_boot = self_identity().boot_id;

@@ -1,5 +1,4 @@
 #include "aerun/sched/batch_runner.hpp"
-#include "aerun/run/image_digest.hpp"
 #include "aerun/run/reuse_rule.hpp"
 #include "aerun/run/run_directory.hpp"
 
@@ -397,13 +396,9 @@ BatchSummary BatchRunner::run(const std::vector<PlannedRun>& planned, SchedulerC
   std::vector<const PlannedRun*> todo;
   for (const auto& p : planned) {
     if (auto prev = store_->find_by_key(p.key)) {
-      const std::string digest =
-          spec_.container && !p.image.empty()
-              ? image_digest(spec_.container->runtime, p.image, spec_.workdir)
-              : "";
       if (stored_run_stands(
               *prev, FailurePolicy(spec_.rerun, spec_.retry_on, opts_.force, opts_.rerun_failed),
-              opts_.fresh_session, opts_.session_id, digest)) {
+              opts_.fresh_session, opts_.session_id, planned_image_digest(spec_, p))) {
         ++(prev->status == run_status::ok ? sum.reused : sum.kept);
         continue;
       }

@@ -41,6 +41,9 @@ inline const std::vector<std::string>& container_runtimes() {
   return r;
 }
 
+// Whether the image, a mount's text or an env value holds a `{param}` placeholder.
+bool varies_per_point(const ContainerSpec& c);
+
 // One mount from its text `SOURCE[:TARGET][:ro|rw]`; a relative source resolves against base.
 // Throws InputError at loc, key, for an empty or relative target or an unknown flag.
 ContainerMount parse_mount(const std::string& text, const std::string& base, const SourceLoc& loc,

@@ -33,6 +33,9 @@ struct PlannedRun {
   std::string image;  // the image it runs inside (case `container:`, filled per point); "" none
 };
 
+// The identity of the image a planned run starts inside (image_digest.hpp); "" on the host.
+std::string planned_image_digest(const CaseSpec& spec, const PlannedRun& run);
+
 // The resources the run's job asks for: its point's, else the case's.
 inline const ResourcesSpec& resources_of(const CaseSpec& spec, const PlannedRun& run) {
   return run.resources ? *run.resources : spec.resources;
