@@ -64,6 +64,15 @@ std::vector<std::string> split(const std::string& s, char sep) {
   return out;
 }
 
+// The package folders of one Python prefix: its pyvenv.cfg, its site-packages and dist-packages.
+std::string prefix_packages(const std::string& p) {
+  std::string out = identity(p + "/pyvenv.cfg") + "\n";
+  for (const char* pattern : {"/lib/python*/site-packages", "/lib/python*/dist-packages",
+                              "/lib64/python*/site-packages", "/local/lib/python*/dist-packages"})
+    for (const std::string& dir : glob_paths(p + pattern)) out += identity(dir, false) + "\n";
+  return out;
+}
+
 // Where a Python's packages are: the site-packages and dist-packages folders of its prefix (the
 // folder above its bin/, as found and as resolved), of a virtual or conda environment, of the
 // user site and of /usr/local (Debian's pip); each PYTHONPATH entry. A package installed or
@@ -82,14 +91,53 @@ std::string python_packages(const std::string& found, const EnvVars& env) {
   std::sort(prefixes.begin(), prefixes.end());
   prefixes.erase(std::unique(prefixes.begin(), prefixes.end()), prefixes.end());
   std::string out;
-  for (const std::string& p : prefixes) {
-    out += identity(p + "/pyvenv.cfg") + "\n";
-    for (const char* pattern : {"/lib/python*/site-packages", "/lib/python*/dist-packages",
-                                "/lib64/python*/site-packages", "/local/lib/python*/dist-packages"})
-      for (const std::string& dir : glob_paths(p + pattern)) out += identity(dir, false) + "\n";
-  }
+  for (const std::string& p : prefixes) out += prefix_packages(p);
   for (const std::string& entry : split(var_value(env, "PYTHONPATH"), ':'))
     out += identity(entry, false) + "\n";
+  return out;
+}
+
+// What a version manager's shim runs, as far as files say: found is `<root>/shims/<tool>`, a
+// script that hands over to `pyenv exec` or `asdf exec`. pyenv takes PYENV_VERSION, else the
+// first `.python-version` from PYENV_DIR (else the working directory) up to /, else
+// `<root>/version` (pyenv's libexec/pyenv-version-file and pyenv-version-name, github.com/pyenv/
+// pyenv), and runs `<root>/versions/<version>/bin/<tool>`, or for "system" the next one in PATH;
+// asdf reads `.tool-versions` the same way up from the working directory, then $HOME's, and runs
+// `<root>/installs/<plugin>/<version>` (asdf-vm.com, "Configuration"). So the fingerprint takes
+// every such file on the way up (a missing one too: creating it changes the choice), the global
+// ones, each installed version with its package folders, and the tool PATH has after the shims.
+// The variables (PYENV_VERSION, PYENV_DIR, ASDF_*) are in the common part. "" when root has
+// neither versions/ nor installs/: a manager of another kind, whose probes are never kept.
+std::string version_manager_inputs(const std::string& found, const std::string& workdir,
+                                   const EnvVars& env) {
+  const fs::path shims = fs::path(found).parent_path();
+  const std::string root = shims.parent_path().string();
+  std::error_code ec;
+  if (!fs::is_directory(root + "/versions", ec) && !fs::is_directory(root + "/installs", ec))
+    return "";
+  std::string out = "version manager " + root + "\n";
+  std::vector<fs::path> starts;
+  if (const std::string dir = var_value(env, "PYENV_DIR"); !dir.empty()) starts.emplace_back(dir);
+  starts.push_back(fs::absolute(workdir.empty() ? fs::path(".") : fs::path(workdir), ec));
+  for (fs::path d : starts)
+    for (d = d.lexically_normal();; d = d.parent_path()) {
+      for (const char* name : {"/.python-version", "/.tool-versions"})
+        out += identity((d == "/" ? std::string() : d.string()) + name) + "\n";
+      if (d == d.parent_path() || d.empty()) break;
+    }
+  if (const std::string home = var_value(env, "HOME"); !home.empty())
+    out += identity(home + "/.tool-versions") + "\n" + identity(home + "/.asdfrc") + "\n";
+  out += identity(root + "/version") + "\n";
+  for (const char* pattern : {"/versions", "/versions/*", "/installs/*", "/installs/*/*"})
+    for (const std::string& prefix : glob_paths(root + pattern))
+      out += identity(prefix, false) + "\n" + prefix_packages(prefix);
+  std::string rest;  // PATH without the shims: where "system" is found
+  for (const std::string& entry : split(var_value(env, "PATH"), ':'))
+    if (fs::path(entry).lexically_normal() != shims.lexically_normal())
+      rest += (rest.empty() ? "" : ":") + entry;
+  if (const std::string next = find_in_path(fs::path(found).filename().string(), rest);
+      !next.empty())
+    out += "after the shims " + identity(next) + "\n";
   return out;
 }
 
@@ -151,12 +199,13 @@ bool fingerprinted_variable(const std::string& name) {
   return true;
 }
 
-ProbeFingerprints::ProbeFingerprints(const EnvVars& env, std::string workdir) : env_(env) {
+ProbeFingerprints::ProbeFingerprints(const EnvVars& env, std::string workdir)
+    : env_(env), workdir_(std::move(workdir)) {
   common_ = std::string(kFingerprintVersion) + "\n";
   utsname u{};
   if (::uname(&u) == 0) common_ += fmt::format("host {} {} {}\n", u.nodename, u.release, u.machine);
   common_ += "boot " + read_small("/proc/sys/kernel/random/boot_id") + "\n";
-  common_ += fmt::format("user {}\nworkdir {}\n", ::geteuid(), workdir);
+  common_ += fmt::format("user {}\nworkdir {}\n", ::geteuid(), workdir_);
   std::vector<std::string> vars;
   for (const auto& v : env)
     if (fingerprinted_variable(v.name)) vars.push_back(v.name + "=" + v.value);
@@ -168,8 +217,14 @@ std::string ProbeFingerprints::of(const ToolProbe& probe) {
   if (probe.argv.empty()) return "";
   const std::string found = find_in_path(probe.argv.front(), var_value(env_, "PATH"));
   if (found.empty()) return "";
-  if (fs::path(found).parent_path().filename() == "shims") return "";
   std::string text = common_ + "probe " + probe.name + "\n";
+  if (fs::path(found).parent_path().filename() == "shims") {
+    auto shim = inputs_.find("shim " + found);
+    if (shim == inputs_.end())
+      shim = inputs_.emplace("shim " + found, version_manager_inputs(found, workdir_, env_)).first;
+    if (shim->second.empty()) return "";
+    text += shim->second;
+  }
   for (const auto& a : probe.argv) text += "arg " + a + "\n";
   text += "tool " + identity(found) + "\n";
   std::error_code ec;

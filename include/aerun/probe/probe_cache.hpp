@@ -30,12 +30,15 @@ struct ToolProbe {
 class ProbeFingerprints {
  public:
   ProbeFingerprints(const EnvVars& env, std::string workdir);
-  // "" when the probe is not to be reused: its tool is not in PATH, or is a pyenv shim (which
-  // picks its Python by files anywhere above the working directory).
+  // "" when the probe is not to be reused: its tool is not in PATH, or is the shim of a version
+  // manager other than pyenv or asdf. A pyenv or asdf shim (which picks its tool by version
+  // files anywhere above the working directory) is followed through those files and the
+  // versions installed.
   std::string of(const ToolProbe& probe);
 
  private:
   const EnvVars& env_;
+  std::string workdir_;
   std::string common_;                         // host, user, workdir, environment
   std::map<std::string, std::string> inputs_;  // what a tool reads, by tool kind and path
 };

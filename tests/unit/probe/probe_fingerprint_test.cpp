@@ -89,12 +89,88 @@ TEST(ProbeFingerprint, FollowsTheEnvironmentButNotWhatEachLoginOrJobChanges) {
   }
 }
 
-TEST(ProbeFingerprint, AToolNotInPathOrAPyenvShimIsNeverKept) {
+TEST(ProbeFingerprint, AToolNotInPathOrTheShimOfAnUnknownManagerIsNeverKept) {
   Sandbox s;
   EXPECT_EQ(s.of({"nvidia-smi", {"nvidia-smi"}}), "");
-  s.tool("shims/python", "#!/bin/sh\nexec pyenv exec python \"$@\"\n");
+  s.tool("shims/python", "#!/bin/sh\nexec some-manager exec python \"$@\"\n");
   s.env = {{"PATH", (s.dir / "shims").string()}, {"HOME", s.dir.string()}};
   EXPECT_EQ(s.of(kFreeze), "");
+}
+
+// A pyenv installation as pyenv lays it out (libexec/pyenv-rehash writes the shims,
+// pyenv-version-file and pyenv-version-name choose the version): the runs' workdir two folders
+// below the sandbox.
+struct PyenvSandbox : Sandbox {
+  fs::path root = dir / ".pyenv";
+  fs::path work = dir / "project/sub";
+  PyenvSandbox() {
+    tool(".pyenv/shims/python",
+         "#!/usr/bin/env bash\nset -e\nprogram=\"${0##*/}\"\n"
+         "export PYENV_ROOT=\"" +
+             root.string() +
+             "\"\n"
+             "exec \"" +
+             root.string() + "/libexec/pyenv\" exec \"$program\" \"$@\"\n");
+    fs::create_directories(root / "versions/3.11.7/lib/python3.11/site-packages");
+    fs::create_directories(root / "versions/3.12.1/lib/python3.12/site-packages");
+    std::ofstream(root / "version") << "3.11.7\n";
+    fs::create_directories(work);
+    env = {{"PATH", (root / "shims").string() + ":/usr/bin"}, {"HOME", dir.string()}};
+  }
+  std::string of(const ToolProbe& p) { return ProbeFingerprints(env, work.string()).of(p); }
+};
+
+TEST(ProbeFingerprint, APyenvShimIsKeptWhileItsVersionFilesAndVersionsAreUnchanged) {
+  PyenvSandbox s;
+  const std::string freeze = s.of(kFreeze);
+  EXPECT_EQ(freeze.size(), 64u);
+  EXPECT_EQ(s.of(kFreeze), freeze);
+}
+
+TEST(ProbeFingerprint, APyenvShimFollowsEveryFileThatChoosesItsVersion) {
+  PyenvSandbox s;
+  const std::string global = s.of(kFreeze);
+  std::ofstream(s.root / "version") << "3.12.1\n";  // `pyenv global 3.12.1`
+  const std::string global2 = s.of(kFreeze);
+  EXPECT_NE(global2, global);
+  std::ofstream(s.dir / "project/.python-version")
+      << "3.11.7\n";  // `pyenv local` above the workdir
+  const std::string local = s.of(kFreeze);
+  EXPECT_NE(local, global2);
+  std::ofstream(s.work / ".python-version") << "3.12.1\n";  // and in it
+  const std::string here = s.of(kFreeze);
+  EXPECT_NE(here, local);
+  set_var(s.env, "PYENV_VERSION", "system");  // `pyenv shell system`
+  EXPECT_NE(s.of(kFreeze), here);
+}
+
+TEST(ProbeFingerprint, APyenvShimFollowsThePackagesAndVersionsInstalled) {
+  PyenvSandbox s;
+  const std::string before = s.of(kFreeze);
+  ::usleep(20000);  // folder times move in the file system's clock ticks
+  fs::create_directories(s.root / "versions/3.11.7/lib/python3.11/site-packages/torch");
+  const std::string installed = s.of(kFreeze);
+  EXPECT_NE(installed, before);
+  ::usleep(20000);
+  fs::create_directories(s.root / "versions/3.13.0/lib/python3.13/site-packages");
+  EXPECT_NE(s.of(kFreeze), installed);
+}
+
+TEST(ProbeFingerprint, AnAsdfShimFollowsToolVersionsUpFromTheWorkdirAndInHome) {
+  Sandbox s;
+  const fs::path root = s.dir / ".asdf";
+  s.tool(".asdf/shims/python", "#!/usr/bin/env bash\nexec asdf exec \"python\" \"$@\"\n");
+  fs::create_directories(root / "installs/python/3.11.7/lib/python3.11/site-packages");
+  fs::create_directories(s.dir / "work");
+  s.env = {{"PATH", (root / "shims").string()}, {"HOME", s.dir.string()}};
+  const auto of = [&] { return ProbeFingerprints(s.env, (s.dir / "work").string()).of(kFreeze); };
+  const std::string before = of();
+  EXPECT_EQ(before.size(), 64u);
+  std::ofstream(s.dir / ".tool-versions") << "python 3.11.7\n";  // $HOME's, also above the workdir
+  const std::string home = of();
+  EXPECT_NE(home, before);
+  std::ofstream(s.dir / "work/.tool-versions") << "python 3.12.1\n";
+  EXPECT_NE(of(), home);
 }
 
 }  // namespace
