@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "extract/short_bytes.hpp"
+
 namespace aerun {
 
 namespace {
@@ -263,7 +265,7 @@ size_t match_items(const Item* first, const Item* last, std::string_view text, s
     switch (it.kind) {
       case Item::Kind::Text:
         if (text.size() - pos < it.text.size() ||
-            std::memcmp(text.data() + pos, it.text.data(), it.text.size()) != 0)
+            !same_bytes(text.data() + pos, it.text.data(), it.text.size()))
           return kFail;
         pos += it.text.size();
         break;
@@ -312,7 +314,7 @@ bool LinearPattern::match_at(std::string_view text, size_t pos, std::string_view
     // The first `known` bytes of the leading text are already checked: compare the rest, then
     // match the other items.
     const std::string& lead = items_.front().text;
-    if (std::memcmp(text.data() + pos + known, lead.data() + known, lead.size() - known) != 0)
+    if (!same_bytes(text.data() + pos + known, lead.data() + known, lead.size() - known))
       return false;
     end = match_items(items_.data() + 1, items_.data() + items_.size(), text, pos + lead.size(),
                       &got);

@@ -12,6 +12,7 @@
 
 #include "aerun/util/error.hpp"
 #include "extract/linear_pattern.hpp"
+#include "extract/short_bytes.hpp"
 
 namespace aerun::extract_detail {
 
@@ -31,8 +32,8 @@ struct Matcher {
   // the line cannot match.
   size_t first_hit(std::string_view line) const {
     if (literal.empty()) return 0;
-    const void* p = ::memmem(line.data(), line.size(), literal.data(), literal.size());
-    return p ? static_cast<size_t>(static_cast<const char*>(p) - line.data()) : npos;
+    const char* p = find_bytes(line.data(), line.size(), literal.data(), literal.size());
+    return p ? static_cast<size_t>(p - line.data()) : npos;
   }
 
   // Whether the line matches, given the literal's first occurrence at hit; fills cap with group 1.
@@ -41,13 +42,13 @@ struct Matcher {
     const int n = cap ? 2 : 0;
     if (fast) {
       std::string_view got;
-      // The literal at hit is known to be there (found by the shared pass or memmem).
+      // The literal at hit is known to be there (found by the shared pass or find_bytes).
       while (!fast->match_at(line, hit, &got, known)) {
         const size_t from = hit + 1;
-        const void* p =
-            ::memmem(line.data() + from, line.size() - from, literal.data(), literal.size());
+        const char* p =
+            find_bytes(line.data() + from, line.size() - from, literal.data(), literal.size());
         if (!p) return false;
-        hit = static_cast<size_t>(static_cast<const char*>(p) - line.data());
+        hit = static_cast<size_t>(p - line.data());
       }
       if (cap) *cap = re2::StringPiece(got.data(), got.size());
       return true;
@@ -65,10 +66,10 @@ struct Matcher {
     if (!anchored) return re->Match(text, 0, line.size(), RE2::UNANCHORED, sub, n);
     while (!re->Match(text, hit, line.size(), RE2::ANCHOR_START, sub, n)) {
       const size_t from = hit + 1;
-      const void* p =
-          ::memmem(line.data() + from, line.size() - from, literal.data(), literal.size());
+      const char* p =
+          find_bytes(line.data() + from, line.size() - from, literal.data(), literal.size());
       if (!p) return false;
-      hit = static_cast<size_t>(static_cast<const char*>(p) - line.data());
+      hit = static_cast<size_t>(p - line.data());
     }
     return true;
   }

@@ -21,29 +21,29 @@ double byte_weight(unsigned c) {
   return 0.01;
 }
 
-// The byte triples a Teddy bucket lets through: per window byte, the low and high nibbles seen.
+// The 4-byte windows a Teddy bucket lets through: per window byte, the low and high nibbles seen.
 struct BucketShape {
-  std::array<uint16_t, 3> lo{}, hi{};
+  std::array<uint16_t, Teddy::kWindow> lo{}, hi{};
 
   void add(const std::string& lit) {
-    for (size_t j = 0; j < 3; ++j) {
+    for (size_t j = 0; j < Teddy::kWindow; ++j) {
       const auto c = static_cast<unsigned char>(lit[j]);
       lo[j] = static_cast<uint16_t>(lo[j] | 1u << (c & 15));
       hi[j] = static_cast<uint16_t>(hi[j] | 1u << (c >> 4));
     }
   }
   void add(const BucketShape& o) {
-    for (size_t j = 0; j < 3; ++j) {
+    for (size_t j = 0; j < Teddy::kWindow; ++j) {
       lo[j] = static_cast<uint16_t>(lo[j] | o.lo[j]);
       hi[j] = static_cast<uint16_t>(hi[j] | o.hi[j]);
     }
   }
-  // The weight of the triples accepted: how often text passes the bucket, up to a factor. Only
+  // The weight of the windows accepted: how often text passes the bucket, up to a factor. Only
   // the bytes the nibbles let through are visited, in increasing order (the sum is the same as
   // over all 256): the bucket merging of build_teddy() asks this ~1.5 G^2 times for G prefixes.
   double cost() const {
     double product = 1;
-    for (size_t j = 0; j < 3; ++j) {
+    for (size_t j = 0; j < Teddy::kWindow; ++j) {
       double w = 0;
       for (unsigned h = hi[j]; h; h &= h - 1)
         for (unsigned l = lo[j]; l; l &= l - 1)
@@ -72,14 +72,14 @@ MultiLiteral::MultiLiteral(std::vector<std::string> literals, Engine engine)
     build_wu_manber();
 }
 
-// Groups the literals into 8 buckets: starting from one group per distinct 3-byte prefix, merges
-// the two groups whose union adds the least cost until 8 are left.
+// Groups the literals into Teddy's 16 buckets: starting from one group per distinct 4-byte
+// prefix, merges the two groups whose union adds the least cost until 16 are left.
 void MultiLiteral::build_teddy(Teddy::Width width) {
   std::vector<std::vector<uint32_t>> groups;
   std::vector<BucketShape> shapes;
   for (uint32_t id = 0; id < literals_.size(); ++id) {
     const auto same_prefix = [&](const std::vector<uint32_t>& g) {
-      return literals_[g.front()].compare(0, 3, literals_[id], 0, 3) == 0;
+      return heads_[g.front()] == heads_[id];
     };
     const auto it = std::find_if(groups.begin(), groups.end(), same_prefix);
     if (it != groups.end()) {
@@ -101,7 +101,7 @@ void MultiLiteral::build_teddy(Teddy::Width width) {
   std::vector<std::vector<double>> added(groups.size(), std::vector<double>(groups.size()));
   for (size_t a = 0; a < groups.size(); ++a)
     for (size_t b = a + 1; b < groups.size(); ++b) added[a][b] = merged_cost(a, b);
-  while (groups.size() > 8) {
+  while (groups.size() > Teddy::kBuckets) {
     size_t best_a = 0, best_b = 1;
     for (size_t a = 0; a < groups.size(); ++a)
       for (size_t b = a + 1; b < groups.size(); ++b)

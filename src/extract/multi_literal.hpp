@@ -5,18 +5,20 @@
 #include <cstdint>
 #include <cstring>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "extract/count_newlines.hpp"
+#include "extract/short_bytes.hpp"
 #include "extract/teddy.hpp"
 
 namespace aerun {
 
 // A set of literals (each at least 4 bytes) searched together. On a CPU with AVX2 a Teddy
-// prefilter (teddy.hpp) proposes offsets 32 bytes at a time and counts newlines in the same pass;
-// the literals are grouped into its 8 buckets so that each bucket's nibble tables accept as few
-// other byte triples as possible. Elsewhere (or with Engine::Portable) a Wu-Manber pass jumps
+// prefilter (teddy.hpp) proposes offsets 16 or 32 bytes at a time and counts newlines in the same
+// pass; the literals are grouped into its 16 buckets so that each bucket's nibble tables accept as
+// few other 4-byte windows as possible. Elsewhere (or with Engine::Portable) a Wu-Manber pass jumps
 // ahead by a shift looked up from the last two bytes of the window (block size 2, the shift table
 // hashed to 4096 one-byte entries so it stays in L1 cache), and newlines are counted separately.
 // Occurrences are reported in order of their start offset (overlapping ones included).
@@ -50,44 +52,33 @@ class MultiLiteral {
     if (start + lit.size() > n) return false;
     uint32_t head;  // the first 4 bytes first: most candidates fail there, without a call
     std::memcpy(&head, t + start, 4);
-    return head == heads_[id] && std::memcmp(t + start + 4, lit.data() + 4, lit.size() - 4) == 0;
+    return head == heads_[id] && tail_equal(t + start, lit);
   }
 
-  // Whether p[4, lit.size()) equals lit's bytes after its head (p has lit.size() bytes): 8 bytes
-  // at a time, the last 8 overlapping, inline (a call to memcmp costs more for these lengths).
+  // Whether p[4, lit.size()) equals lit's bytes after its head (p has lit.size() bytes).
   static bool tail_equal(const unsigned char* p, const std::string& lit) {
-    const size_t n = lit.size();
-    const auto* l = reinterpret_cast<const unsigned char*>(lit.data());
-    if (n < 12) return std::memcmp(p + 4, l + 4, n - 4) == 0;
-    uint64_t a, b;
-    for (size_t i = 4; i + 8 < n; i += 8) {
-      std::memcpy(&a, p + i, 8);
-      std::memcpy(&b, l + i, 8);
-      if (a != b) return false;
-    }
-    std::memcpy(&a, p + n - 8, 8);
-    std::memcpy(&b, l + n - 8, 8);
-    return a == b;
+    return same_bytes(p + 4, lit.data() + 4, lit.size() - 4);
   }
 
   // Teddy's candidates are checked through a hash of their first 4 bytes: each literal with that
   // head is compared, whatever the bucket that proposed the offset. The text goes by slices of
-  // kSlice bytes (plus the 2 that windows starting in the slice reach into), so the candidate
+  // kSlice bytes (plus the 3 that windows starting in the slice reach into), so the candidate
   // buffer stays small whatever the size of the text.
   template <class Fn>
   size_t scan_teddy(const char* text, size_t n, Fn& fn) const {
     constexpr size_t kSlice = 64u << 10;
     thread_local std::vector<Teddy::Candidate> candidates;  // reused: a slice's candidates
+    candidates.resize(kSlice + Teddy::kWindow);
     const auto* t = reinterpret_cast<const unsigned char*>(text);
     size_t lines = 0;
     for (size_t from = 0; from < n; from += kSlice) {
       const size_t len = std::min(kSlice, n - from);
-      const size_t reach = std::min(len + 2, n - from);
-      candidates.clear();
+      const size_t reach = std::min(len + Teddy::kWindow - 1, n - from);
       const size_t base = lines;  // newlines before the slice
-      lines += teddy_->scan(text + from, reach, candidates);
+      size_t found = 0;
+      lines += teddy_->scan(text + from, reach, candidates.data(), &found);
       for (size_t k = len; k < reach; ++k) lines -= text[from + k] == '\n';  // the next slice's
-      for (const Teddy::Candidate& c : candidates) {
+      for (const Teddy::Candidate& c : std::span(candidates.data(), found)) {
         const size_t off = from + c.offset;
         if (c.offset >= len || n - off < 4) continue;
         uint32_t head;

@@ -103,6 +103,35 @@ TEST_P(MultiLiteralEngines, ManyLiteralsInMoreThanEightBucketsOnLongText) {
   }
 }
 
+TEST_P(MultiLiteralEngines, LiteralsThatDifferOnlyInTheirFourthByteOrInCaseFillEveryBucket) {
+  // Teddy looks up 4 bytes in 16 buckets, buckets 0-7 and 8-15 in the two halves of a register:
+  // 48 literals whose heads share their first 3 bytes in pairs, or differ only in case, spread
+  // over all of them; texts of every length up to 200 (the 16- and 32-byte blocks and every tail).
+  std::vector<std::string> lits;
+  for (const char* stem :
+       {"los", "LOS", "ite", "ITe", "nCc", "NCC", "gra", "GRa", "Kil", "kil", "cud", "CUD",
+        "tok", "TOK", "oom", "OOM", "err", "ERR", "ran", "Ran", "sam", "SAM", "nan", "NaN"})
+    for (const char* tail : {"s:", "t "}) lits.push_back(std::string(stem) + tail);
+  MultiLiteral ml(lits, GetParam());
+  std::mt19937 rng(13);
+  for (int round = 0; round < 600; ++round) {
+    std::string text;
+    const size_t len = static_cast<size_t>(round % 200);
+    while (text.size() < len) {
+      if (rng() % 2 == 0)
+        text += lits[rng() % lits.size()].substr(0, 2 + rng() % 4);
+      else
+        text += random_text(rng, "lossLOSte:\n ", 5);
+    }
+    text.resize(len);
+    auto got = scan(ml, text);
+    std::sort(got.hits.begin(), got.hits.end());
+    const auto want = brute_force(lits, text);
+    EXPECT_EQ(got.hits, want.hits) << text;
+    EXPECT_EQ(got.lines, want.lines) << text;
+  }
+}
+
 TEST_P(MultiLiteralEngines, LiteralsAtTheVeryEndAndStartOfTheText) {
   MultiLiteral ml({"abcd", "wxyz"}, GetParam());
   for (size_t pad = 0; pad < 70; ++pad) {
