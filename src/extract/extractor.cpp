@@ -118,6 +118,10 @@ struct Extractor::Patterns {
   // each the probes that need it; the other probes are scanned one by one.
   MultiLiteral shared;
   std::vector<std::vector<uint16_t>> literal_probes;
+  // By literal: whether its one probe is a status pattern that starts with it and runs without
+  // RE2. Such a probe is matched at each occurrence the pass reports, and its line gets an event
+  // only at one where it matches.
+  std::vector<uint8_t> matched_at_occurrence;
   std::vector<uint16_t> own_scan_probes;
 
   Patterns(const std::vector<MetricSpec>& metrics, const std::vector<StatusPattern>& status,
@@ -139,6 +143,11 @@ struct Extractor::Patterns {
       }
       literal_probes[id].push_back(static_cast<uint16_t>(p));
     }
+    for (const auto& ps : literal_probes) {
+      const Probe& p = probes[ps.front()];
+      matched_at_occurrence.push_back(ps.size() == 1 && p.kind == Probe::Kind::Status &&
+                                      p.matcher.anchored && p.matcher.fast.has_value());
+    }
     shared = MultiLiteral(std::move(lits));
   }
 };
@@ -151,6 +160,7 @@ struct Extractor::Impl {
   const std::vector<size_t>& status_track = pat->status_track;
   const MultiLiteral& shared = pat->shared;
   const std::vector<std::vector<uint16_t>>& literal_probes = pat->literal_probes;
+  const std::vector<uint8_t>& matched_at_occurrence = pat->matched_at_occurrence;
   const std::vector<uint16_t>& own_scan_probes = pat->own_scan_probes;
   const long offset_s = pat->offset_s;
   const std::string& job_start_format = pat->job_start_format;
@@ -348,6 +358,16 @@ struct Extractor::Impl {
     return {static_cast<uint32_t>(start), static_cast<uint32_t>(end)};
   }
 
+  // Whether p (anchored at its literal, without RE2) matches at offset off of the block, within
+  // its line as line_around() bounds it: what p.matcher.match would find at this occurrence.
+  static bool matches_here(const Probe& p, const char* b, size_t n, size_t off) {
+    size_t end =
+        static_cast<size_t>(static_cast<const char*>(std::memchr(b + off, '\n', n - off)) - b);
+    if (end > off && b[end - 1] == '\r') --end;
+    return p.matcher.fast->match_at(std::string_view(b + off, end - off), 0, nullptr,
+                                    p.matcher.known);
+  }
+
   // Adds an event for each probe of the list on line k (at offset off of the block).
   void add_events(const uint16_t* probes_begin, const uint16_t* probes_end, const char* b, size_t n,
                   size_t k, size_t off) {
@@ -377,6 +397,9 @@ struct Extractor::Impl {
     std::fill(literal_last_line.begin(), literal_last_line.end(), SIZE_MAX);
     const size_t newlines = shared.scan(b, n, [&](size_t lit, size_t off, size_t k) {
       if (literal_last_line[lit] == k) return;  // only its first occurrence in a line counts
+      if (matched_at_occurrence[lit] &&
+          !matches_here(probes[literal_probes[lit].front()], b, n, off))
+        return;  // maybe at a later occurrence in the line
       literal_last_line[lit] = k;
       const auto& ps = literal_probes[lit];
       add_events(ps.data(), ps.data() + ps.size(), b, n, k, off);

@@ -39,6 +39,13 @@ std::optional<std::string> without_separators(std::string_view s) {
 std::optional<double> parse_number(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  // Most values are plain ("6.661633E+00", "16384.0"): from_chars takes them whole at once. Any
+  // quote, suffix or separator stops it early, and "inf"/"nan" are not finite: the way below.
+  if (!s.empty() && s.front() != '+') {
+    double v = 0;
+    const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec == std::errc() && p == s.data() + s.size() && std::isfinite(v)) return v;
+  }
   if (s.size() >= 2 && (s.front() == '\'' || s.front() == '"') && s.back() == s.front())
     s = s.substr(1, s.size() - 2);  // Transformers 5 logs '2.345'
   double scale = 1;

@@ -3,6 +3,10 @@
 // string in the tool's source, said so), and must give its status to a case with no preset at all.
 #include <gtest/gtest.h>
 
+#include <iterator>
+#include <random>
+#include <string>
+
 #include "aerun/case/presets.hpp"
 #include "aerun/extract/extractor.hpp"
 
@@ -194,6 +198,42 @@ TEST(BaseVocabulary, NumericalDivergence) {
        "Rank 0 Skipping step. Attempted loss scale: 64, reducing to 32",
        "", "ymcui/Chinese-LLaMA-Alpaca#534"},
   });
+}
+
+// The block path matches a status pattern that starts with its literal at each occurrence the
+// literal pass reports (extractor.cpp, matched_at_occurrence), where a line read on its own is
+// searched occurrence after occurrence: both must find the same status on the same line, whichever
+// "loss" of a line is the one followed by NaN. Random lines of the tokens that decide it (a
+// property of the two paths, not a log format).
+TEST(BaseVocabulary, EveryOccurrenceOfALiteralIsTriedInBlocksAsLineByLine) {
+  aerun::CaseSpec spec;
+  spec.name = "t";
+  aerun::apply_presets(spec, {});
+  const char* tokens[] = {
+      "lm loss:", " loss", "loss scale:", "loss=", "Loss:", "{'loss': ", " nan", " NaN",
+      "'nan'",    " 1.5",  " inf",        "-nan",  " |",    ",",         " ",    "x"};
+  std::mt19937 rng(3);
+  int diverged = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    std::string log;
+    for (int line = 0; line < 20; ++line) {
+      const int n = 2 + static_cast<int>(rng() % 7);
+      for (int t = 0; t < n; ++t) log += tokens[rng() % std::size(tokens)];
+      log += "\n";
+    }
+    aerun::Extractor whole(spec);
+    whole.feed(log);
+    whole.finish();
+    aerun::Extractor bytes(spec);
+    for (const char c : log) bytes.feed(std::string_view(&c, 1));
+    bytes.finish();
+    ASSERT_EQ(whole.status().has_value(), bytes.status().has_value()) << log;
+    if (!whole.status()) continue;
+    EXPECT_EQ(whole.status()->status, bytes.status()->status) << log;
+    EXPECT_EQ(whole.status()->line_no, bytes.status()->line_no) << log;
+    diverged += whole.status()->status == "diverged";
+  }
+  EXPECT_GT(diverged, 100);  // the lines do reach the patterns
 }
 
 TEST(BaseVocabulary, FullFileSystems) {
