@@ -368,6 +368,26 @@ struct Extractor::Impl {
                                     p.matcher.known);
   }
 
+  // The shared literal pass over b[0, n): the events of the probes whose literals occur, in line
+  // order; returns the block's newlines (stopped: see MultiLiteral::scan).
+  size_t scan_shared(const char* b, size_t n, bool* stopped) {
+    events.clear();
+    event_line = SIZE_MAX;
+    std::fill(literal_last_line.begin(), literal_last_line.end(), SIZE_MAX);
+    return shared.scan(
+        b, n,
+        [&](size_t lit, size_t off, size_t k) {
+          if (literal_last_line[lit] == k) return;  // only its first occurrence in a line counts
+          if (matched_at_occurrence[lit] &&
+              !matches_here(probes[literal_probes[lit].front()], b, n, off))
+            return;  // maybe at a later occurrence in the line
+          literal_last_line[lit] = k;
+          const auto& ps = literal_probes[lit];
+          add_events(ps.data(), ps.data() + ps.size(), b, n, k, off);
+        },
+        stopped);
+  }
+
   // Adds an event for each probe of the list on line k (at offset off of the block).
   void add_events(const uint16_t* probes_begin, const uint16_t* probes_end, const char* b, size_t n,
                   size_t k, size_t off) {
@@ -386,24 +406,17 @@ struct Extractor::Impl {
   // literal), and are handled in line order, then probe order — exactly as process_line would,
   // line by line.
   void process_block(const char* b, size_t n) {
-    if (needs_cleaning(b, n)) {  // escape sequences or a lone '\r': read the cleaned lines
+    // Escape sequences or a CR: read the cleaned lines. The SIMD literal pass looks for them in
+    // the loads it makes anyway and stops at the first; elsewhere a pass of their own does.
+    bool dirty = !shared.stops_at_escapes() && needs_cleaning(b, n);
+    size_t newlines = dirty ? 0 : scan_shared(b, n, &dirty);
+    if (dirty) {
       cleaned.clear();
       clean_lines(b, n, cleaned);
       b = cleaned.data();
       n = cleaned.size();
+      newlines = scan_shared(b, n, nullptr);
     }
-    events.clear();
-    event_line = SIZE_MAX;
-    std::fill(literal_last_line.begin(), literal_last_line.end(), SIZE_MAX);
-    const size_t newlines = shared.scan(b, n, [&](size_t lit, size_t off, size_t k) {
-      if (literal_last_line[lit] == k) return;  // only its first occurrence in a line counts
-      if (matched_at_occurrence[lit] &&
-          !matches_here(probes[literal_probes[lit].front()], b, n, off))
-        return;  // maybe at a later occurrence in the line
-      literal_last_line[lit] = k;
-      const auto& ps = literal_probes[lit];
-      add_events(ps.data(), ps.data() + ps.size(), b, n, k, off);
-    });
     // The shared events come in line order; sort each line's few by probe.
     for (size_t i = 1; i < events.size(); ++i)
       for (size_t j = i; j > 0 && events[j] < events[j - 1]; --j)

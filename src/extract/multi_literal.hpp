@@ -38,12 +38,16 @@ class MultiLiteral {
   // Calls fn(literal_index, start_offset, line) for each occurrence in text[0, n), where line is
   // the number of '\n' before it; returns the number of '\n' in text[0, n).
   // Const: one MultiLiteral serves several threads at once.
+  // With stopped, and when stops_at_escapes(): stops at the first ESC (0x1B) or CR in text, sets
+  // *stopped and returns 0 (fn may have been called for occurrences before it).
   template <class Fn>
-  size_t scan(const char* text, size_t n, Fn&& fn) const {
+  size_t scan(const char* text, size_t n, Fn&& fn, bool* stopped = nullptr) const {
     if (literals_.empty()) return count_newlines(text, n);
-    if (teddy_) return scan_teddy(text, n, fn);
+    if (teddy_) return scan_teddy(text, n, fn, stopped);
     return scan_wu_manber(text, n, fn);
   }
+  // Whether scan() looks for ESC and CR on its way (the SIMD pass does, in the same loads).
+  bool stops_at_escapes() const { return teddy_.has_value(); }
 
  private:
   // Whether literal id starts at text[start] (text has n bytes).
@@ -65,7 +69,7 @@ class MultiLiteral {
   // kSlice bytes (plus the 3 that windows starting in the slice reach into), so the candidate
   // buffer stays small whatever the size of the text.
   template <class Fn>
-  size_t scan_teddy(const char* text, size_t n, Fn& fn) const {
+  size_t scan_teddy(const char* text, size_t n, Fn& fn, bool* stopped) const {
     constexpr size_t kSlice = 64u << 10;
     thread_local std::vector<Teddy::Candidate> candidates;  // reused: a slice's candidates
     candidates.resize(kSlice + Teddy::kWindow);
@@ -76,7 +80,13 @@ class MultiLiteral {
       const size_t reach = std::min(len + Teddy::kWindow - 1, n - from);
       const size_t base = lines;  // newlines before the slice
       size_t found = 0;
-      lines += teddy_->scan(text + from, reach, candidates.data(), &found);
+      const size_t slice_lines =
+          teddy_->scan(text + from, reach, candidates.data(), &found, stopped != nullptr);
+      if (slice_lines == Teddy::kStopped) {
+        *stopped = true;
+        return 0;
+      }
+      lines += slice_lines;
       for (size_t k = len; k < reach; ++k) lines -= text[from + k] == '\n';  // the next slice's
       for (const Teddy::Candidate& c : std::span(candidates.data(), found)) {
         const size_t off = from + c.offset;

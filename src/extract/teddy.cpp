@@ -80,10 +80,6 @@ __attribute__((target("popcnt,bmi"))) inline Teddy::Candidate* emit(size_t base,
   return out;
 }
 
-// The same 32 positions at a time with AVX-512BW (the input twice, in the low and the high
-// 256 bits; the tables of buckets 0-7 in lanes 0 and 1, of 8-15 in lanes 2 and 3): text[0, n) up
-// to the last whole 32 bytes whose windows are readable; returns how far it went and adds the
-// newlines before that to *lines.
 #define AERUN_AVX512 "avx512f,avx512bw,popcnt,bmi"
 __attribute__((target(AERUN_AVX512))) inline __m512i classify64(__m512i v, __m512i lo, __m512i hi) {
   const __m512i nib = _mm512_set1_epi8(0x0F);
@@ -98,6 +94,11 @@ __attribute__((target(AERUN_AVX512))) inline __m512i twice32(const unsigned char
                                       _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
 }
 
+// The same 32 positions at a time with AVX-512BW (the input twice, in the low and the high
+// 256 bits; the tables of buckets 0-7 in lanes 0 and 1, of 8-15 in lanes 2 and 3): text[0, n) up
+// to the last whole 32 bytes whose windows are readable; returns how far it went and adds the
+// newlines before that to *lines. Stop: returns SIZE_MAX at the first ESC or CR.
+template <bool Stop>
 __attribute__((target(AERUN_AVX512))) size_t scan32(const unsigned char* t, size_t n,
                                                     const uint8_t (*lo)[32],
                                                     const uint8_t (*hi)[32], size_t* lines,
@@ -113,10 +114,14 @@ __attribute__((target(AERUN_AVX512))) size_t scan32(const unsigned char* t, size
   __m512i tab[2 * W];
   for (size_t j = 0; j < 2 * W; ++j) tab[j] = _mm512_load_si512(wide[j]);
   const __m512i newline = _mm512_set1_epi8('\n');
+  const __m512i esc = _mm512_set1_epi8('\x1b');
+  const __m512i cr = _mm512_set1_epi8('\r');
   size_t i = 0, count = *lines;
   Teddy::Candidate* o = *out;
   for (; i + 32 + W - 1 <= n; i += 32) {
     const __m512i a = twice32(t + i);
+    if constexpr (Stop)
+      if (_mm512_cmpeq_epi8_mask(a, esc) | _mm512_cmpeq_epi8_mask(a, cr)) return SIZE_MAX;
     __m512i r = classify64(a, tab[0], tab[W]);
     r = _mm512_and_si512(r, classify64(twice32(t + i + 1), tab[1], tab[W + 1]));
     r = _mm512_and_si512(r, classify64(twice32(t + i + 2), tab[2], tab[W + 2]));
@@ -145,18 +150,35 @@ Teddy::Width Teddy::widest() {
   return has_avx512bw() ? Width::Avx512 : Width::Avx2;
 }
 
+// Whether p[0, len) holds an ESC or a CR (len <= 16, p[0, 16) readable).
+__attribute__((target("avx2"))) inline bool escapes16(const unsigned char* p, size_t len) {
+  const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  const __m128i hit = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\x1b')),
+                                   _mm_cmpeq_epi8(v, _mm_set1_epi8('\r')));
+  const auto mask = static_cast<uint32_t>(_mm_movemask_epi8(hit));
+  return (mask & (len >= 16 ? 0xFFFFu : (1u << len) - 1)) != 0;
+}
+
 __attribute__((target("avx2,popcnt,bmi"))) size_t Teddy::scan(const char* text, size_t n,
-                                                              Candidate* out, size_t* found) const {
+                                                              Candidate* out, size_t* found,
+                                                              bool stop_at_escapes) const {
   const auto* t = reinterpret_cast<const unsigned char*>(text);
   Candidate* const first = out;
+  *found = 0;
   size_t lines = 0;
-  size_t i = width_ == Width::Avx512 ? scan32(t, n, lo_, hi_, &lines, &out) : 0;
+  size_t i = 0;
+  if (width_ == Width::Avx512) {
+    i = stop_at_escapes ? scan32<true>(t, n, lo_, hi_, &lines, &out)
+                        : scan32<false>(t, n, lo_, hi_, &lines, &out);
+    if (i == SIZE_MAX) return kStopped;
+  }
   __m256i tab[2 * kWindow];
   for (size_t j = 0; j < kWindow; ++j) {
     tab[j] = _mm256_load_si256(reinterpret_cast<const __m256i*>(lo_[j]));
     tab[kWindow + j] = _mm256_load_si256(reinterpret_cast<const __m256i*>(hi_[j]));
   }
   for (; i + 16 + kWindow - 1 <= n; i += 16) {
+    if (stop_at_escapes && escapes16(t + i, 16)) return kStopped;
     uint32_t nl;
     const uint32_t any = block16(t + i, tab, &nl);
     if (any) out = emit(i, any, nl, lines, out);
@@ -167,6 +189,7 @@ __attribute__((target("avx2,popcnt,bmi"))) size_t Teddy::scan(const char* text, 
     alignas(32) unsigned char pad[16 + kWindow] = {};
     const size_t len = n - i < 16 ? n - i : 16;
     std::memcpy(pad, t + i, n - i < sizeof pad ? n - i : sizeof pad);
+    if (stop_at_escapes && escapes16(pad, len)) return kStopped;
     uint32_t nl;
     uint32_t any = block16(pad, tab, &nl);
     nl &= len == 16 ? 0xFFFFu : (1u << len) - 1;
@@ -190,7 +213,7 @@ Teddy::Width Teddy::widest() {
   return Width::Avx2;
 }
 
-size_t Teddy::scan(const char*, size_t, Candidate*, size_t*) const {
+size_t Teddy::scan(const char*, size_t, Candidate*, size_t*, bool) const {
   throw std::logic_error("Teddy::scan needs AVX2");
 }
 

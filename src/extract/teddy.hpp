@@ -46,8 +46,12 @@ class Teddy {
   Width width() const { return width_; }
 
   // Writes the candidates of text[0, n) (n < 4 GiB) to out in offset order, *found of them (out
-  // has room for n); returns the number of '\n' bytes in text.
-  size_t scan(const char* text, size_t n, Candidate* out, size_t* found) const;
+  // has room for n); returns the number of '\n' bytes in text. With stop_at_escapes, returns
+  // kStopped as soon as it meets an ESC (0x1B) or a CR in text: the caller cleans the text first
+  // (clean_lines.hpp) and scans it again; *found and out are then not to be read.
+  static constexpr size_t kStopped = SIZE_MAX;
+  size_t scan(const char* text, size_t n, Candidate* out, size_t* found,
+              bool stop_at_escapes = false) const;
 
  private:
   // By window byte j: the buckets accepting each low / high nibble, buckets 0-7 in bytes 0-15

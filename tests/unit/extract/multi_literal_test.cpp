@@ -162,6 +162,43 @@ TEST_P(MultiLiteralEngines, LiteralsAcrossTheSimdSlicesOfALongText) {
   EXPECT_EQ(got.lines, want.lines);
 }
 
+TEST_P(MultiLiteralEngines, TheSimdPassStopsAtAnEscapeOrACarriageReturnAnywhere) {
+  // Asked to, the SIMD pass stops at the first ESC or CR (the extractor then cleans the block and
+  // scans it again); without one it reports everything as before. Every position of one, in texts
+  // of every length up to 150, across the 16- and 32-byte blocks, the tail and the 64 KiB slices.
+  MultiLiteral ml({"abcd", "wxyz"}, GetParam());
+  for (size_t len = 0; len <= 150; ++len) {
+    std::string text(len, '.');
+    for (size_t i = 0; i + 4 <= len; i += 9) text.replace(i, 4, i % 2 ? "abcd" : "wxyz");
+    for (size_t i = 7; i < len; i += 11) text[i] = '\n';
+    bool stopped = false;
+    const auto clean = scan(ml, text);
+    Scanned asked;
+    asked.lines = ml.scan(
+        text.data(), text.size(),
+        [&](size_t lit, size_t off, size_t line) { asked.hits.emplace_back(off, lit, line); },
+        &stopped);
+    EXPECT_FALSE(stopped) << len;
+    EXPECT_EQ(asked.hits, clean.hits) << len;
+    EXPECT_EQ(asked.lines, clean.lines) << len;
+    for (size_t at = 0; at < len; ++at)
+      for (const char c : {'\x1b', '\r'}) {
+        std::string dirty = text;
+        dirty[at] = c;
+        stopped = false;
+        ml.scan(
+            dirty.data(), dirty.size(), [](size_t, size_t, size_t) {}, &stopped);
+        EXPECT_EQ(stopped, ml.stops_at_escapes()) << len << " " << at;
+      }
+  }
+  std::string big(200000, 'x');
+  big[131072 + 1] = '\r';  // past two slices
+  bool stopped = false;
+  ml.scan(
+      big.data(), big.size(), [](size_t, size_t, size_t) {}, &stopped);
+  EXPECT_EQ(stopped, ml.stops_at_escapes());
+}
+
 TEST_P(MultiLiteralEngines, WithoutLiteralsStillCountsLines) {
   MultiLiteral ml({}, GetParam());
   const auto s = scan(ml, "a\nb\n\nc");
@@ -174,6 +211,8 @@ INSTANTIATE_TEST_SUITE_P(EveryEngine, MultiLiteralEngines,
 
 TEST(MultiLiteral, UsesSimdOnlyWhenAskedForTheBestAndTheCpuHasIt) {
   EXPECT_EQ(MultiLiteral({"abcd"}).uses_simd(), aerun::Teddy::available());
+  EXPECT_EQ(MultiLiteral({"abcd"}).stops_at_escapes(), aerun::Teddy::available());
+  EXPECT_FALSE(MultiLiteral({"abcd"}, Engine::Portable).stops_at_escapes());
   EXPECT_FALSE(MultiLiteral({"abcd"}, Engine::Portable).uses_simd());
 }
 
