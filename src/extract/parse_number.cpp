@@ -34,6 +34,15 @@ std::optional<std::string> without_separators(std::string_view s) {
   return out;
 }
 
+// The finite number all of s is, by std::from_chars (no sign '+', no blanks); nullopt otherwise.
+std::optional<double> whole_number(std::string_view s) {
+  double v = 0;
+  const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (s.empty() || ec != std::errc() || p != s.data() + s.size() || !std::isfinite(v))
+    return std::nullopt;
+  return v;
+}
+
 }  // namespace
 
 std::optional<double> parse_number(std::string_view s) {
@@ -41,11 +50,8 @@ std::optional<double> parse_number(std::string_view s) {
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
   // Most values are plain ("6.661633E+00", "16384.0"): from_chars takes them whole at once. Any
   // quote, suffix or separator stops it early, and "inf"/"nan" are not finite: the way below.
-  if (!s.empty() && s.front() != '+') {
-    double v = 0;
-    const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec == std::errc() && p == s.data() + s.size() && std::isfinite(v)) return v;
-  }
+  if (!s.empty() && s.front() != '+')
+    if (const auto v = whole_number(s)) return v;
   if (s.size() >= 2 && (s.front() == '\'' || s.front() == '"') && s.back() == s.front())
     s = s.substr(1, s.size() - 2);  // Transformers 5 logs '2.345'
   double scale = 1;
@@ -84,13 +90,9 @@ std::optional<double> parse_number(std::string_view s) {
     s.remove_prefix(1);
     if (!s.empty() && s.front() == '-') return std::nullopt;  // "+-1"
   }
-  double v = 0;
-  const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (s.empty() || ec != std::errc() || p != s.data() + s.size() || !std::isfinite(v))
-    return std::nullopt;
-  v *= scale;
-  if (!std::isfinite(v)) return std::nullopt;
-  return v;
+  const auto v = whole_number(s);
+  if (!v || !std::isfinite(*v * scale)) return std::nullopt;
+  return *v * scale;
 }
 
 }  // namespace aerun
