@@ -2,7 +2,7 @@
 # Benchmarks (never timed unit tests): harness overhead per run, 1,000,000-point dry-run expansion,
 # sweep and extraction throughput. Prints figures and ratios measured in this one run.
 # `bash bench/run.sh` runs every section; `bash bench/run.sh ingest store` only those named
-# (overhead watchdogs sweep hosts library ingest regress store huge first).
+# (overhead watchdogs sweep hosts library ingest generic regress store huge first).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -199,6 +199,38 @@ if [ -n "${AERUN_BENCH_BIG_GB:-}" ]; then  # peak memory on a big log (disk perm
   echo "$r $r2" | awk -v gb="$AERUN_BENCH_BIG_GB" '{ printf "%s GiB log: extraction %.1f s, peak RSS %d MB; ingest %.1f s, peak RSS %d MB (goal <= 64: %s)\n", gb, $1, $4 / 1024, $5, $8 / 1024, ($8 / 1024 <= 64 ? "met" : "NOT met") }'
 fi
 
+fi
+
+if want generic; then
+echo "== generic: the generic reader's cost on a preset's log, and on a log no preset knows (issue 39) =="
+# Side by side in this one run, best wall time of 3 rounds, interleaved: `aerun ingest` of the
+# realistic 512 MiB Megatron log (bench/gen_megatron_log.py) with the generic reader on (as
+# shipped) and off (AERUN_GENERIC_READER=off: what ingest did before it); and `aerun ingest
+# --preset auto` of a 512 MiB log of a format no preset knows (bench/gen_generic_log.py: a real
+# detectron2 run's lines repeated) against the floor of reading that file and its SHA-256 on one
+# core (bench_extract --floor sha256), all cores for ingest (its default -j).
+echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
+mb=${AERUN_BENCH_EXTRACT_MB:-512}
+python3 bench/gen_megatron_log.py "$work/realistic.log" "$mb"
+python3 bench/gen_generic_log.py "$work/unknown.log" "$mb"
+cat "$work/realistic.log" "$work/unknown.log" > /dev/null
+on=""; off=""; u=""; fd=""
+for _ in 1 2 3; do
+  keep_best on "$(cpu "$aerun" ingest "$work/realistic.log" --case bench --preset megatron --db "$work/g-$RANDOM.db")"
+  keep_best off "$(AERUN_GENERIC_READER=off cpu "$aerun" ingest "$work/realistic.log" --case bench --preset megatron --db "$work/g-$RANDOM.db")"
+  keep_best u "$(cpu "$aerun" ingest "$work/unknown.log" --case bench --preset auto --db "$work/g-$RANDOM.db")"
+  keep_best fd "$(cpu taskset -c 0 build/bench/bench/bench_extract --floor sha256 "$work/unknown.log")"
+done
+rm -f "$work"/g-*.db*
+awk -v on="$on" -v off="$off" -v u="$u" -v fd="$fd" -v n="$(stat -c %s "$work/unknown.log")" 'BEGIN {
+  split(on, ON, " "); split(off, OFF, " "); split(u, U, " "); split(fd, FD, " ");
+  printf "realistic log, generic reader on:   %6.3f s  (cpu %.2f s, peak RSS %d MB)\n", ON[1], ON[2] + ON[3], ON[4] / 1024;
+  printf "realistic log, generic reader off:  %6.3f s  (cpu %.2f s)\n", OFF[1], OFF[2] + OFF[3];
+  printf "goal: on / off <= 1.25x:            %6.2fx     %s\n", ON[1] / OFF[1], (ON[1] / OFF[1] <= 1.25 ? "met" : "NOT met");
+  printf "unknown format, ingest --preset auto: %6.3f s  %.2f GB/s  (cpu %.2f s, peak RSS %d MB)\n", U[1], n / U[1] / 1e9, U[2] + U[3], U[4] / 1024;
+  printf "floor, read + SHA-256, one core:    %6.3f s\n", FD[1];
+  printf "goal: ingest / floor <= 1.5x:       %6.2fx     %s\n", U[1] / FD[1], (U[1] / FD[1] <= 1.5 ? "met" : "NOT met") }'
+rm -f "$work/realistic.log" "$work/unknown.log"
 fi
 
 if want regress; then

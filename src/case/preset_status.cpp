@@ -32,13 +32,21 @@ std::vector<StatusPattern> shared_status_v1() {
       {R"(CANCELLED AT \S+ (?i:due to) TASK FAILURE)",  // Slurm: --kill-on-bad-exit
        R"( FAILED \(non-zero exit code or other failure mode\))"});
   add(run_status::cancelled, {R"(CANCELLED AT \S+ \*\*\*)",  // Slurm scancel
-                              R"(CANCELLED AT \S+ (?i:due to) SIGNAL)"});
+                              R"(CANCELLED AT \S+ (?i:due to) SIGNAL)",
+                              // Ctrl-C caught by the training loop of pytorch/examples'
+                              // word_language_model/main.py (and the scripts built on it):
+                              // except KeyboardInterrupt: print('Exiting from training early')
+                              R"(Exiting from training early)"});
   add_lsf_flux_pbs_status(add);
   add_divergence_status(add);
   add(run_status::oom,
       {R"(CUDA out of memory)",  // torch: "CUDA out of memory. Tried to allocate ..."
        R"(CUDA error: out of memory)", R"(OutOfMemoryError)",  // torch.cuda.OutOfMemoryError
-       R"(HIP out of memory)", R"(XPU out of memory)", R"(CUBLAS_STATUS_ALLOC_FAILED)"});
+       R"(HIP out of memory)", R"(XPU out of memory)", R"(CUBLAS_STATUS_ALLOC_FAILED)",
+       // darknet src/cuda.c, check_error: printf("CUDA Error: %s\n", cudaGetErrorString(...)),
+       // and MXNet's storage manager "cudaMalloc failed: out of memory"
+       // (src/storage/pooled_storage_manager.h).
+       R"(CUDA Error: out of memory)", R"(cudaMalloc failed: out of memory)"});
   add_accelerator_status(add);
   add(run_status::host_oom,
       {R"(oom-kill event)",   // slurmstepd: Detected 1 oom-kill event(s) in StepId=
@@ -77,7 +85,11 @@ std::vector<StatusPattern> shared_status_v1() {
        R"(CUDA error: )",                          // after the oom patterns: not OOM
        R"(rank \d+ died from signal \d+)",  // HPE Cray PALS: "x1000c0s0b0n0: rank 3 died from
                                             // signal 11"
-       R"(BAD TERMINATION OF ONE OF YOUR APPLICATION PROCESSES)"});  // MPICH Hydra
+       R"(BAD TERMINATION OF ONE OF YOUR APPLICATION PROCESSES)",  // MPICH Hydra
+       // glog's fatal CHECK (C++ trainers: Caffe, MXNet, TensorFlow's core): glog/logging.h,
+       // CHECK(condition) logs LOG(FATAL) << "Check failed: " #condition, as
+       // "F0610 17:15:24.994758  3575 syncedmem.hpp:30] Check failed: error == cudaSuccess".
+       R"(\] Check failed: )"});
   add_signal_status(add);
   return s;
 }

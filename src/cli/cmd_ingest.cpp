@@ -26,7 +26,17 @@ struct IngestArgs {
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
   bool assume_complete = false;
   std::string label;  // the session's
+  bool explain = false;
 };
+
+// `--preset generic`: the generic reader and the base vocabulary alone (docs/presets.md).
+bool generic_only(const IngestArgs& a) {
+  if (std::find(a.presets.begin(), a.presets.end(), "generic") == a.presets.end()) return false;
+  if (a.presets.size() != 1)
+    throw InputError(SourceLoc{"--preset", 0, 0}, "--preset",
+                     "'generic' reads with no preset: give it alone");
+  return true;
+}
 
 // Whether the logs' formats are detected file by file: `--preset auto`, or no --preset with a case
 // that names no preset and no metric of its own (a bare case name).
@@ -54,6 +64,14 @@ CaseSpec ingest_case(const IngestArgs& a, bool& detect) {
       throw InputError(SourceLoc{}, "--case", case_name_problem(a.case_ref));
     spec.name = a.case_ref;
   }
+  if (generic_only(a)) {
+    spec.presets.clear();
+    apply_presets(spec, SourceLoc{"--preset", 0, 0});  // the base vocabulary
+    spec.completion.shape_required = true;
+    spec.completion.formats = "generic";
+    detect = false;
+    return spec;
+  }
   detect = auto_presets(a, spec);
   if (detect) return spec;
   if (!a.presets.empty()) {
@@ -74,7 +92,45 @@ std::string format_column(const IngestedFile& f) {
                      "[" + (f.presets.empty() ? std::string("unknown") : f.presets) + "]");
 }
 
+// `--explain`: each file's status and metrics (each with its line) and the generic reader's
+// templates: which lines were read as what, and why. Nothing is stored.
+int explain_command(const IngestArgs& a) {
+  bool detect = false;
+  IngestArgs named = a;
+  if (named.case_ref.empty()) named.case_ref = "explain";
+  const CaseSpec spec = ingest_case(named, detect);
+  check_log_paths(a.paths);
+  for (const std::string& path : a.paths) {
+    const ExplainedLog x = explain_log(spec, path, detect);
+    std::cout << fmt::format("{}\n  status {}{}\n", printable(path), x.run.status,
+                             x.run.reason.empty() ? "" : " (" + printable(x.run.reason) + ")");
+    if (detect)
+      std::cout << fmt::format("  formats: {}\n", x.presets.empty() ? "none known" : x.presets);
+    std::cout << fmt::format("  read by: {}\n",
+                             x.generic ? "the generic reader (no metric of a preset matched)"
+                                       : "the case's and its presets' patterns");
+    for (const MetricValue& m : x.run.metrics)
+      std::cout << fmt::format("  {:<24} {:>14} {:<10} line {}\n", m.name,
+                               fmt::format("{:.6g}", m.value), m.unit, m.source_line);
+    if (!x.generic) continue;
+    std::cout << "  templates (numbers as #):\n";
+    for (const TemplateExplained& t : x.templates) {
+      if (t.role == "not read" && t.lines < 2) continue;
+      std::cout << fmt::format("  [{}] lines {}-{}, {} line{}: {}\n", t.role, t.first_line,
+                               t.last_line, t.lines, t.lines == 1 ? "" : "s", t.why);
+      std::cout << fmt::format("      {}\n", printable(t.text));
+      if (t.role == "not read") continue;
+      for (const auto& k : t.keys)
+        std::cout << fmt::format("      {:<28} -> {:<20} {:<10} {}\n", printable(k.key), k.name,
+                                 k.unit, printable(k.why));
+    }
+  }
+  return 0;
+}
+
 int ingest_command(const Globals& g, const IngestArgs& a) {
+  if (a.explain) return explain_command(a);
+  if (a.case_ref.empty()) throw InputError(SourceLoc{}, "--case", "--case is required");
   bool detect = false;
   const CaseSpec spec = ingest_case(a, detect);
   check_log_paths(a.paths);  // a mistyped path leaves no store behind
@@ -132,13 +188,17 @@ void add_ingest_command(CLI::App& app, Globals& g, Action& action) {
   auto args = std::make_shared<IngestArgs>();
   CLI::App* c = app.add_subcommand("ingest", "store existing logs as runs of a case");
   c->add_option("paths", args->paths, "log files and folders (walked recursively)")->required();
-  c->add_option("--case", args->case_ref, "case name, or a case file (its metrics and tables)")
-      ->required();
+  c->add_option("--case", args->case_ref,
+                "case name, or a case file (its metrics and tables); required unless --explain");
+  c->add_flag("--explain", args->explain,
+              "print what each log gives and why (status, metrics with their lines, the generic "
+              "reader's templates, keys, units and names); stores nothing");
   c->add_option("--pattern", args->pattern,
                 "file-name template, e.g. 'log_{method}_l-{layers}_{date}.txt'");
   c->add_option("--preset", args->presets,
                 "presets to extract with, e.g. megatron,stronghold, or auto (each file's own, "
-                "detected from its first lines; the default when the case names none)")
+                "detected from its first lines; the default when the case names none), or "
+                "generic (the generic reader and the base vocabulary alone)")
       ->delimiter(',');
   c->add_option("-j,--jobs", args->jobs,
                 "files read at once (default: the CPUs; stored one by one, in file order)")

@@ -12,7 +12,9 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <string_view>
 
+#include "aerun/judge/run_status.hpp"
 #include "aerun/util/error.hpp"
 #include "aerun/util/file_chunks.hpp"
 #include "aerun/util/log_time.hpp"
@@ -58,6 +60,8 @@ struct Stamp {
 // The status lines of one status name the judge may need: the first, then the first after each
 // of the last three progress lines (progress_after holds the progress count at the line until
 // the lines are reported).
+// Kept twice: with the presets' progress count, and with the generic reader's (which stands when
+// the generic reader reads the log), each track choosing its lines by its own count.
 struct StatusTrack {
   std::vector<LogHit> kept;
 
@@ -110,6 +114,8 @@ struct Extractor::Patterns {
   bool has_progress_metrics = false;
   bool completion_configured = false;
   bool has_signatures = false;
+  bool shape_required = false;
+  bool generic_reader = true;
   std::string formats;
   long offset_s = 0;
   std::string job_start_format, step_time_format;
@@ -183,6 +189,13 @@ struct Extractor::Impl {
   // are reported), and the status lines of the attempts before the current one.
   std::vector<AttemptStart> attempts;
   std::vector<LogHit> earlier_hits;
+  // The generic reader, fed every line while no metric of the case has matched; and its progress
+  // count at each attempt start and earlier hit.
+  GenericReader generic;
+  bool generic_on = true;
+  std::vector<long long> attempts_generic;
+  std::vector<StatusTrack> generic_tracks;  // as tracks, by the generic reader's count
+  std::vector<LogHit> earlier_generic_hits;
   long long lines = 0;
   std::string partial;       // bytes of an unterminated line
   bool partial_cut = false;  // it reached kMaxLineBytes
@@ -203,7 +216,11 @@ struct Extractor::Impl {
   std::pair<uint32_t, uint32_t> event_bounds;  // [start, end) of that line in the block
 
   explicit Impl(std::shared_ptr<const Patterns> p)
-      : pat(std::move(p)), tracks(pat->tracks), literal_last_line(pat->literal_probes.size(), 0) {
+      : pat(std::move(p)),
+        tracks(pat->tracks),
+        generic_on(pat->generic_reader),
+        generic_tracks(pat->tracks),
+        literal_last_line(pat->literal_probes.size(), 0) {
     metrics.reserve(pat->metrics.size());
     for (const MetricSpec& spec : pat->metrics) {
       MetricState st;
@@ -248,6 +265,10 @@ struct Extractor::Impl {
         if (!status) set_status(p.target, line, no);
         tracks[status_track[p.target]].add(LogHit{
             status_names[p.target], truncate_utf8(line, kStatusLineBytes), no, progress_lines});
+        if (generic_on)
+          generic_tracks[status_track[p.target]].add(LogHit{status_names[p.target],
+                                                            truncate_utf8(line, kStatusLineBytes),
+                                                            no, generic.progress_so_far()});
         return;
       case Probe::Kind::End:
         if (end_line != no && p.matcher.match(line, hit)) end_line = no;
@@ -284,17 +305,47 @@ struct Extractor::Impl {
 
   // A new attempt starts at line no: the status lines so far are the earlier attempts'.
   void start_attempt(long long no) {
-    if (attempts.size() < kMaxAttempts) attempts.push_back({no, progress_lines});
+    if (attempts.size() < kMaxAttempts) {
+      attempts.push_back({no, progress_lines});
+      attempts_generic.push_back(generic_count());
+    }
     keep_as_earlier();
+  }
+
+  // The generic reader's progress lines so far (0 once it stopped: it no longer counts).
+  long long generic_count() const { return generic_on ? generic.progress_so_far() : 0; }
+
+  // Whether a metric of the case has matched a line: then the generic reader stops.
+  bool case_metric_matched() const {
+    for (const auto& m : metrics)
+      if (m.matched > 0) return true;
+    return false;
+  }
+
+  // Feeds the lines of b[0, n) (line `first` on; n at a line start or the end) to the generic
+  // reader; returns the number of the line after them.
+  long long feed_generic(const char* b, size_t n, long long first) {
+    long long no = first;
+    for (size_t at = 0; at < n;) {
+      const char* nl = static_cast<const char*>(std::memchr(b + at, '\n', n - at));
+      size_t end = nl ? static_cast<size_t>(nl - b) : n;
+      size_t len = end - at;
+      if (len > 0 && b[at + len - 1] == '\r') --len;
+      generic.line(std::string_view(b + at, len), no++);
+      at = end + 1;
+    }
+    return no;
   }
 
   // The status lines kept so far belong to attempts before the current one.
   void keep_as_earlier() {
-    for (StatusTrack& t : tracks) {
-      for (LogHit& h : t.kept)
-        if (earlier_hits.size() < kMaxEarlierHits) earlier_hits.push_back(std::move(h));
-      t.kept.clear();
-    }
+    for (auto [from, to] :
+         {std::pair{&tracks, &earlier_hits}, std::pair{&generic_tracks, &earlier_generic_hits}})
+      for (StatusTrack& t : *from) {
+        for (LogHit& h : t.kept)
+          if (to->size() < kMaxEarlierHits) to->push_back(std::move(h));
+        t.kept.clear();
+      }
   }
 
   // One line on its own (a line split across chunks, or the last one): cleaned (clean_lines.hpp),
@@ -322,6 +373,10 @@ struct Extractor::Impl {
     for (const auto& p : probes)
       if (const size_t hit = p.matcher.first_hit(line); hit != Matcher::npos)
         handle(p, line, hit, no);
+    if (generic_on) {
+      generic.line(line, no);
+      if (case_metric_matched()) generic_on = false;
+    }
   }
 
   // Calls fn(k, off) for each line k of the block (the number of '\n' before it) that may match,
@@ -436,10 +491,23 @@ struct Extractor::Impl {
       std::swap(events, merged);
     }
     const long long base = lines;
+    // The generic reader takes every line, while no metric of the case has matched one, in
+    // step with the events: a status line sees the progress lines before it.
+    const bool feed = generic_on;
+    size_t fed = 0;
+    long long fed_line = base + 1;
     for (const Event& e : events) {
       const size_t line = static_cast<size_t>(e.key >> 16);
+      if (feed && e.start > fed) {
+        fed_line = feed_generic(b + fed, e.start - fed, fed_line);
+        fed = e.start;
+      }
       handle(probes[e.key & 0xFFFF], std::string_view(b + e.start, e.len), e.hit,
              base + static_cast<long long>(line) + 1);
+    }
+    if (feed) {
+      if (fed < n) feed_generic(b + fed, n - fed, fed_line);
+      if (case_metric_matched()) generic_on = false;
     }
     lines += static_cast<long long>(newlines);
     if (std::string last = last_nonblank_line(b, n); !last.empty()) last_line = std::move(last);
@@ -469,6 +537,7 @@ struct Extractor::Impl {
       status = std::move(b.status);
       status->line_no += off;
     }
+    const long long goff = generic_count();
     if (!b.attempts.empty()) {  // b started attempts: what this part kept is theirs before
       keep_as_earlier();
       for (LogHit h : b.earlier_hits) {
@@ -476,18 +545,41 @@ struct Extractor::Impl {
         h.progress_after += progress_lines;
         if (earlier_hits.size() < kMaxEarlierHits) earlier_hits.push_back(std::move(h));
       }
-      for (AttemptStart a : b.attempts) {
+      for (LogHit h : b.earlier_generic_hits) {
+        h.line_no += off;
+        h.progress_after += goff;
+        if (earlier_generic_hits.size() < kMaxEarlierHits)
+          earlier_generic_hits.push_back(std::move(h));
+      }
+      for (size_t i = 0; i < b.attempts.size(); ++i) {
+        AttemptStart a = b.attempts[i];
         a.line_no += off;
         a.progress_after += progress_lines;
-        if (attempts.size() < kMaxAttempts) attempts.push_back(a);
+        if (attempts.size() < kMaxAttempts) {
+          attempts.push_back(a);
+          attempts_generic.push_back(b.attempts_generic[i] + goff);
+        }
       }
     }
-    for (size_t t = 0; t < tracks.size(); ++t)
+    for (size_t t = 0; t < tracks.size(); ++t) {
       for (LogHit h : b.tracks[t].kept) {
         h.line_no += off;
         h.progress_after += progress_lines;
         tracks[t].add(std::move(h));
       }
+      for (LogHit h : b.generic_tracks[t].kept) {
+        h.line_no += off;
+        h.progress_after += goff;
+        generic_tracks[t].add(std::move(h));
+      }
+    }
+    // The generic reader's lines of b are already numbered in the whole log's lines (b's own
+    // numbering starts at 1: renumbered here by reading b's lines' numbers as offsets).
+    if (generic_on && b.generic_on) {
+      generic.append(std::move(b.generic), off);
+    } else {
+      generic_on = false;
+    }
     signature_seen = signature_seen || b.signature_seen;
     if (b.status_line != 0) status_line = b.status_line + off;
     if (b.progress_lines > 0) {
@@ -553,7 +645,11 @@ Extractor::Patterns::Patterns(const std::vector<MetricSpec>& metric_specs,
   for (const auto& re : completion.signatures)
     s.probes.push_back(
         {compile(re, completion.loc, "signatures", -1), Probe::Kind::Signature, 0, 1});
+  // AERUN_GENERIC_READER=off: no generic reader (bench/run.sh generic compares the two).
+  if (const char* g = std::getenv("AERUN_GENERIC_READER"); g && std::string_view(g) == "off")
+    s.generic_reader = false;
   s.has_signatures = !completion.signatures.empty();
+  s.shape_required = completion.shape_required;
   s.formats = completion.formats;
   s.completion_configured = !completion.end.empty() || !completion.counter.empty();
   if (!startup.first_step.empty())
@@ -696,32 +792,56 @@ const std::optional<Extractor::StatusHit>& Extractor::status() const {
 }
 void Extractor::describe(RunEvidence& e) const {
   const Impl& s = *impl_;
+  // When the generic reader reads the log, its progress stands: its count beside each line.
+  const bool use_generic = generic_used();
+  const GenericFindings g = use_generic ? s.generic.findings() : GenericFindings{};
+  const long long progress = use_generic ? g.progress_lines : s.progress_lines;
   e.hits.clear();
   // Kept with the progress count at the line: the judge wants the progress lines after it.
   const auto report = [&](LogHit h) {
-    h.progress_after = s.progress_lines - h.progress_after;
+    h.progress_after = progress - h.progress_after;
     e.hits.push_back(std::move(h));
   };
-  for (const LogHit& h : s.earlier_hits) report(h);
-  for (const auto& t : s.tracks)
+  for (const LogHit& h : use_generic ? s.earlier_generic_hits : s.earlier_hits) report(h);
+  for (const auto& t : use_generic ? s.generic_tracks : s.tracks)
     for (const LogHit& h : t.kept) report(h);
+  // A loss the generic reader saw become nan or inf and stay so, when no line of the case's
+  // patterns already says the run diverged.
+  if (use_generic && g.diverged_line != 0 &&
+      std::none_of(e.hits.begin(), e.hits.end(),
+                   [](const LogHit& h) { return h.status == run_status::diverged; }))
+    e.hits.push_back(LogHit{
+        run_status::diverged,
+        "the loss is " + std::string("nan or inf from here to its last line: ") + g.diverged_text,
+        g.diverged_line, 0});
   e.attempts.clear();
-  for (AttemptStart a : s.attempts) {
-    a.progress_after = s.progress_lines - a.progress_after;
+  for (size_t i = 0; i < s.attempts.size(); ++i) {
+    AttemptStart a = s.attempts[i];
+    a.progress_after = progress - (use_generic ? s.attempts_generic[i] : a.progress_after);
     e.attempts.push_back(a);
   }
-  e.format_unknown = s.pat->has_signatures && !s.signature_seen && s.progress_lines == 0 &&
-                     s.end_line == 0 && s.counter_line == 0;
+  long long end_line = s.end_line, counter_line = s.counter_line;
+  std::optional<double> done = s.counter_done, planned = s.counter_planned;
+  if (use_generic) {
+    if (end_line == 0) end_line = g.end_line;
+    if (counter_line == 0 && g.counter_line != 0) {
+      done = g.counter_done;
+      planned = g.counter_planned;
+      counter_line = g.counter_line;
+    }
+  }
+  e.format_unknown = (s.pat->has_signatures || s.pat->shape_required) && !s.signature_seen &&
+                     progress == 0 && end_line == 0 && counter_line == 0;
   e.formats = s.pat->formats;
   std::sort(e.hits.begin(), e.hits.end(),
             [](const LogHit& a, const LogHit& b) { return a.line_no < b.line_no; });
   e.progress_expected = s.pat->has_progress_metrics;
-  e.progress_lines = s.progress_lines;
-  e.last_progress_line = s.last_progress_line;
-  e.end_line = s.end_line;
-  e.counter_done = s.counter_done;
-  e.counter_planned = s.counter_planned;
-  e.counter_line = s.counter_line;
+  e.progress_lines = progress;
+  e.last_progress_line = use_generic ? g.last_progress_line : s.last_progress_line;
+  e.end_line = end_line;
+  e.counter_done = done;
+  e.counter_planned = planned;
+  e.counter_line = counter_line;
   e.completion_configured = s.pat->completion_configured;
   e.last_line = s.last_line;
 }
@@ -730,11 +850,24 @@ long long Extractor::lines() const {
   return impl_->lines;
 }
 
+bool Extractor::generic_used() const {
+  return impl_->generic_on && !impl_->case_metric_matched();
+}
+
+std::vector<TemplateExplained> Extractor::explain_generic(size_t limit) const {
+  return impl_->generic.explain(limit);
+}
+
 std::vector<MetricValue> Extractor::metrics() const {
   std::vector<MetricValue> out;
   for (const auto& m : impl_->metrics)
     if (m.count > 0 || m.spec.reduce == Reduction::Count) out.push_back(m.reduced());
   const Impl& s = *impl_;
+  if (generic_used())
+    for (MetricValue& m : s.generic.findings().metrics)
+      if (std::none_of(out.begin(), out.end(),
+                       [&](const MetricValue& o) { return o.name == m.name; }))
+        out.push_back(std::move(m));
   if (s.job_start.epoch && s.step_time.epoch)
     out.push_back({std::string(kLogStartupMetric), *s.step_time.epoch - *s.job_start.epoch, "s", 1,
                    s.step_time.line});

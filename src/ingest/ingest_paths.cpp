@@ -15,6 +15,7 @@
 #include "aerun/extract/extractor.hpp"
 #include "aerun/ingest/ingest.hpp"
 #include "aerun/util/error.hpp"
+#include "aerun/util/file_chunks.hpp"
 #include "aerun/util/sha256.hpp"
 
 namespace aerun {
@@ -153,6 +154,30 @@ struct Work {
 };
 
 }  // namespace
+
+ExplainedLog explain_log(const CaseSpec& spec, const std::string& path, bool auto_presets) {
+  ExplainedLog out;
+  const CaseSpec* used = &spec;
+  std::optional<AutoSpecs> auto_specs;
+  std::unique_ptr<Extractor> own;
+  const Extractor* blank = nullptr;
+  if (auto_presets) {
+    const std::vector<std::string> found = PresetDetector().detect(path);
+    for (const auto& p : found) out.presets += (out.presets.empty() ? "" : ",") + p;
+    auto_specs.emplace(spec);
+    std::tie(used, blank) = auto_specs->get(found);
+  } else {
+    own = std::make_unique<Extractor>(spec);
+    blank = own.get();
+  }
+  Extractor ex = blank->fresh();
+  for_each_chunk(path, [&](std::string_view chunk) { ex.feed(chunk); });
+  ex.finish();
+  out.generic = ex.generic_used();
+  out.templates = ex.explain_generic();
+  out.run = ingest_file(*used, *blank, path, {}, false, 1);
+  return out;
+}
 
 void check_log_paths(const std::vector<std::string>& paths) {
   for (const auto& p : paths) checked_path(p);

@@ -62,6 +62,9 @@ struct CompletionSpec {
   std::vector<std::string> restart;  // RE2: a line where a new attempt of the run starts
   std::vector<std::string> signatures;  // RE2: a line only the presets' formats print
   std::string formats;                  // those formats' names, for reasons ("megatron, ezpz")
+  // `--preset generic`: a log in which the generic reader found no progress shape (and no
+  // signature, progress, end or counter line) is unknown_format.
+  bool shape_required = false;
   SourceLoc loc;
 };
 

@@ -9,6 +9,7 @@
 
 #include "aerun/case/case_spec.hpp"
 #include "aerun/judge/run_judge.hpp"
+#include "aerun/logread/generic_reader.hpp"
 #include "aerun/record/run_record.hpp"
 
 namespace aerun {
@@ -105,6 +106,13 @@ class Extractor {
   std::vector<std::string> warnings() const;
   // Lines seen so far (complete lines, plus the final one after finish()).
   long long lines() const;
+
+  // Whether the metrics, progress, end and counter of the generic reader (generic_reader.hpp)
+  // stand for this log: no metric of the case or its presets matched any line. Every line is read
+  // by it until one does.
+  bool generic_used() const;
+  // What the generic reader read, template by template (`aerun ingest --explain`).
+  std::vector<TemplateExplained> explain_generic(size_t limit = 40) const;
 
  private:
   struct Patterns;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "aerun/case/case_spec.hpp"
+#include "aerun/logread/generic_reader.hpp"
 #include "aerun/record/run_record.hpp"
 #include "aerun/store/store.hpp"
 #include "aerun/util/value.hpp"
@@ -88,6 +89,17 @@ RunRecord ingest_file(const CaseSpec& spec, const std::string& path, const Param
 // file and each part is read by a fresh() copy of it, so many logs compile the patterns once).
 RunRecord ingest_file(const CaseSpec& spec, const Extractor& blank, const std::string& path,
                       const ParamList& params, bool assume_complete = false, unsigned threads = 1);
+
+// One log read for `aerun ingest --explain`: the run it gives (nothing stored), the formats
+// `--preset auto` found in it, whether the generic reader read it, and what it read, template by
+// template.
+struct ExplainedLog {
+  RunRecord run;
+  std::string presets;
+  bool generic = false;
+  std::vector<TemplateExplained> templates;
+};
+ExplainedLog explain_log(const CaseSpec& spec, const std::string& path, bool auto_presets);
 
 // The last timestamp in the log's last 64 KiB: a line matching the case's startup step_time
 // pattern (read with its format), else a leading "YYYY-MM-DD HH:MM:SS[.frac]" (also with

@@ -172,6 +172,18 @@ TEST(BaseVocabulary, AcceleratorMemoryOfEveryVendor) {
   });
 }
 
+// Lines of the corpus of trainers no preset covers (tests/fixtures/logs/generic/README.md).
+TEST(BaseVocabulary, OtherFrameworksCrashesAndInterrupts) {
+  expect_all({
+      {"CUDA Error: out of memory", "oom", "pjreddie/darknet#491 (darknet's check_error)"},
+      {"F0610 17:15:24.994758  3575 syncedmem.hpp:30] Check failed: error == cudaSuccess (11 vs. "
+       "0)  invalid argument",
+       "failed", "martinkersner/train-CRF-RNN#39 (Caffe, glog's CHECK)"},
+      {"Exiting from training early", "cancelled",
+       "a Transformer-XL run log (pytorch/examples' word_language_model loop, Ctrl-C)"},
+  });
+}
+
 TEST(BaseVocabulary, NumericalDivergence) {
   expect_all({
       {"2023-03-22 09:32:52 iter 3010: loss nan, time 1019.95ms, mfu 14.12%", "diverged",

@@ -2,7 +2,9 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
 #include <re2/re2.h>
+#include <algorithm>
 
 #include <charconv>
 #include <cmath>
@@ -49,6 +51,16 @@ Extractor run_on(const std::string& text, const std::vector<MetricSpec>& metrics
   ex.feed(text);
   ex.finish();
   return ex;
+}
+
+// The case's metric `name`, whatever else the log gives (where no metric of the case matches a
+// line, the generic reader's metrics follow the case's: docs/presets.md).
+MetricValue named(const Extractor& ex, const std::string& name) {
+  const auto m = ex.metrics();
+  const auto it =
+      std::find_if(m.begin(), m.end(), [&](const MetricValue& v) { return v.name == name; });
+  EXPECT_NE(it, m.end()) << name;
+  return it == m.end() ? MetricValue{} : *it;
 }
 
 MetricValue only(const Extractor& ex) {
@@ -407,8 +419,8 @@ TEST(Extractor, LiteralPrefilterNeverChangesResults) {
         if (!first_line) first_line = last_line;
       }
     auto ex = run_on(log, {metric("m", p, Reduction::Count)}, {{p, "hit", {}}}, StartupSpec{p, {}});
-    EXPECT_EQ(only(ex).count, expected) << p;
-    EXPECT_EQ(only(ex).source_line, last_line) << p;
+    EXPECT_EQ(named(ex, "m").count, expected) << p;
+    EXPECT_EQ(named(ex, "m").source_line, last_line) << p;
     EXPECT_EQ(ex.startup_line(), first_line) << p;
     EXPECT_EQ(ex.status().has_value() ? ex.status()->line_no : 0, first_line) << p;
   }
@@ -468,7 +480,7 @@ TEST(Extractor, FastPathNeverChangesResults) {
       if (!cap.empty() && ec == std::errc() && end == cap.data() + cap.size() && std::isfinite(v))
         want.push_back({count - 1, v, static_cast<long long>(i) + 1});
     }
-    EXPECT_EQ(only(ex).count, count) << p;
+    EXPECT_EQ(named(ex, "m").count, count) << p;
     const auto series = ex.series().at(0).points;
     ASSERT_EQ(series.size(), want.size()) << p;
     for (size_t k = 0; k < want.size(); ++k) {

@@ -1,0 +1,117 @@
+#include "logread/end_idioms.hpp"
+
+#include <array>
+#include <cstring>
+#include <string>
+
+namespace aerun::logread {
+
+namespace {
+
+// Each idiom, lowercase, with the code that prints it.
+constexpr std::array<std::string_view, 14> kIdioms{
+    "training completed",         // torchtitan train.py: logger.info("Training completed")
+    "training complete",          // many scripts' "Training complete." (Keras examples, flax)
+    "training finished",          // mmengine/detectron2-based scripts: "Training finished"
+    "finished training",          // lightning-style and research scripts: "Finished training"
+    "done training",              // fairseq_cli/train.py: "done training in {:.1f} seconds"
+    "training is done",           // research scripts
+    "end of training",            // fairseq, OpenNMT: "end of training"
+    "optimization done",          // caffe solver.cpp: LOG(INFO) << "Optimization Done."
+    "optimization finished",      // TensorFlow 1 examples: print("Optimization Finished!")
+    "total training time",        // detectron2 engine/hooks.py: "Total training time: {}"
+    "the training was finished",  // espnet2/train/trainer.py: "The training was finished at ..."
+    "epochs completed in",  // ultralytics yolov5/train.py: f"{epochs} epochs completed in ..."
+    "training took",        // research scripts: "Training took 123.4 s"
+    "training time ",       // facebookresearch DeiT/DINO/MAE main.py: "Training time {}"
+};
+
+bool contains_lower(std::string_view hay, std::string_view needle) {
+  if (needle.size() > hay.size()) return false;
+  for (size_t i = 0; i + needle.size() <= hay.size(); ++i) {
+    size_t k = 0;
+    while (k < needle.size()) {
+      char c = hay[i + k];
+      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+      if (c != needle[k]) break;
+      ++k;
+    }
+    if (k == needle.size()) return true;
+  }
+  return false;
+}
+
+// The message of a log line: after its logging prefix ("[INFO] [train.py:555] ", "... INFO - ").
+std::string_view message_of(std::string_view line) {
+  size_t at = 0;
+  for (std::string_view sep : {"] ", " - ", ": "}) {
+    const size_t p = line.rfind(sep);
+    if (p != std::string_view::npos && p + sep.size() > at) at = p + sep.size();
+  }
+  std::string_view m = line.substr(std::min(at, line.size()));
+  while (!m.empty() && (m.back() == ' ' || m.back() == '\t')) m.remove_suffix(1);
+  while (!m.empty() && (m.front() == ' ' || m.front() == '\t')) m.remove_prefix(1);
+  return m;
+}
+
+}  // namespace
+
+bool launcher_says_success(std::string_view line) {
+  // deepspeed/launcher/launch.py: logger.info(f"Process {process.pid} exits successfully.")
+  return line.size() < 400 && ::memmem(line.data(), line.size(), " exits successfully.", 20);
+}
+
+bool says_training_ended(std::string_view line) {
+  // A script's last word: print("Done!") (the PyTorch quickstart tutorial's training loop,
+  // icefall's train.py: logging.info("Done!")).
+  if (line.size() < 200) {
+    const std::string_view m = message_of(line);
+    for (std::string_view w : {"Done!", "Done.", "All done!", "All done.", "Training done!"})
+      if (m == w) return true;
+  }
+  // Every idiom has "rain", "ptimiz" or "ompleted in": a cheap test first.
+  if (line.size() > 400) return false;
+  const bool maybe = ::memmem(line.data(), line.size(), "rain", 4) ||
+                     ::memmem(line.data(), line.size(), "ptimiz", 6) ||
+                     ::memmem(line.data(), line.size(), "RAIN", 4) ||
+                     ::memmem(line.data(), line.size(), "ompleted in", 11);
+  if (!maybe) return false;
+  // "Training resnet-18 complete in 7m 4s" (the PyTorch transfer-learning tutorial's
+  // print(f'Training complete in {...}m {...}s'), with words between.
+  if (contains_lower(line, "training") &&
+      (contains_lower(line, " complete in ") || contains_lower(line, " completed in ") ||
+       contains_lower(line, " finished in ")))
+    return true;
+  for (const auto idiom : kIdioms)
+    if (contains_lower(line, idiom)) {
+      // "Finished training step 19", "finished training it 10240/306969": a step, not the end.
+      if (idiom == "finished training" || idiom == "training finished" ||
+          idiom == "training completed" || idiom == "training complete") {
+        std::string lower(line);
+        for (char& c : lower)
+          if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+        const size_t at = lower.find(idiom) + idiom.size();
+        std::string_view rest = std::string_view(lower).substr(at);
+        while (!rest.empty() && (rest.front() == ' ' || rest.front() == ':')) rest.remove_prefix(1);
+        bool step = false;
+        for (std::string_view w : {"step", "it ", "iter", "batch", "epoch", "for epoch"})
+          step |= rest.starts_with(w);
+        if (step || (!rest.empty() && rest.front() >= '0' && rest.front() <= '9')) continue;
+      }
+      // "Training time" only as a line's message, not inside "epoch training time: 3s".
+      if (idiom == "training time ") {
+        const auto at = line.find("Training time ");
+        if (at == std::string_view::npos) continue;
+        bool message_start = true;
+        for (size_t k = 0; k < at; ++k)
+          if (line[k] != ' ' && line[k] != '\t') message_start = false;
+        if (!message_start && at >= 2 && line[at - 1] == ' ' && line[at - 2] == ']')
+          message_start = true;
+        if (!message_start) continue;
+      }
+      return true;
+    }
+  return false;
+}
+
+}  // namespace aerun::logread

@@ -1,0 +1,749 @@
+#include "aerun/logread/generic_reader.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_map>
+
+#include "logread/end_idioms.hpp"
+#include "logread/line_fields.hpp"
+#include "logread/vocabulary.hpp"
+
+namespace aerun {
+
+using logread::Canonical;
+using logread::Role;
+
+namespace {
+
+constexpr size_t kMaxFieldsPerTemplate = 48;
+constexpr size_t kExampleBytes = 200;
+constexpr size_t kProgressTextBytes = 300;
+
+// Where to cut s to at most n bytes without splitting a UTF-8 sequence.
+size_t cut_at(std::string_view s, size_t n) {
+  if (s.size() <= n) return s.size();
+  while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
+  return n;
+}
+
+std::string cut_utf8(std::string_view s, size_t n) {
+  if (s.size() <= n) return std::string(s);
+  while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
+  return std::string(s.substr(0, n));
+}
+
+// One keyed number of a template, over all its lines.
+struct FieldStat {
+  std::string key;
+  bool average = false;
+  bool counter = false;
+  Canonical canon;
+  long long count = 0;
+  double first = 0, last = 0, max = 0;
+  long long first_line = 0, last_line = 0, max_line = 0;
+  long double sum = 0;
+  double total = 0;
+  long long increases = 0, decreases = 0;
+  long long nan_tail = 0;  // values nan or inf at the end, in a row
+  long long nan_line = 0;  // the last of them
+
+  double reduced(long long& line) const {
+    switch (canon.reduce) {
+      case logread::Reduce::Mean:
+        line = last_line;
+        return static_cast<double>(sum / static_cast<long double>(count));
+      case logread::Reduce::Max:
+        line = max_line;
+        return max;
+      case logread::Reduce::Last:
+        break;
+    }
+    line = last_line;
+    return last;
+  }
+};
+
+// A counter of a template's last line: done of total, in the printed values.
+struct LastCounter {
+  double done = 0, total = 0;
+  bool epoch = false;
+};
+
+// Lines of one shape.
+struct Template {
+  uint64_t shape = 0;
+  std::string text, example;
+  long long count = 0, first_line = 0, last_line = 0;
+  bool eval = false;
+  bool progress = false;
+  std::string why;
+  std::vector<FieldStat> fields;
+  std::vector<LastCounter> last_counters;
+  // How a line of this template gives its fields, once its first line was read in full: the
+  // token of each value (and of its total) and its field. A line of the same hash and as many
+  // tokens is read through it without reading its keys again; the keys of a table row depend on
+  // the header above, so a plan that used one holds only under that header.
+  struct Step {
+    uint32_t token;
+    int32_t total_token;
+    uint16_t field;
+    bool counter;
+  };
+  std::vector<Step> plan;
+  size_t plan_tokens = 0;
+  uint64_t plan_shape = 0;  // the hash of the lines the plan was made from (a similar template's
+                            // lines are read in full)
+  bool plan_ready = false;
+  bool plan_header = false;
+  uint64_t plan_generation = 0;
+
+  FieldStat* field(const std::string& key, bool average) {
+    for (auto& f : fields)
+      if (f.key == key && f.average == average) return &f;
+    return nullptr;
+  }
+  bool has_training() const {
+    return std::any_of(fields.begin(), fields.end(),
+                       [](const FieldStat& f) { return f.canon.role == Role::Training; });
+  }
+  bool counter_reset() const {
+    return std::any_of(fields.begin(), fields.end(), [](const FieldStat& f) {
+      return f.counter && f.decreases > 0 && f.canon.name != "epoch";
+    });
+  }
+};
+
+bool loss_like(const std::string& name) {
+  for (const char* p : {"loss", "acc", "reward", "return", "ppl", "perplexity", "score"})
+    if (name.find(p) != std::string::npos) return true;
+  return false;
+}
+
+// A training loss (or perplexity), whose becoming nan is a divergence; an evaluation's is not.
+bool training_loss(const std::string& name) {
+  if (name.starts_with("eval_")) return false;
+  for (const char* p : {"loss", "ppl", "perplexity", "cost"})
+    if (name.find(p) != std::string::npos) return true;
+  return false;
+}
+
+}  // namespace
+
+struct GenericReader::Impl {
+  std::vector<Template> templates;
+  std::unordered_map<uint64_t, size_t> index;
+  long long progress_count = 0;  // lines of progress templates so far
+  long long first_progress_line = 0, last_progress_line = 0;
+  std::string last_progress_text;
+  long long end_line = 0;
+  long long last_nan_line = 0;
+  std::string last_nan_text;
+  // Totals printed by name (`epochs: 20`, `max_iter=300`, `--epochs 4`): what a counter of that
+  // kind ends at.
+  std::optional<double> printed_total_steps, printed_total_epochs;
+  std::optional<LastCounter> last_epoch;
+  long long last_epoch_line = 0;
+  std::vector<logread::Token> tokens;
+  logread::LineFields lf;
+  logread::TableHeader header;
+
+  Template& find_or_add(uint64_t shape, std::string_view text) {
+    if (const auto it = index.find(shape); it != index.end()) return templates[it->second];
+    std::string tt = cut_utf8(logread::template_of(text, tokens), kExampleBytes);
+    // Drain's similarity merge, for progress lines only: a new template of as many words as a
+    // progress template's, most of them the same (a bar's last frame: `12.73s/it` for `1.5it/s`,
+    // `100%` and a full bar), is that template.
+    if (const Template* near = similar_progress(tt)) {
+      const size_t at = static_cast<size_t>(near - templates.data());
+      index.emplace(shape, at);
+      return templates[at];
+    }
+    if (templates.size() >= kMaxTemplates) evict();
+    Template t;
+    t.shape = shape;
+    t.text = std::move(tt);
+    t.example = cut_utf8(text, kExampleBytes);
+    t.eval = lf.eval_context;
+    index.emplace(shape, templates.size());
+    templates.push_back(std::move(t));
+    return templates.back();
+  }
+
+  // The progress template whose text has as many words as tt and at least 70 % of them equal
+  // (at least three words), or nullptr.
+  const Template* similar_progress(const std::string& tt) const {
+    const auto words = [](std::string_view x) {
+      std::vector<std::string_view> w;
+      for (size_t a = 0; a < x.size();) {
+        const size_t b = std::min(x.find(' ', a), x.size());
+        if (b > a) w.push_back(x.substr(a, b - a));
+        a = b + 1;
+      }
+      return w;
+    };
+    const auto mine = words(tt);
+    if (mine.size() < 3) return nullptr;
+    const Template* best = nullptr;
+    double best_share = 0.7;
+    for (const Template& t : templates) {
+      if (!t.progress || t.eval != lf.eval_context || t.text.size() >= kExampleBytes) continue;
+      const auto theirs = words(t.text);
+      if (theirs.size() != mine.size()) continue;
+      // Words may differ only where they are values, bars or punctuation, never a key.
+      const auto keyless = [](std::string_view w) {
+        if (w.find('#') != std::string_view::npos || w.find('~') != std::string_view::npos)
+          return true;
+        return std::none_of(w.begin(), w.end(), [](char c) {
+          return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+        });
+      };
+      size_t same = 0;
+      bool keys_differ = false;
+      for (size_t i = 0; i < mine.size(); ++i) {
+        if (mine[i] == theirs[i])
+          ++same;
+        else if (!keyless(mine[i]) || !keyless(theirs[i]))
+          keys_differ = true;
+      }
+      if (keys_differ) continue;
+      const double share = static_cast<double>(same) / static_cast<double>(mine.size());
+      if (share >= best_share) {
+        best_share = share;
+        best = &t;
+      }
+    }
+    return best;
+  }
+
+  // The table is full: the less frequent half of the templates that are not progress goes (the
+  // frequent ones, which progress lines are, stay: a log of a million distinct lines keeps them).
+  void evict() {
+    std::vector<size_t> order(templates.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      const Template& x = templates[a];
+      const Template& y = templates[b];
+      if (x.progress != y.progress) return x.progress;
+      if (x.count != y.count) return x.count > y.count;
+      return x.last_line > y.last_line;
+    });
+    order.resize(templates.size() / 2);
+    std::sort(order.begin(), order.end());
+    std::vector<Template> kept;
+    kept.reserve(kMaxTemplates);
+    for (size_t i : order) kept.push_back(std::move(templates[i]));
+    templates = std::move(kept);
+    index.clear();
+    for (size_t i = 0; i < templates.size(); ++i) index.emplace(templates[i].shape, i);
+  }
+
+  // What one line of a template showed: for the rule that makes a template progress.
+  struct LineFlags {
+    bool training = false, counter_grew = false, named_counter = false;
+    const std::string* grew = nullptr;
+  };
+
+  // A value v (printed value times the field's scale) of field s on line no.
+  void take(Template& t, FieldStat& s, double v, bool counter, double printed, double total,
+            long long no, std::string_view text, LineFlags& flags) {
+    if (!std::isfinite(v)) {  // nan, inf: never a value (the status says the divergence)
+      ++s.nan_tail;
+      s.nan_line = no;
+      if (training_loss(s.canon.name) && s.canon.role == Role::Training) {
+        last_nan_line = no;
+        last_nan_text = cut_utf8(text, kProgressTextBytes);
+      }
+      return;
+    }
+    s.nan_tail = 0;
+    if (s.count > 0) {
+      if (v > s.last) {
+        ++s.increases;
+        if (s.canon.role == Role::Counter) {
+          flags.counter_grew = true;
+          flags.grew = &s.canon.name;
+          flags.named_counter |= s.canon.name == "step" || s.canon.name == "epoch";
+        }
+      } else if (v < s.last) {
+        ++s.decreases;
+      }
+    }
+    if (s.count == 0 || v > s.max) {
+      s.max = v;
+      s.max_line = no;
+    }
+    if (s.count == 0) {
+      s.first = v;
+      s.first_line = no;
+    }
+    ++s.count;
+    s.last = v;
+    s.last_line = no;
+    s.sum += v;
+    if (counter) {
+      s.total = total;
+      t.last_counters.push_back({printed, total, s.canon.name == "epoch"});
+      if (s.canon.name == "epoch") {
+        last_epoch = LastCounter{printed, total, true};
+        last_epoch_line = no;
+      }
+    }
+    flags.training |= s.canon.role == Role::Training;
+  }
+
+  // The first line of a template, or one its plan does not fit: its keys read in full, its
+  // fields found or made, and the plan rebuilt from it.
+  void read_in_full(Template& t, std::string_view text, long long no, LineFlags& flags) {
+    logread::read_keys(text, tokens, lf, false, header);
+    for (const logread::Field& f : lf.fields) note_total(f);
+    t.plan.clear();
+    t.plan_header = false;
+    bool complete = true;
+    for (size_t i = 0; i < lf.fields.size(); ++i) {
+      const logread::Field& f = lf.fields[i];
+      FieldStat* s = t.field(f.key, f.average);
+      if (!s) {
+        if (t.fields.size() >= kMaxFieldsPerTemplate) {
+          complete = false;
+          continue;
+        }
+        FieldStat ns;
+        ns.key = f.key;
+        ns.average = f.average;
+        ns.counter = f.counter;
+        ns.canon = logread::canonical(f.key, f.unit, t.eval, f.counter, f.value);
+        // Another key of this template already means this quantity (`loss` and `total_loss`):
+        // this one keeps its own name.
+        if (!f.key.empty() &&
+            std::any_of(t.fields.begin(), t.fields.end(), [&](const FieldStat& o) {
+              return o.canon.name == ns.canon.name && o.average == f.average && !o.key.empty();
+            })) {
+          ns.canon.name = logread::normalise_key(f.key);
+          ns.canon.why =
+              "'" + f.key + "' means a quantity another key of the line names: its own name";
+        }
+        if (f.key.empty()) {  // a counter nothing names: [ 120/1000], | 450/1000 [
+          ns.canon.name = "step";
+          ns.canon.role = Role::Counter;
+          ns.canon.why = "a counter done/total with no key";
+        }
+        t.fields.push_back(std::move(ns));
+        s = &t.fields.back();
+      } else if (s->last_line == no) {
+        continue;  // the same key twice on a line: the first counts
+      }
+      t.plan.push_back(
+          {f.token, f.total_token, static_cast<uint16_t>(s - t.fields.data()), f.counter});
+      t.plan_header |= f.from_header;
+      take(t, *s, f.value * s->canon.scale, f.counter, f.value, f.total, no, text, flags);
+    }
+    t.plan_ready = complete;
+    t.plan_shape = lf.shape;
+    t.plan_tokens = tokens.size();
+    t.plan_generation = header.generation;
+  }
+
+  // Whether a line says training ended (end_idioms.hpp).
+  static bool ends(std::string_view text) {
+    return logread::says_training_ended(text) || logread::launcher_says_success(text);
+  }
+
+  void line(std::string_view text, long long no) {
+    if (!logread::read_shape(text, tokens, lf, header)) {
+      if (ends(text)) end_line = no;
+      return;
+    }
+    const auto found = index.find(lf.shape);
+    // A line of a template seen twice already is no end line (the end is said once).
+    if ((found == index.end() || templates[found->second].count < 2) && ends(text)) end_line = no;
+    if (found == index.end()) {  // a new template: kept only when the line has fields
+      logread::read_keys(text, tokens, lf, false, header);
+      if (lf.fields.empty()) return;
+    }
+    Template& t = find_or_add(lf.shape, text);
+    if (t.count == 0) t.first_line = no;
+    ++t.count;
+    t.last_line = no;
+    LineFlags flags;
+    t.last_counters.clear();
+    if (t.plan_ready && t.plan_shape == lf.shape && t.plan_tokens == tokens.size() &&
+        (!t.plan_header || t.plan_generation == header.generation)) {
+      for (const Template::Step& st : t.plan) {  // the fast way: values only
+        const logread::Token& tok = tokens[st.token];
+        FieldStat& s = t.fields[st.field];
+        const double total =
+            st.total_token >= 0 ? tokens[static_cast<size_t>(st.total_token)].value : tok.total;
+        take(t, s, tok.value * s.canon.scale, st.counter, tok.value, total, no, text, flags);
+      }
+    } else {
+      read_in_full(t, text, no, flags);
+    }
+    const bool training = flags.training, counter_grew = flags.counter_grew,
+               named_counter = flags.named_counter;
+    const std::string grew = flags.grew ? *flags.grew : std::string();
+    if (!t.progress && !t.eval && t.count >= 2) {
+      std::string why;
+      if (counter_grew && (training || named_counter)) {
+        why = "repeats with its counter '" + grew + "' growing" +
+              (training ? " and training metrics" : "");
+      } else if (t.count >= 3) {
+        for (const auto& s : t.fields)
+          if (s.canon.role == Role::Training && loss_like(s.canon.name) &&
+              s.increases + s.decreases > 0) {
+            why = "repeats with '" + s.canon.name + "' changing";
+            break;
+          }
+      }
+      if (!why.empty()) {
+        t.progress = true;
+        t.why = why;
+        progress_count += t.count;  // its earlier lines were progress too
+        if (first_progress_line == 0 || t.first_line < first_progress_line)
+          first_progress_line = t.first_line;
+      }
+    } else if (t.progress) {
+      ++progress_count;
+    }
+    if (t.progress) {
+      last_progress_line = no;
+      last_progress_text.assign(text.substr(0, cut_at(text, kProgressTextBytes)));
+    }
+  }
+
+  // A total printed by its name: how many epochs or steps training was given.
+  void note_total(const logread::Field& f) {
+    if (f.counter || f.value <= 0 || f.value != std::floor(f.value)) return;
+    static const std::vector<std::string> epochs = {
+        "epochs",           "num_epochs", "n_epochs", "max_epochs", "max_epoch",   "total_epochs",
+        "num_train_epochs", "nb_epoch",   "nepochs",  "epoch_num",  "train_epochs"};
+    static const std::vector<std::string> steps = {"max_steps",
+                                                   "total_steps",
+                                                   "num_steps",
+                                                   "train_steps",
+                                                   "max_iters",
+                                                   "max_iter",
+                                                   "total_iters",
+                                                   "num_iterations",
+                                                   "train_iters",
+                                                   "max_update",
+                                                   "total_num_steps",
+                                                   "num_training_steps",
+                                                   "total_training_steps",
+                                                   "max_train_steps",
+                                                   "training_steps",
+                                                   "total_optimization_steps",
+                                                   "num_train_steps",
+                                                   "iterations",
+                                                   "n_iters",
+                                                   "niter"};
+    std::string k = logread::normalise_key(f.key);
+    // A configuration's path (`SOLVER.MAX_ITER`, `trainer.max_steps`): its last part.
+    if (const size_t dot = f.key.find_last_of("./");
+        dot != std::string::npos && dot + 1 < f.key.size())
+      k = logread::normalise_key(std::string_view(f.key).substr(dot + 1));
+    if (std::find(epochs.begin(), epochs.end(), k) != epochs.end())
+      printed_total_epochs = f.value;
+    else if (std::find(steps.begin(), steps.end(), k) != steps.end())
+      printed_total_steps = f.value;
+  }
+
+  // Whether a template's numbers are metrics, and its role's name and reason.
+  std::pair<std::string, std::string> role_of(const Template& t) const {
+    if (t.progress) return {"progress", t.why};
+    if (first_progress_line == 0) return {"not read", "no progress line in the log"};
+    if (!t.has_training()) return {"not read", "no training metric among its keys"};
+    if (t.last_line < first_progress_line)
+      return {"not read", "printed only before training started (a configuration)"};
+    if (t.eval) return {"evaluation", "an evaluation's line, during or after training"};
+    if (t.count == 1) return {"summary", "printed once, after training started"};
+    return {"metrics", "repeats with training metrics, during or after training"};
+  }
+};
+
+GenericReader::GenericReader() : impl_(std::make_unique<Impl>()) {}
+GenericReader::~GenericReader() = default;
+GenericReader::GenericReader(GenericReader&&) noexcept = default;
+GenericReader& GenericReader::operator=(GenericReader&&) noexcept = default;
+
+void GenericReader::line(std::string_view text, long long line_no) {
+  impl_->line(text, line_no);
+}
+
+long long GenericReader::progress_so_far() const {
+  return impl_->progress_count;
+}
+
+void GenericReader::append(GenericReader&& next_reader, long long off) {
+  Impl& a = *impl_;
+  Impl& b = *next_reader.impl_;
+  for (Template& t : b.templates) {
+    t.first_line += off;
+    t.last_line += off;
+    for (FieldStat& f : t.fields) {
+      f.first_line += off;
+      f.last_line += off;
+      f.max_line += off;
+      if (f.nan_line) f.nan_line += off;
+    }
+  }
+  if (b.last_progress_line) b.last_progress_line += off;
+  if (b.end_line) b.end_line += off;
+  if (b.last_epoch_line) b.last_epoch_line += off;
+  for (Template& bt : b.templates) {
+    const auto it = a.index.find(bt.shape);
+    if (it == a.index.end()) {
+      if (a.templates.size() >= kMaxTemplates) a.evict();
+      a.index.emplace(bt.shape, a.templates.size());
+      a.templates.push_back(std::move(bt));
+      continue;
+    }
+    Template& at = a.templates[it->second];
+    at.count += bt.count;
+    at.last_line = bt.last_line;
+    at.last_counters = std::move(bt.last_counters);
+    if (!at.progress && bt.progress) {
+      at.progress = true;
+      at.why = bt.why;
+    }
+    for (FieldStat& bf : bt.fields) {
+      FieldStat* af = at.field(bf.key, bf.average);
+      if (!af) {
+        if (at.fields.size() < kMaxFieldsPerTemplate) at.fields.push_back(std::move(bf));
+        continue;
+      }
+      if (bf.first > af->last) ++af->increases;
+      if (bf.first < af->last) ++af->decreases;
+      af->increases += bf.increases;
+      af->decreases += bf.decreases;
+      if (bf.max > af->max) {
+        af->max = bf.max;
+        af->max_line = bf.max_line;
+      }
+      af->count += bf.count;
+      af->sum += bf.sum;
+      if (bf.nan_tail > 0 || bf.count > 0) {
+        af->nan_tail = bf.count > 0 ? bf.nan_tail : af->nan_tail + bf.nan_tail;
+        if (bf.nan_line) af->nan_line = bf.nan_line;
+      }
+      af->last = bf.last;
+      af->last_line = bf.last_line;
+      if (bf.counter) af->total = bf.total;
+    }
+  }
+  long long total = 0;
+  a.first_progress_line = 0;
+  for (const Template& t : a.templates)
+    if (t.progress) {
+      total += t.count;
+      if (a.first_progress_line == 0 || t.first_line < a.first_progress_line)
+        a.first_progress_line = t.first_line;
+    }
+  a.progress_count = total;
+  if (b.last_progress_line != 0) {
+    a.last_progress_line = b.last_progress_line;
+    a.last_progress_text = std::move(b.last_progress_text);
+  }
+  if (b.end_line != 0) a.end_line = b.end_line;
+  if (b.last_nan_line != 0) {
+    a.last_nan_line = b.last_nan_line + off;
+    a.last_nan_text = std::move(b.last_nan_text);
+  }
+  if (b.printed_total_steps) a.printed_total_steps = b.printed_total_steps;
+  if (b.printed_total_epochs) a.printed_total_epochs = b.printed_total_epochs;
+  if (b.last_epoch) {
+    a.last_epoch = b.last_epoch;
+    a.last_epoch_line = b.last_epoch_line;
+  }
+}
+
+GenericFindings GenericReader::findings() const {
+  const Impl& s = *impl_;
+  GenericFindings out;
+  out.progress_lines = s.progress_count;
+  out.last_progress_line = s.last_progress_line;
+  out.last_progress_text = s.last_progress_text;
+  // Training cannot end before it started: an end line before the first progress line is not one.
+  out.end_line = s.first_progress_line != 0 && s.end_line > s.first_progress_line ? s.end_line : 0;
+  // Progress templates first (by their first line), then the others that are read.
+  std::vector<const Template*> read;
+  for (const Template& t : s.templates)
+    if (s.role_of(t).first != "not read") read.push_back(&t);
+  std::stable_sort(read.begin(), read.end(), [](const Template* a, const Template* b) {
+    if (a->progress != b->progress) return a->progress;
+    if (a->progress && a->count != b->count) return a->count > b->count;
+    return a->first_line < b->first_line;
+  });
+  // One metric a name: the same name from several templates is one quantity (the last value
+  // printed of it, the mean over all its lines, the largest); two keys of one template that mean
+  // the same quantity keep the second under its own name (see Template::fields).
+  struct Pooled {
+    std::string name, unit;
+    logread::Reduce reduce = logread::Reduce::Last;
+    long long count = 0, line = 0;
+    double value = 0;
+    long double sum = 0;
+  };
+  std::vector<Pooled> pooled;
+  auto pool = [&](const std::string& name, const FieldStat& f, double last, long long last_line,
+                  bool total) {
+    auto it =
+        std::find_if(pooled.begin(), pooled.end(), [&](const Pooled& p) { return p.name == name; });
+    if (it == pooled.end()) {
+      pooled.push_back({name, total ? "" : f.canon.unit,
+                        total ? logread::Reduce::Last : f.canon.reduce, 0, 0, 0, 0});
+      it = pooled.end() - 1;
+    }
+    it->count += f.count;
+    if (it->reduce == logread::Reduce::Mean) {
+      it->sum += f.sum;
+      it->line = std::max(it->line, f.last_line);
+    } else if (it->reduce == logread::Reduce::Max) {
+      if (it->line == 0 || f.max > it->value) {
+        it->value = f.max;
+        it->line = f.max_line;
+      }
+    } else if (last_line >= it->line) {
+      it->value = last;
+      it->line = last_line;
+    }
+  };
+  for (const Template* t : read)
+    for (const FieldStat& f : t->fields) {
+      if (f.canon.role == Role::Ignored || f.count == 0) continue;
+      // A bar that names no counter counts its own lines (an evaluation's, a prediction's): only
+      // a progress line's is the step.
+      if (f.canon.role == Role::Counter && !t->progress && f.key.empty()) continue;
+      // A counter with no key beside a keyed step counter: the keyed one is the step.
+      if (f.key.empty() && std::any_of(t->fields.begin(), t->fields.end(), [](const FieldStat& o) {
+            return !o.key.empty() && o.canon.name == "step";
+          }))
+        continue;
+      std::string name = f.average ? f.canon.name + "_avg" : f.canon.name;
+      // A bare `time` that only grows is the time elapsed, not a step's time (flair's
+      // "time (sec): 3.95" since the epoch began, against detectron2's "time: 1.2331").
+      if (f.canon.name == "iter_ms" && logread::normalise_key(f.key) == "time" &&
+          f.increases >= 2 && f.decreases == 0) {
+        FieldStat elapsed = f;  // back to seconds, its last value
+        elapsed.canon.unit = "s";
+        elapsed.canon.reduce = logread::Reduce::Last;
+        elapsed.last /= 1000;
+        pool("time_s", elapsed, elapsed.last, elapsed.last_line, false);
+        continue;
+      }
+      pool(name, f, f.last, f.last_line, false);
+      if (f.counter && f.total > 0) {
+        const std::string& n = f.canon.name;
+        pool(n == "step"    ? "total_steps"
+             : n == "epoch" ? "total_epochs"
+                            : "total_" + n,
+             f, f.total, f.last_line, true);
+      }
+    }
+  for (const Pooled& p : pooled) {
+    const double v = p.reduce == logread::Reduce::Mean
+                         ? static_cast<double>(p.sum / static_cast<long double>(p.count))
+                         : p.value;
+    if (std::isfinite(v)) out.metrics.push_back({p.name, v, p.unit, p.count, p.line});
+  }
+  // Completion: the counters of the last progress line, and the last epoch counter.
+  const Template* last = nullptr;
+  for (const Template& t : s.templates)
+    if (t.progress && (!last || t.last_line > last->last_line)) last = &t;
+  if (last && !last->last_counters.empty()) {
+    bool at_total = true;
+    const LastCounter* first_short = nullptr;
+    for (const LastCounter& c : last->last_counters)
+      if (c.done < c.total) {
+        at_total = false;
+        if (!first_short) first_short = &c;
+      }
+    if (s.last_epoch && s.last_epoch->done < s.last_epoch->total) {
+      at_total = false;
+      if (!first_short) first_short = &*s.last_epoch;
+    }
+    // A counter of the batches of an epoch ("epoch 1 - iter 40/40" with no total of epochs): at
+    // its total, one epoch ended, not training.
+    const bool epoch_without_total =
+        std::any_of(last->fields.begin(), last->fields.end(), [&](const FieldStat& f) {
+          return f.canon.name == "epoch" && !f.counter && f.last_line == last->last_line;
+        });
+    const bool inner_only = (last->counter_reset() || epoch_without_total) && !s.last_epoch;
+    if (at_total && !inner_only) {
+      const LastCounter& c = last->last_counters.front();
+      out.counter_done = c.total;
+      out.counter_planned = c.total;
+      out.counter_line = last->last_line;
+    } else if (first_short) {
+      out.counter_done = first_short->done;
+      out.counter_planned = first_short->total;
+      out.counter_line = last->last_line;
+    }
+  }
+  // A counter with no total on its line that reached a total printed by name (0-based counters,
+  // which started at 0, end at the total less one).
+  if (!out.counter_line && last) {
+    for (const FieldStat& f : last->fields) {
+      if (f.canon.role != Role::Counter || f.counter || f.last_line != last->last_line) continue;
+      const std::optional<double>& total = f.canon.name == "epoch"  ? s.printed_total_epochs
+                                           : f.canon.name == "step" ? s.printed_total_steps
+                                                                    : std::optional<double>();
+      if (!total) continue;
+      // A step index of a 0-based loop ends at the total less one (detectron2's "iter: 299" of
+      // MAX_ITER 300); an epoch printed while it runs has not ended at its last value.
+      const double done = f.canon.name == "step" && f.last + 1 == *total ? *total : f.last;
+      out.counter_done = done;
+      out.counter_planned = *total;
+      out.counter_line = f.last_line;
+      if (f.canon.name == "epoch") break;
+    }
+  }
+  if (s.last_nan_line != 0 && s.last_nan_line >= s.last_progress_line) {
+    bool stayed = false;  // the loss of that line is still nan at its last occurrence
+    for (const Template& t : s.templates)
+      for (const FieldStat& f : t.fields)
+        if (f.nan_tail > 0 && f.nan_line == s.last_nan_line && training_loss(f.canon.name))
+          stayed = true;
+    if (stayed) {
+      out.diverged_line = s.last_nan_line;
+      out.diverged_text = s.last_nan_text;
+    }
+  }
+  return out;
+}
+
+std::vector<TemplateExplained> GenericReader::explain(size_t limit) const {
+  const Impl& s = *impl_;
+  std::vector<const Template*> order;
+  for (const Template& t : s.templates) order.push_back(&t);
+  std::stable_sort(order.begin(), order.end(), [](const Template* a, const Template* b) {
+    if (a->progress != b->progress) return a->progress;
+    return a->count > b->count;
+  });
+  if (order.size() > limit) order.resize(limit);
+  std::vector<TemplateExplained> out;
+  for (const Template* t : order) {
+    TemplateExplained e;
+    e.text = t->text;
+    e.example = t->example;
+    e.first_line = t->first_line;
+    e.last_line = t->last_line;
+    e.lines = t->count;
+    std::tie(e.role, e.why) = s.role_of(*t);
+    for (const FieldStat& f : t->fields) {
+      TemplateExplained::Key k;
+      k.key = f.key.empty() ? "(a counter)" : f.key;
+      k.name = f.canon.role == Role::Ignored ? "-"
+               : f.average                   ? f.canon.name + "_avg"
+                                             : f.canon.name;
+      k.unit = f.canon.unit;
+      k.why = f.average ? "the running average in parentheses after '" + f.key + "'" : f.canon.why;
+      k.last = f.last;
+      k.last_line = f.last_line;
+      e.keys.push_back(std::move(k));
+    }
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+}  // namespace aerun

@@ -1,0 +1,104 @@
+// The generic reader on whole real logs of the corpus (tests/fixtures/logs/generic/README.md):
+// which lines are progress, which numbers are metrics, when training ended, and its bounds.
+#include "aerun/logread/generic_reader.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "../line_values.hpp"
+
+namespace aerun {
+namespace {
+
+GenericReader read_log(const std::string& file) {
+  GenericReader r;
+  const auto lines = testing::lines_of(std::string(AERUN_FIXTURES) + "/logs/generic/" + file);
+  long long no = 0;
+  for (const auto& l : lines) r.line(l, ++no);
+  return r;
+}
+
+const MetricValue* metric(const GenericFindings& f, const std::string& name) {
+  const auto it = std::find_if(f.metrics.begin(), f.metrics.end(),
+                               [&](const MetricValue& m) { return m.name == name; });
+  return it == f.metrics.end() ? nullptr : &*it;
+}
+
+TEST(GenericReader, ARepeatedLineWhoseCounterGrowsIsProgressAndItsKeyedNumbersMetrics) {
+  const GenericFindings f = read_log("detectron2/d2-balloon-maskrcnn-ok.log").findings();
+  EXPECT_EQ(f.progress_lines, 15);
+  EXPECT_EQ(f.last_progress_line, 38);
+  const MetricValue* step = metric(f, "step");
+  ASSERT_NE(step, nullptr);
+  EXPECT_EQ(step->value, 299);
+  EXPECT_EQ(step->source_line, 38);
+  const MetricValue* loss = metric(f, "loss");  // printed as total_loss
+  ASSERT_NE(loss, nullptr);
+  EXPECT_DOUBLE_EQ(loss->value, 0.3553);
+  EXPECT_NE(metric(f, "loss_cls"), nullptr);        // a key the vocabulary does not know: kept
+  const MetricValue* mem = metric(f, "memory_gb");  // max_mem: 2940M
+  ASSERT_NE(mem, nullptr);
+  EXPECT_EQ(mem->unit, "GB");
+  EXPECT_EQ(f.end_line, 40);  // detectron2's "Total training time: ..."
+}
+
+TEST(GenericReader, ANumberPrintedOnceBeforeTrainingIsNotAMetric) {
+  // Its configuration lines ("Removed 0 images ...", the augmentations' max_size=1333) come first.
+  const GenericFindings f = read_log("detectron2/d2-balloon-maskrcnn-ok.log").findings();
+  EXPECT_EQ(metric(f, "max_size"), nullptr);
+  EXPECT_EQ(metric(f, "removed"), nullptr);
+}
+
+TEST(GenericReader, EvaluationLinesGiveEvalMetricsBesideTheTrainingOnes) {
+  // "train Loss: ... Top-1 Acc: ..." and "test Loss: ... Top-1 Acc: ..." every epoch.
+  const GenericFindings f = read_log("pytorch-tutorial-script/resnet18-epoch100-ok.log").findings();
+  ASSERT_NE(metric(f, "loss"), nullptr);
+  ASSERT_NE(metric(f, "eval_loss"), nullptr);
+  ASSERT_NE(metric(f, "accuracy"), nullptr);
+  ASSERT_NE(metric(f, "eval_accuracy"), nullptr);
+  EXPECT_DOUBLE_EQ(metric(f, "accuracy")->value, 91.8459);
+  EXPECT_DOUBLE_EQ(metric(f, "eval_accuracy")->value, 89.8614);
+  EXPECT_NE(f.end_line, 0);  // "Training resnet-18 complete in 7m 4s"
+}
+
+TEST(GenericReader, ACounterAtItsPrintedTotalEndsTraining) {
+  const GenericFindings f = read_log("diffusers/diffusers-t2i-pokemon-8gpu.log").findings();
+  ASSERT_TRUE(f.counter_planned.has_value());
+  EXPECT_EQ(*f.counter_done, *f.counter_planned);
+}
+
+TEST(GenericReader, ALogReadInTwoPartsGivesWhatOneReadGives) {
+  const std::string file = "keras3/keras3-lstm-stock-100ep-ok.log";
+  const auto lines = testing::lines_of(std::string(AERUN_FIXTURES) + "/logs/generic/" + file);
+  const GenericFindings whole = read_log(file).findings();
+  const size_t cut = lines.size() / 2;
+  GenericReader a, b;
+  for (size_t i = 0; i < cut; ++i) a.line(lines[i], static_cast<long long>(i + 1));
+  for (size_t i = cut; i < lines.size(); ++i) b.line(lines[i], static_cast<long long>(i - cut + 1));
+  a.append(std::move(b), static_cast<long long>(cut));
+  const GenericFindings parts = a.findings();
+  ASSERT_EQ(parts.metrics.size(), whole.metrics.size());
+  for (size_t i = 0; i < whole.metrics.size(); ++i) {
+    EXPECT_EQ(parts.metrics[i].name, whole.metrics[i].name);
+    EXPECT_EQ(parts.metrics[i].source_line, whole.metrics[i].source_line) << whole.metrics[i].name;
+  }
+  EXPECT_EQ(parts.last_progress_line, whole.last_progress_line);
+}
+
+TEST(GenericReader, AMillionDistinctLinesKeepTheTemplateTableBounded) {
+  GenericReader r;
+  std::string line;
+  for (long long i = 1; i <= 1000000; ++i) {
+    line.clear();  // every line its own template: a word of its own, then a keyed number
+    for (long long k = i; k > 0; k /= 26) line += static_cast<char>('a' + k % 26);
+    line += " key: " + std::to_string(i);
+    r.line(line, i);
+  }
+  EXPECT_LE(r.explain(1000000).size(), GenericReader::kMaxTemplates);
+  EXPECT_EQ(r.findings().progress_lines, 0);
+}
+
+}  // namespace
+}  // namespace aerun
