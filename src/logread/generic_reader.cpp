@@ -1,7 +1,9 @@
 #include "aerun/logread/generic_reader.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
+#include <cstring>
 #include <unordered_map>
 
 #include "logread/end_idioms.hpp"
@@ -16,6 +18,7 @@ using logread::Role;
 namespace {
 
 constexpr size_t kMaxFieldsPerTemplate = 48;
+constexpr size_t kMaxRecordLines = 256;  // lines of a record kept until it shows what it is
 constexpr size_t kExampleBytes = 200;
 constexpr size_t kProgressTextBytes = 300;
 
@@ -119,6 +122,69 @@ bool loss_like(const std::string& name) {
   return false;
 }
 
+// A line's skeleton: its bytes with each run of digits (with the dots between them) written as
+// one mark of its class: an integer of 1, 2, 3 or 4 digits, one of more, or a decimal. Lines of
+// one skeleton are cut into the same tokens (the tokenizer's choices that depend on digits —
+// dates, times, thousands, versions — depend only on these classes), so a plan made from one
+// such line reads the next by its runs alone. runs gets each run's [start, end).
+uint64_t mix(uint64_t h, uint64_t w) {
+  h = (h ^ w) * 0x9E3779B97F4A7C15ull;
+  return h ^ (h >> 29);
+}
+
+// The hash of bytes b[0, n), eight at a time (the same bytes give the same hash wherever they
+// are in the line).
+uint64_t hash_bytes(uint64_t h, const char* b, size_t n) {
+  size_t k = 0;
+  for (; k + 8 <= n; k += 8) {
+    uint64_t w;
+    std::memcpy(&w, b + k, 8);
+    h = mix(h, w);
+  }
+  uint64_t w = 0;
+  std::memcpy(&w, b + k, n - k);
+  return mix(h, w ^ (static_cast<uint64_t>(n - k) << 56));
+}
+
+uint64_t skeleton_of(std::string_view line, std::vector<std::pair<uint32_t, uint32_t>>& runs) {
+  runs.clear();
+  uint64_t h = 1469598103934665603ull;
+  const size_t n = std::min(line.size(), logread::kMaxTokenBytes);
+  const char* b = line.data();
+  const auto digit = [&](size_t i) { return b[i] >= '0' && b[i] <= '9'; };
+  const auto wordish = [&](size_t i) {
+    const auto c = static_cast<unsigned char>(b[i]);
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80;
+  };
+  // Digits in a word (pal1, Top-1, loss_0, an exponent's e-05) are the word's bytes.
+  const auto in_word = [&](size_t i) {
+    return i > 0 && (wordish(i - 1) || ((b[i - 1] == '-' || b[i - 1] == '.' || b[i - 1] == '@' ||
+                                         b[i - 1] == '/' || b[i - 1] == '+') &&
+                                        i > 1 && wordish(i - 2)));
+  };
+  size_t seg = 0;  // the start of the bytes not hashed yet
+  for (size_t i = 0; i < n;) {
+    if (!digit(i)) {
+      ++i;
+      continue;
+    }
+    if (in_word(i)) {
+      while (i < n && digit(i)) ++i;
+      continue;
+    }
+    h = hash_bytes(h, b + seg, i - seg);
+    const size_t start = i;
+    bool dot = false;
+    while (i < n && (digit(i) || (b[i] == '.' && i + 1 < n && digit(i + 1) && i > start)))
+      dot |= b[i++] == '.';
+    const size_t len = i - start;
+    h = mix(h, dot ? 1 : 2 + std::min<size_t>(len, 5));
+    runs.emplace_back(static_cast<uint32_t>(start), static_cast<uint32_t>(i));
+    seg = i;
+  }
+  return hash_bytes(h, b + seg, n - seg) ^ n;
+}
+
 // A training loss (or perplexity), whose becoming nan is a divergence; an evaluation's is not.
 bool training_loss(const std::string& name) {
   if (name.starts_with("eval_")) return false;
@@ -132,7 +198,8 @@ bool training_loss(const std::string& name) {
 struct GenericReader::Impl {
   std::vector<Template> templates;
   std::unordered_map<uint64_t, size_t> index;
-  long long progress_count = 0;  // lines of progress templates so far
+  std::vector<size_t> progress_templates;  // indexes of the progress templates (few)
+  long long progress_count = 0;            // lines of progress templates so far
   long long first_progress_line = 0, last_progress_line = 0;
   std::string last_progress_text;
   long long end_line = 0;
@@ -145,6 +212,24 @@ struct GenericReader::Impl {
   long long last_epoch_line = 0;
   std::vector<logread::Token> tokens;
   logread::LineFields lf;
+  // Plans by skeleton: a value as runs of digits (a number, a counter's two, a duration's parts).
+  struct RunStep {
+    uint16_t field;
+    uint16_t first_run, runs;  // the value's runs
+    uint16_t extra = 0;        // a number's bytes after its run (an exponent, a unit, a quote)
+    int16_t total_run = -1;    // a counter's total, or -1
+    bool negative = false;     // a '-' before the first run
+    bool counter = false;
+    bool duration = false;  // runs are [h:]m:s
+  };
+  struct SkeletonPlan {
+    uint64_t shape = 0;  // the template's
+    size_t runs = 0;
+    std::vector<RunStep> steps;
+  };
+  std::unordered_map<uint64_t, SkeletonPlan> skeleton_plans;
+  std::vector<std::pair<uint32_t, uint32_t>> runs;
+  static constexpr size_t kMaxSkeletonPlans = 4096;
   logread::TableHeader header;
 
   Template& find_or_add(uint64_t shape, std::string_view text) {
@@ -185,8 +270,9 @@ struct GenericReader::Impl {
     if (mine.size() < 3) return nullptr;
     const Template* best = nullptr;
     double best_share = 0.7;
-    for (const Template& t : templates) {
-      if (!t.progress || t.eval != lf.eval_context || t.text.size() >= kExampleBytes) continue;
+    for (const size_t pi : progress_templates) {
+      const Template& t = templates[pi];
+      if (t.eval != lf.eval_context || t.text.size() >= kExampleBytes) continue;
       const auto theirs = words(t.text);
       if (theirs.size() != mine.size()) continue;
       // Words may differ only where they are values, bars or punctuation, never a key.
@@ -215,6 +301,12 @@ struct GenericReader::Impl {
     return best;
   }
 
+  void list_progress() {
+    progress_templates.clear();
+    for (size_t i = 0; i < templates.size(); ++i)
+      if (templates[i].progress) progress_templates.push_back(i);
+  }
+
   // The table is full: the less frequent half of the templates that are not progress goes (the
   // frequent ones, which progress lines are, stay: a log of a million distinct lines keeps them).
   void evict() {
@@ -235,6 +327,8 @@ struct GenericReader::Impl {
     templates = std::move(kept);
     index.clear();
     for (size_t i = 0; i < templates.size(); ++i) index.emplace(templates[i].shape, i);
+    skeleton_plans.clear();  // they name templates by shape: those that went are read in full
+    list_progress();
   }
 
   // What one line of a template showed: for the rule that makes a template progress.
@@ -293,8 +387,9 @@ struct GenericReader::Impl {
 
   // The first line of a template, or one its plan does not fit: its keys read in full, its
   // fields found or made, and the plan rebuilt from it.
-  void read_in_full(Template& t, std::string_view text, long long no, LineFlags& flags) {
-    logread::read_keys(text, tokens, lf, false, header);
+  void read_in_full(Template& t, std::string_view text, long long no, LineFlags& flags,
+                    bool keys_read) {
+    if (!keys_read) logread::read_keys(text, tokens, lf, false, header);
     for (const logread::Field& f : lf.fields) note_total(f);
     t.plan.clear();
     t.plan_header = false;
@@ -312,6 +407,7 @@ struct GenericReader::Impl {
         ns.average = f.average;
         ns.counter = f.counter;
         ns.canon = logread::canonical(f.key, f.unit, t.eval, f.counter, f.value);
+        ns.canon.test |= lf.test_context;
         // Another key of this template already means this quantity (`loss` and `total_loss`):
         // this one keeps its own name.
         if (!f.key.empty() &&
@@ -348,15 +444,112 @@ struct GenericReader::Impl {
     return logread::says_training_ended(text) || logread::launcher_says_success(text);
   }
 
+  // The value of run k (with the sign before it) of text.
+  double run_value(std::string_view text, size_t k, bool negative) const {
+    size_t a = runs[k].first;
+    const size_t b = runs[k].second;
+    if (negative) --a;
+    double v = 0;
+    std::from_chars(text.data() + a + (text[a] == '+'), text.data() + b, v);
+    return v;
+  }
+
+  // Reads a line by its skeleton's plan: true when it had one (and the line was read).
+  bool by_skeleton(std::string_view text, long long no) {
+    const uint64_t sk = skeleton_of(text, runs);
+    const auto it = skeleton_plans.find(sk);
+    if (it == skeleton_plans.end() || it->second.runs != runs.size()) return false;
+    const auto ti = index.find(it->second.shape);
+    if (ti == index.end()) return false;
+    Template& t = templates[ti->second];
+    if (t.count < 2 && ends(text)) end_line = no;
+    ++t.count;
+    t.last_line = no;
+    LineFlags flags;
+    t.last_counters.clear();
+    for (const RunStep& st : it->second.steps) {
+      double v;
+      if (st.duration) {
+        v = 0;
+        for (size_t k = 0; k < st.runs; ++k) v = v * 60 + run_value(text, st.first_run + k, false);
+      } else {  // the run and what follows it in the number (1e-05: the exponent)
+        const size_t a = runs[st.first_run].first - (st.negative ? 1 : 0);
+        v = 0;
+        std::from_chars(text.data() + a, text.data() + runs[st.first_run].second + st.extra, v);
+      }
+      const double total =
+          st.total_run >= 0 ? run_value(text, static_cast<size_t>(st.total_run), false) : 0;
+      FieldStat& f = t.fields[st.field];
+      take(t, f, v * f.canon.scale, st.counter, v, total, no, text, flags);
+    }
+    after_fields(t, text, no, flags);
+    return true;
+  }
+
+  // After a line was read with its tokens: a plan of its values by runs, when each value is one
+  // run (or a counter's two, a duration's parts, an exponent's mantissa and power).
+  void plan_by_skeleton(const Template& t, std::string_view text) {
+    if (!t.plan_ready || t.plan_header || skeleton_plans.size() >= kMaxSkeletonPlans) return;
+    const uint64_t sk = skeleton_of(text, runs);
+    if (skeleton_plans.count(sk)) return;
+    SkeletonPlan plan;
+    plan.shape = t.shape;
+    plan.runs = runs.size();
+    auto run_at = [&](uint32_t pos) -> long {
+      for (size_t k = 0; k < runs.size(); ++k)
+        if (runs[k].first == pos) return static_cast<long>(k);
+      return -1;
+    };
+    for (const Template::Step& st : t.plan) {
+      const logread::Token& tok = tokens[st.token];
+      RunStep r;
+      r.field = st.field;
+      r.counter = st.counter;
+      uint32_t start = tok.start;
+      if (tok.quoted) ++start;
+      if (start < text.size() && (text[start] == '-' || text[start] == '+')) {
+        r.negative = text[start] == '-';
+        ++start;
+      }
+      const long first = run_at(start);
+      if (first < 0) return;  // nan, inf, a value no run starts: this skeleton is read in full
+      size_t last = static_cast<size_t>(first);
+      const uint32_t end = tok.start + tok.len;
+      while (last + 1 < runs.size() && runs[last + 1].second <= end) ++last;
+      r.first_run = static_cast<uint16_t>(first);
+      r.runs = static_cast<uint16_t>(last - static_cast<size_t>(first) + 1);
+      if (tok.kind == logread::TokKind::Duration) {
+        r.duration = true;
+      } else if (tok.kind == logread::TokKind::Fraction) {
+        if (r.runs != 2) return;
+        r.runs = 1;
+        r.total_run = static_cast<int16_t>(first + 1);
+      } else if (r.runs != 1 || tok.kind != logread::TokKind::Number) {
+        return;  // 1,234 (thousands): read in full
+      } else {
+        r.extra = static_cast<uint16_t>(end - runs[static_cast<size_t>(first)].second);
+      }
+      if (st.total_token >= 0) {
+        const long tr = run_at(tokens[static_cast<size_t>(st.total_token)].start);
+        if (tr < 0) return;
+        r.total_run = static_cast<int16_t>(tr);
+      }
+      plan.steps.push_back(r);
+    }
+    skeleton_plans.emplace(sk, std::move(plan));
+  }
+
   void line(std::string_view text, long long no) {
+    if (by_skeleton(text, no)) return;
     if (!logread::read_shape(text, tokens, lf, header)) {
       if (ends(text)) end_line = no;
       return;
     }
     const auto found = index.find(lf.shape);
+    const bool is_new = found == index.end();
     // A line of a template seen twice already is no end line (the end is said once).
-    if ((found == index.end() || templates[found->second].count < 2) && ends(text)) end_line = no;
-    if (found == index.end()) {  // a new template: kept only when the line has fields
+    if ((is_new || templates[found->second].count < 2) && ends(text)) end_line = no;
+    if (is_new) {  // a new template: kept only when the line has fields
       logread::read_keys(text, tokens, lf, false, header);
       if (lf.fields.empty()) return;
     }
@@ -376,8 +569,15 @@ struct GenericReader::Impl {
         take(t, s, tok.value * s.canon.scale, st.counter, tok.value, total, no, text, flags);
       }
     } else {
-      read_in_full(t, text, no, flags);
+      read_in_full(t, text, no, flags, is_new);
     }
+    after_fields(t, text, no, flags);
+    plan_by_skeleton(t, text);
+  }
+
+  // What every line of a template does after its values were taken: the progress rule, the
+  // progress count and text, records.
+  void after_fields(Template& t, std::string_view text, long long no, const LineFlags& flags) {
     const bool training = flags.training, counter_grew = flags.counter_grew,
                named_counter = flags.named_counter;
     const std::string grew = flags.grew ? *flags.grew : std::string();
@@ -387,8 +587,12 @@ struct GenericReader::Impl {
         why = "repeats with its counter '" + grew + "' growing" +
               (training ? " and training metrics" : "");
       } else if (t.count >= 3) {
+        // A loss, an accuracy, a reward, or a training rate or step time: lines that print one
+        // that changes are printed while training runs (a memory is not: monitors print it too).
         for (const auto& s : t.fields)
-          if (s.canon.role == Role::Training && loss_like(s.canon.name) &&
+          if (s.canon.role == Role::Training &&
+              (loss_like(s.canon.name) || s.canon.unit == "ms" || s.canon.unit.ends_with("/s") ||
+               s.canon.unit == "TFLOP/s" || s.canon.unit == "tokens/s/GPU") &&
               s.increases + s.decreases > 0) {
             why = "repeats with '" + s.canon.name + "' changing";
             break;
@@ -396,6 +600,7 @@ struct GenericReader::Impl {
       }
       if (!why.empty()) {
         t.progress = true;
+        progress_templates.push_back(static_cast<size_t>(&t - templates.data()));
         t.why = why;
         progress_count += t.count;  // its earlier lines were progress too
         if (first_progress_line == 0 || t.first_line < first_progress_line)
@@ -407,6 +612,57 @@ struct GenericReader::Impl {
     if (t.progress) {
       last_progress_line = no;
       last_progress_text.assign(text.substr(0, cut_at(text, kProgressTextBytes)));
+    }
+    // A record: consecutive lines of one keyed value each (a result dict printed as YAML).
+    const FieldStat* only = t.fields.size() == 1 ? &t.fields.front() : nullptr;
+    if (only && !only->key.empty() && !only->counter && !t.eval) {
+      // A key seen again in the record, or a record longer than any result: a new record.
+      if (std::find(record_shapes.begin(), record_shapes.end(), t.shape) != record_shapes.end() ||
+          record_shapes.size() >= kMaxRecordLines) {
+        record.clear();
+        record_shapes.clear();
+        record_counter = record_training = record_marked = false;
+      }
+      record_shapes.push_back(t.shape);
+      record.push_back(t.shape);
+      record_counter |= only->canon.role == Role::Counter;
+      record_training |= only->canon.role == Role::Training;
+      record_last = no;
+      mark_record();
+    } else {
+      record.clear();
+      record_shapes.clear();
+      record_counter = record_training = record_marked = false;
+    }
+  }
+
+  // The lines of the record being read (their templates' hashes), and what its keys are.
+  std::vector<uint64_t> record;
+  std::vector<uint64_t>
+      record_shapes;  // every line's of the record (record keeps those not marked)
+  bool record_counter = false, record_training = false, record_marked = false;
+  long long record_last = 0;
+
+  // A record (so far) of four or more keyed values that counts training (`training_iteration: 7`,
+  // `timesteps_total: 7000`) and holds a training metric is a progress record, printed once per
+  // report as RLlib's and Ray Tune's results are: its lines are progress.
+  void mark_record() {
+    if ((record.size() >= 4 || record_marked) && record_counter && record_training) {
+      record_marked = true;
+      for (const uint64_t shape : record) {  // after the first time, only the new line's is new
+        const auto it = index.find(shape);
+        if (it == index.end()) continue;
+        Template& t = templates[it->second];
+        if (t.progress) continue;
+        t.progress = true;
+        progress_templates.push_back(it->second);
+        t.why = "a record of keyed values with a training counter";
+        progress_count += t.count;
+        if (first_progress_line == 0 || t.first_line < first_progress_line)
+          first_progress_line = t.first_line;
+      }
+      if (record_last > last_progress_line) last_progress_line = record_last;
+      record.erase(record.begin(), record.end() - 1);  // marked: keep the flags, not the lines
     }
   }
 
@@ -539,6 +795,7 @@ void GenericReader::append(GenericReader&& next_reader, long long off) {
         a.first_progress_line = t.first_line;
     }
   a.progress_count = total;
+  a.list_progress();
   if (b.last_progress_line != 0) {
     a.last_progress_line = b.last_progress_line;
     a.last_progress_text = std::move(b.last_progress_text);
@@ -619,6 +876,11 @@ GenericFindings GenericReader::findings() const {
           }))
         continue;
       std::string name = f.average ? f.canon.name + "_avg" : f.canon.name;
+      // A test printed once after training ("| End of training | test loss 3.62 |") is the test,
+      // not one of the evaluations during it.
+      if (f.canon.test && t->count == 1 && t->first_line > s.last_progress_line &&
+          name.starts_with("eval_"))
+        name = "test_" + name.substr(5);
       // A bare `time` that only grows is the time elapsed, not a step's time (flair's
       // "time (sec): 3.95" since the epoch began, against detectron2's "time: 1.2331").
       if (f.canon.name == "iter_ms" && logread::normalise_key(f.key) == "time" &&

@@ -256,6 +256,7 @@ bool read_shape(std::string_view line, std::vector<Token>& tokens, LineFields& o
   out.fields.clear();
   out.template_text.clear();
   out.eval_context = false;
+  out.test_context = false;
   out.shape = 0;
   const std::string_view head = line.substr(0, kMaxTokenBytes);
   out.has_digits = head.find_first_of("0123456789") != std::string_view::npos;
@@ -363,6 +364,25 @@ void read_keys(std::string_view line, const std::vector<Token>& tokens, LineFiel
       before.total_token = static_cast<int32_t>(i);
       continue;
     }
+    // `value key,` (darknet's "1.207728 avg loss, 0.001000 rate, 4.776061 seconds"): the words
+    // right after a value that nothing before names, up to a delimiter.
+    if (f.key.empty() && !f.counter && f.unit.empty() && i + 2 < tokens.size() &&
+        tokens[i + 1].kind == TokKind::Space && !tokens[i + 1].wide &&
+        tokens[i + 2].kind == TokKind::Word) {
+      size_t k = i + 2;
+      std::string words(tokens[k].text);
+      while (k + 2 < tokens.size() && tokens[k + 1].kind == TokKind::Space && !tokens[k + 1].wide &&
+             tokens[k + 2].kind == TokKind::Word && k - i < 6) {
+        k += 2;
+        words += " " + std::string(tokens[k].text);
+      }
+      const bool delimited = k + 1 == tokens.size() || is_punct(tokens[k + 1], ',') ||
+                             is_punct(tokens[k + 1], ';') || is_punct(tokens[k + 1], '|');
+      if (delimited && k - i <= 6) {
+        f.key = words;
+        for (size_t w = i + 2; w <= k; w += 2) used[w] = 1;
+      }
+    }
     if (f.key.empty()) {
       if (!f.counter && naming_unit(f.unit)) {
         f.key = std::string(f.unit);
@@ -408,8 +428,10 @@ void read_keys(std::string_view line, const std::vector<Token>& tokens, LineFiel
     }
   }
   for (size_t i = 0; i < tokens.size(); ++i)
-    if (tokens[i].kind == TokKind::Word && !used[i] && eval_word(tokens[i].text))
+    if (tokens[i].kind == TokKind::Word && !used[i] && eval_word(tokens[i].text)) {
       out.eval_context = true;
+      out.test_context |= tokens[i].text.starts_with("test") || tokens[i].text.starts_with("Test");
+    }
   // A line that starts with an evaluation word ("test Loss: ... Top-1 Acc: ...") is an
   // evaluation's, whichever key that word begins.
   for (const Token& t : tokens)

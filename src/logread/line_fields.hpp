@@ -36,6 +36,7 @@ struct LineFields {
   std::string template_text;  // filled only when asked (new templates, --explain)
   std::vector<Field> fields;
   bool eval_context = false;  // a word of the line outside its keys says eval/valid/test
+  bool test_context = false;  // that word is test/testing
   bool has_digits = false;    // any digit at all (a line without one is skipped early)
 };
 

@@ -70,6 +70,7 @@ constexpr std::array kUnits{
     UnitName{"TB", "TB"},
     UnitName{"TiB", "TiB"},
     UnitName{"it/s", "it/s"},
+    UnitName{"/s", "samples/s"},
     UnitName{"its/s", "it/s"},
     UnitName{"s/it", "s/it"},
     UnitName{"ms/it", "ms/it"},
@@ -364,6 +365,16 @@ void tokenize(std::string_view line, std::vector<Token>& out) {
       }
       // A unit or SI suffix glued to the number: 3ms/step, 4.2it/s, 12GB, 39%, 85.8G, 2.1s/it.
       size_t u = j;
+      // A unit starts with a letter or %, or is a rate: "500.1/s" (timm). "4660/global_step=" is
+      // a number, then '/'.
+      const bool slash_unit = u + 1 < s.size() && s[u] == '/' && s[u + 1] == 's' &&
+                              (u + 2 == s.size() || !is_word_char(s[u + 2]));
+      if (u < s.size() && s[u] == '/' && !slash_unit) {
+        Token& t = push(TokKind::Number, i, j);
+        t.value = value;
+        i = j;
+        continue;
+      }
       while (u < s.size() &&
              (is_alpha(s[u]) || s[u] == '/' || s[u] == '%' ||
               static_cast<unsigned char>(s[u]) == 0xC2 || static_cast<unsigned char>(s[u]) == 0xB5))

@@ -1,5 +1,7 @@
 #include "logread/vocabulary.hpp"
 
+#include "logread/line_tokens.hpp"
+
 #include <array>
 #include <unordered_map>
 #include <vector>
@@ -39,7 +41,7 @@ const std::vector<Synonyms>& table() {
       {{"loss", Role::Training, Reduce::Last, Family::None, ""},
        {"loss", "losses", "total_loss", "loss_total", "objective", "cost", "ce_loss",
         "cross_entropy", "crossentropyloss", "cross_entropy_loss", "lm_loss", "avg_loss",
-        "average_loss", "mean_loss", "loss_avg", "loss_mean"}},
+        "average_loss", "mean_loss", "loss_avg", "loss_mean", "xent"}},
       {{"accuracy", Role::Training, Reduce::Last, Family::None, ""},
        {"acc", "accuracy", "avg_acc", "mean_acc", "acc_1", "acc1", "top1", "top_1", "top1_acc",
         "top_1_acc", "prec_1", "top_1_accuracy", "top1_accuracy", "accu"}},
@@ -50,7 +52,8 @@ const std::vector<Synonyms>& table() {
        {"grad_norm", "gradnorm", "gnorm", "gradient_norm", "grad_norm_total", "grads_norm",
         "global_grad_norm", "total_grad_norm", "norm"}},
       {{"loss_scale", Role::Training, Reduce::Last, Family::None, ""},
-       {"loss_scale", "lossscale", "loss_scaler", "scaler"}},
+       {"loss_scale", "lossscale", "loss_scaler", "scaler", "amp_scaler", "grad_scaler",
+        "dynamic_loss_scale"}},
       {{"iter_ms", Role::Training, Reduce::Mean, Family::Time, "ms"},
        {"step_time",
         "iter_time",
@@ -194,7 +197,8 @@ const Entry* by_words(const std::vector<std::string>& w, std::string_view unit) 
                           (has(w, {"per"}) || w.size() == 2 || w.back() == "sec" ||
                            w.back() == "s" || w.back() == "second");
   const bool time = has(w, {"time", "dt", "duration", "elapsed"});
-  if (time && has(w, {"data", "dataload", "dataloader", "load", "loading"})) return &data_ms;
+  if (time && has(w, {"data", "dataload", "dataloader", "load", "loading", "loader"}))
+    return &data_ms;
   if (time && has(w, {"step", "iter", "iteration", "it", "batch"}) &&
       !has(w, {"epoch", "total", "eval", "run"}))
     return &iter_ms;
@@ -299,15 +303,52 @@ Canonical canonical(std::string_view key, std::string_view unit, bool eval, bool
   bool eval_key = false;
   std::vector<std::string> core;
   for (const auto& w : words) {
-    if (eval_qualifier(w))
+    if (eval_qualifier(w)) {
       eval_key = true;
-    else if (!train_qualifier(w))
+      c.test |= w == "test" || w == "testing";
+    } else if (!train_qualifier(w))
       core.push_back(w);
   }
   std::string joined;
   for (const auto& w : core) joined += (joined.empty() ? "" : "_") + w;
   const bool is_eval = eval || eval_key;
+  // A path whose first parts are only groups (`losses/q1_loss`, `throughput/total_tokens`,
+  // `charts/episodic_return`): read as its last part; a part that says whose it is
+  // (`actor/pg_loss`, `critic/score/mean`) stays.
+  if (key.find('/') != std::string_view::npos && key.find(' ') == std::string_view::npos &&
+      key != unit) {
+    const size_t last_slash = key.rfind('/');
+    bool groups = last_slash + 1 < key.size();
+    for (size_t a = 0; a < last_slash;) {
+      const size_t b = std::min(key.find('/', a), last_slash);
+      groups &= one_of(normalise_key(key.substr(a, b - a)),
+                       {"losses",   "loss",   "charts", "metrics",   "throughput", "perf", "timing",
+                        "rollout",  "system", "optim",  "optimizer", "stats",      "info", "train",
+                        "training", "eval",   "val",    "valid",     "validation", "test"});
+      a = b + 1;
+    }
+    if (groups && !unit_word(key).size()) {
+      Canonical inner = canonical(
+          key.substr(last_slash + 1), unit,
+          eval ||
+              [&] {
+                for (const auto& w : words)
+                  if (eval_qualifier(w)) return true;
+                return false;
+              }(),
+          counter, value);
+      inner.why = "'" + std::string(key) + "' read as its last part: " + inner.why;
+      return inner;
+    }
+  }
   const Entry* e = lookup(joined);
+  // A unit as the key (`| ms/batch 11.43 |`, `sec/step:`): the quantity the unit measures.
+  if (!e && u.empty()) {
+    if (const auto uw = unit_word(key); !uw.empty()) {
+      u = uw;
+      e = lookup(std::string(uw));
+    }
+  }
   // CamelCase keys (CurSamplesPerSec, MaxMemAllocated): their words, for the vocabulary only.
   if (!e && core.size() == 1 && key.find_first_of(" _/-.") == std::string_view::npos) {
     std::vector<std::string> camel;
@@ -438,6 +479,9 @@ Canonical canonical(std::string_view key, std::string_view unit, bool eval, bool
     if (f == 0 && e->family == Family::Percent && u.empty() && value >= 0 && value <= 1) {
       f = 100;  // MFU printed as a fraction (composer, torchtitan's older lines)
       c.why += "; a fraction at most 1, as %";
+    } else if (f == 0 && e->family == Family::Memory && u.empty() && value >= 1024) {
+      f = 1.0 / 1024;  // no accelerator has a TB of memory: a bare memory of 1024 or more is MB
+      c.why += "; no unit printed, 1024 or more: MB";
     } else if (f == 0) {
       // The unit is not printed: the value is kept as it is, under the key's own name.
       c.name = n;

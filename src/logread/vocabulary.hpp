@@ -25,7 +25,9 @@ struct Canonical {
   double scale = 1;  // the printed value times scale is in `unit`
   Role role = Role::Other;
   Reduce reduce = Reduce::Last;
-  std::string why;  // how the name was found, for --explain ("synonym of step", "key unit ms")
+  std::string why;    // how the name was found, for --explain ("synonym of step", "key unit ms")
+  bool test = false;  // an evaluation named `test` in its key ("test loss"): eval_ during training,
+                      // test_ when printed once after it (generic_reader.cpp)
 };
 
 // The canonical form of a key printed with unit (as written or from the key) on a line that is

@@ -69,6 +69,51 @@ TEST(GenericReader, ACounterAtItsPrintedTotalEndsTraining) {
   EXPECT_EQ(*f.counter_done, *f.counter_planned);
 }
 
+TEST(GenericReader, ARecordOfKeyedValuesWithATrainingCounterIsProgress) {
+  // RLlib's result, printed as YAML once per training iteration.
+  const GenericFindings f = read_log("rllib/ray-pr3498-ddpg-pendulum.log").findings();
+  EXPECT_GT(f.progress_lines, 0);
+  const MetricValue* reward = metric(f, "episode_reward_mean");
+  ASSERT_NE(reward, nullptr);
+  EXPECT_DOUBLE_EQ(reward->value, -955.6174202410659);
+  EXPECT_EQ(reward->source_line, 20);
+}
+
+TEST(GenericReader, ALossThatBecomesNanAndStaysSoIsADivergence) {
+  const GenericFindings f = read_log("caffe/caffe-issue399-imagenet-nan.log").findings();
+  EXPECT_EQ(f.diverged_line, 12);
+  // A validation loss that is nan while the training loss is not is the evaluation's.
+  EXPECT_EQ(read_log("keras/keras2-cifar100-gumbel-transient-nan-ok.log").findings().diverged_line,
+            0);
+}
+
+TEST(GenericReader, ATestPrintedOnceAfterTrainingIsTheTestNotAnEvaluation) {
+  // Transformer-XL: "| end of epoch ... | valid loss 3.56 |" during training, then
+  // "| End of training | test loss  3.62 |".
+  const GenericFindings f = read_log("transformer-xl/txl-wt103-ctrl-c.log").findings();
+  ASSERT_NE(metric(f, "eval_loss"), nullptr);
+  EXPECT_DOUBLE_EQ(metric(f, "eval_loss")->value, 3.56);
+  ASSERT_NE(metric(f, "test_loss"), nullptr);
+  EXPECT_EQ(metric(f, "test_loss")->source_line, 54);
+}
+
+TEST(GenericReader, ATimeThatOnlyGrowsIsTheTimeElapsedNotAStepsTime) {
+  // flair: "time (sec): 1.10" ... "time (sec): 3.95", counted from the epoch's start.
+  const GenericFindings f = read_log("flair/upos-docs.log").findings();
+  ASSERT_NE(metric(f, "time_s"), nullptr);
+  EXPECT_DOUBLE_EQ(metric(f, "time_s")->value, 3.95);
+  EXPECT_EQ(metric(f, "iter_ms"), nullptr);
+}
+
+TEST(GenericReader, ABareMemoryOfAThousandOrMoreIsMegabytes) {
+  // xtuner (mmengine): "memory: 9793", torch.cuda.max_memory_allocated() in MiB.
+  const GenericFindings f =
+      read_log("xtuner/xtuner-llama3-8b-qlora-assistant-start.log").findings();
+  ASSERT_NE(metric(f, "memory_gb"), nullptr);
+  EXPECT_EQ(metric(f, "memory_gb")->unit, "GB");
+  EXPECT_LT(metric(f, "memory_gb")->value, 100);
+}
+
 TEST(GenericReader, ALogReadInTwoPartsGivesWhatOneReadGives) {
   const std::string file = "keras3/keras3-lstm-stock-100ep-ok.log";
   const auto lines = testing::lines_of(std::string(AERUN_FIXTURES) + "/logs/generic/" + file);
@@ -93,7 +138,7 @@ TEST(GenericReader, AMillionDistinctLinesKeepTheTemplateTableBounded) {
   for (long long i = 1; i <= 1000000; ++i) {
     line.clear();  // every line its own template: a word of its own, then a keyed number
     for (long long k = i; k > 0; k /= 26) line += static_cast<char>('a' + k % 26);
-    line += " key: " + std::to_string(i);
+    line += " key: " + std::to_string(i) + " other: " + std::to_string(i % 7);
     r.line(line, i);
   }
   EXPECT_LE(r.explain(1000000).size(), GenericReader::kMaxTemplates);
