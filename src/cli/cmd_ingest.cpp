@@ -11,6 +11,7 @@
 #include "aerun/ingest/ingest.hpp"
 #include "aerun/util/shell_quote.hpp"
 #include "cli/app.hpp"
+#include "cli/explain_text.hpp"
 #include "cli/progress_line.hpp"
 #include "cli/session_scope.hpp"
 
@@ -100,31 +101,8 @@ int explain_command(const IngestArgs& a) {
   if (named.case_ref.empty()) named.case_ref = "explain";
   const CaseSpec spec = ingest_case(named, detect);
   check_log_paths(a.paths);
-  for (const std::string& path : a.paths) {
-    const ExplainedLog x = explain_log(spec, path, detect);
-    std::cout << fmt::format("{}\n  status {}{}\n", printable(path), x.run.status,
-                             x.run.reason.empty() ? "" : " (" + printable(x.run.reason) + ")");
-    if (detect)
-      std::cout << fmt::format("  formats: {}\n", x.presets.empty() ? "none known" : x.presets);
-    std::cout << fmt::format("  read by: {}\n",
-                             x.generic ? "the generic reader (no metric of a preset matched)"
-                                       : "the case's and its presets' patterns");
-    for (const MetricValue& m : x.run.metrics)
-      std::cout << fmt::format("  {:<24} {:>14} {:<10} line {}\n", m.name,
-                               fmt::format("{:.6g}", m.value), m.unit, m.source_line);
-    if (!x.generic) continue;
-    std::cout << "  templates (numbers as #):\n";
-    for (const TemplateExplained& t : x.templates) {
-      if (t.role == "not read" && t.lines < 2) continue;
-      std::cout << fmt::format("  [{}] lines {}-{}, {} line{}: {}\n", t.role, t.first_line,
-                               t.last_line, t.lines, t.lines == 1 ? "" : "s", t.why);
-      std::cout << fmt::format("      {}\n", printable(t.text));
-      if (t.role == "not read") continue;
-      for (const auto& k : t.keys)
-        std::cout << fmt::format("      {:<28} -> {:<20} {:<10} {}\n", printable(k.key), k.name,
-                                 k.unit, printable(k.why));
-    }
-  }
+  for (const std::string& path : a.paths)
+    std::cout << explained_log_text(path, explain_log(spec, path, detect), detect);
   return 0;
 }
 

@@ -2,11 +2,15 @@
 #include <fmt/format.h>
 
 #include <ctime>
+#include <filesystem>
 #include <iostream>
 
+#include "aerun/case/case_loader.hpp"
+#include "aerun/ingest/ingest.hpp"
 #include "aerun/util/shell_quote.hpp"
 #include "aerun/util/text_format.hpp"
 #include "cli/app.hpp"
+#include "cli/explain_text.hpp"
 #include "cli/open_store.hpp"
 
 namespace aerun::cli {
@@ -164,7 +168,27 @@ std::string results_text(const RunRecord& r) {
   return o;
 }
 
-int show_command(const Globals& g, const std::string& ref, bool env) {
+// `--explain`: the run's log read again as its case reads it (its case file when it is still
+// there, else each preset the log shows, then the generic reader), line by line and why.
+int explain_run(const RunRecord& r) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (r.log_path.empty() || !fs::is_regular_file(r.log_path, ec))
+    throw InputError(SourceLoc{}, "--explain",
+                     "the run's log is not there to read: " + printable(r.log_path));
+  CaseSpec spec;
+  bool detect = true;
+  if (!r.case_file.empty() && fs::is_regular_file(r.case_file, ec)) {
+    spec = load_case(r.case_file);
+    detect = spec.presets.empty() && spec.metrics.empty();
+  } else {
+    spec.name = r.case_name;
+  }
+  std::cout << explained_log_text(r.log_path, explain_log(spec, r.log_path, detect), detect);
+  return 0;
+}
+
+int show_command(const Globals& g, const std::string& ref, bool env, bool explain) {
   Store store = open_existing_store(g.resolved_db());
   const auto r = store.find(ref);
   if (!r)
@@ -173,6 +197,7 @@ int show_command(const Globals& g, const std::string& ref, bool env) {
     std::cout << env_record_text(store, *r);
     return 0;
   }
+  if (explain) return explain_run(*r);
   std::cout << identity_text(*r) << times_text(*r) << process_text(*r) << provenance_text(*r, store)
             << results_text(*r);
   return 0;
@@ -184,6 +209,7 @@ void add_show_command(CLI::App& app, Globals& g, Action& action) {
   struct ShowArgs {
     std::string ref;
     bool env = false;
+    bool explain = false;
   };
   auto a = std::make_shared<ShowArgs>();
   CLI::App* c = app.add_subcommand("show", "one run in full");
@@ -191,8 +217,13 @@ void add_show_command(CLI::App& app, Globals& g, Action& action) {
   c->add_flag("--env", a->env,
               "the environment record of the run's session: variables (secrets redacted), "
               "modules, compilers, MPI, GPUs, Python packages, CPU, kernel, git, case file");
+  c->add_flag("--explain", a->explain,
+              "read the run's log again and print what each line gave and why (its metrics with "
+              "their lines, the generic reader's templates, keys, units and names)");
   c->add_option("--db", g.db, "results store");
-  c->callback([&action, &g, a] { action = [&g, a] { return show_command(g, a->ref, a->env); }; });
+  c->callback([&action, &g, a] {
+    action = [&g, a] { return show_command(g, a->ref, a->env, a->explain); };
+  });
 }
 
 }  // namespace aerun::cli

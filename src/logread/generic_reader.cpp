@@ -729,6 +729,14 @@ long long GenericReader::progress_so_far() const {
   return impl_->progress_count;
 }
 
+const std::string& GenericReader::last_progress_text() const {
+  return impl_->last_progress_text;
+}
+
+long long GenericReader::last_progress_line() const {
+  return impl_->last_progress_line;
+}
+
 void GenericReader::append(GenericReader&& next_reader, long long off) {
   Impl& a = *impl_;
   Impl& b = *next_reader.impl_;

@@ -9,17 +9,6 @@ namespace {
 
 constexpr size_t kMaxKeyWords = 4;
 
-char lower(char c) {
-  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-}
-
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i)
-    if (lower(a[i]) != lower(b[i])) return false;
-  return true;
-}
-
 bool is_punct(const Token& t, char c) {
   return t.kind == TokKind::Punct && t.punct == c;
 }
@@ -173,26 +162,40 @@ bool next_to_bar(const std::vector<Token>& tokens, const Token* t) {
 
 }  // namespace
 
-std::string template_of(std::string_view line, const std::vector<Token>& tokens) {
-  std::string out;
+namespace {
+
+// Calls put(c) for each character of the line's template (template_of), and put for the
+// characters of each value's unit too when with_units (the hash tells a value in ms from one in s).
+template <class Put>
+void each_template_char(std::string_view line, const std::vector<Token>& tokens, bool with_units,
+                        Put&& put) {
   for (const Token& t : tokens) {
     switch (t.kind) {
       case TokKind::Number:
       case TokKind::Fraction:
       case TokKind::Duration:
       case TokKind::Stamp:
-        out += '#';
+        put('#');
+        if (with_units)
+          for (char c : t.unit) put(c);
         break;
       case TokKind::Bar:
-        out += '~';
+        put('~');
         break;
       case TokKind::Space:
-        if (!next_to_bar(tokens, &t)) out += ' ';
+        if (!next_to_bar(tokens, &t)) put(' ');
         break;
-      default:
-        out += line.substr(t.start, t.len);
+      default:  // a word's digits are its own (pal1, pal2; loss_0, loss_1: other keys)
+        for (char c : line.substr(t.start, t.len)) put(c);
     }
   }
+}
+
+}  // namespace
+
+std::string template_of(std::string_view line, const std::vector<Token>& tokens) {
+  std::string out;
+  each_template_char(line, tokens, false, [&](char c) { out += c; });
   return out;
 }
 
@@ -273,25 +276,7 @@ bool read_shape(std::string_view line, std::vector<Token>& tokens, LineFields& o
   // The template's hash: the template text, hashed as it would be written, and each value's unit
   // (a value in ms and one in s are not of one template).
   uint64_t h = 1469598103934665603ull;
-  for (const Token& t : tokens) {
-    switch (t.kind) {
-      case TokKind::Number:
-      case TokKind::Fraction:
-      case TokKind::Duration:
-      case TokKind::Stamp:
-        h = fnv(h, '#');
-        for (char c : t.unit) h = fnv(h, c);
-        break;
-      case TokKind::Bar:
-        h = fnv(h, '~');
-        break;
-      case TokKind::Space:
-        if (!next_to_bar(tokens, &t)) h = fnv(h, ' ');
-        break;
-      default:  // a word's digits are its own (pal1, pal2; loss_0, loss_1: other keys)
-        for (char c : line.substr(t.start, t.len)) h = fnv(h, c);
-    }
-  }
+  each_template_char(line, tokens, true, [&](char c) { h = fnv(h, c); });
   out.shape = h;
   return true;
 }

@@ -21,15 +21,6 @@ bool is_high(char c) {
 bool is_word_char(char c) {
   return is_alpha(c) || is_digit(c) || c == '_' || is_high(c);
 }
-char lower(char c) {
-  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-}
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i)
-    if (lower(a[i]) != lower(b[i])) return false;
-  return true;
-}
 
 // The length of a progress-bar glyph at s[i] (UTF-8 block elements U+2580-U+259F, box drawing
 // U+2500-U+257F as rich's ━ ╸ ╺), 0 if none.
@@ -213,6 +204,16 @@ size_t scan_duration(std::string_view s, size_t i, double& seconds) {
 }
 
 }  // namespace
+
+bool iequals(std::string_view a, std::string_view b) {
+  const auto lower = [](char c) {
+    return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+  };
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (lower(a[i]) != lower(b[i])) return false;
+  return true;
+}
 
 std::string_view unit_word(std::string_view w) {
   return find_unit(w);

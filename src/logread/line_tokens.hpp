@@ -37,6 +37,9 @@ struct Token {
 inline constexpr size_t kMaxTokenBytes = 4096;
 void tokenize(std::string_view line, std::vector<Token>& out);
 
+// Whether a and b are equal but for the case of ASCII letters.
+bool iequals(std::string_view a, std::string_view b);
+
 // The unit a word names when written after a number ("sec", "samples/s", "GB"), normalised, or
 // empty when it is not a unit.
 std::string_view unit_word(std::string_view w);

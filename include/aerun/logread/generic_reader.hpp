@@ -70,6 +70,9 @@ class GenericReader {
   // Lines of progress templates so far (a template's earlier lines counted once it shows it is
   // progress): what the Extractor keeps beside each status line, for the judge.
   long long progress_so_far() const;
+  // The last progress line so far and its number (0: none yet), for the stall watchdog.
+  const std::string& last_progress_text() const;
+  long long last_progress_line() const;
 
   GenericFindings findings() const;
   // Templates with their roles and keys, most lines first (at most `limit`).
