@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <iostream>
+#include <vector>
 
 #include "aerun/case/case_loader.hpp"
 #include "aerun/case/presets.hpp"
@@ -101,8 +102,20 @@ int explain_command(const IngestArgs& a) {
   if (named.case_ref.empty()) named.case_ref = "explain";
   const CaseSpec spec = ingest_case(named, detect);
   check_log_paths(a.paths);
-  for (const std::string& path : a.paths)
-    std::cout << explained_log_text(path, explain_log(spec, path, detect), detect);
+  namespace fs = std::filesystem;
+  for (const std::string& path : a.paths) {
+    std::vector<std::string> files;  // a folder: its files, walked as ingest walks them
+    if (fs::is_directory(path)) {
+      for (const auto& e :
+           fs::recursive_directory_iterator(path, fs::directory_options::skip_permission_denied))
+        if (e.is_regular_file()) files.push_back(e.path().string());
+      std::sort(files.begin(), files.end());
+    } else {
+      files.push_back(path);
+    }
+    for (const std::string& f : files)
+      std::cout << explained_log_text(f, explain_log(spec, f, detect), detect);
+  }
   return 0;
 }
 
