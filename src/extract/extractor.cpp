@@ -863,9 +863,13 @@ std::vector<MetricValue> Extractor::metrics() const {
   for (const auto& m : impl_->metrics)
     if (m.count > 0 || m.spec.reduce == Reduction::Count) out.push_back(m.reduced());
   const Impl& s = *impl_;
+  // The generic reader's metrics, but never under a name of the case's (one without a value
+  // included: the name is the case's).
   if (generic_used())
     for (MetricValue& m : s.generic.findings().metrics)
-      if (std::none_of(out.begin(), out.end(),
+      if (std::none_of(s.metrics.begin(), s.metrics.end(),
+                       [&](const MetricState& c) { return c.spec.name == m.name; }) &&
+          std::none_of(out.begin(), out.end(),
                        [&](const MetricValue& o) { return o.name == m.name; }))
         out.push_back(std::move(m));
   if (s.job_start.epoch && s.step_time.epoch)

@@ -561,3 +561,18 @@ TEST(Extractor, ACompletionCounterIsTheLeftmostMatchWhereverItsLiteralFirstOccur
   ASSERT_TRUE(first.counter());
   EXPECT_EQ(*first.counter(), std::make_pair(120.0, 1000.0));
 }
+
+// Beneath a case whose metrics match no line, the generic reader's metrics follow, but never under
+// a name of the case's: a metric the case names stays the case's, with or without a value.
+TEST(Extractor, TheGenericReadersMetricsNeverTakeACaseMetricsName) {
+  // A real detectron2 log (tests/fixtures/logs/generic/README.md): "total_loss: 0.3553" is the
+  // generic reader's `loss`, "iter: 299" its `step`.
+  const std::string log =
+      slurp(std::string(AERUN_FIXTURES) + "/logs/generic/detectron2/d2-balloon-maskrcnn-ok.log");
+  const auto ex = run_on(log, {metric("loss", R"(no such line (\d+))", Reduction::Last)});
+  const auto m = ex.metrics();
+  EXPECT_TRUE(ex.generic_used());
+  EXPECT_TRUE(
+      std::none_of(m.begin(), m.end(), [](const MetricValue& v) { return v.name == "loss"; }));
+  EXPECT_DOUBLE_EQ(named(ex, "step").value, 299);
+}

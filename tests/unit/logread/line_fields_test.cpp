@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <memory>
 #include <string>
 
 #include "../line_values.hpp"
@@ -21,6 +22,7 @@ std::string corpus_line(const std::string& file, size_t no) {
 }
 
 struct Read {
+  std::string line;  // the fields' units may point into it
   LineFields lf;
   const Field* field(const std::string& key) const {
     for (const Field& f : lf.fields)
@@ -29,83 +31,85 @@ struct Read {
   }
 };
 
-Read read(const std::string& line, TableHeader header = {}) {
-  Read r;
+// (Returned through a pointer: a Read's fields point into its own line.)
+std::unique_ptr<Read> read(const std::string& line, TableHeader header = {}) {
+  auto r = std::make_unique<Read>();
+  r->line = line;
   std::vector<Token> tokens;
-  read_fields(line, tokens, r.lf, true, header);
+  read_fields(r->line, tokens, r->lf, true, header);
   return r;
 }
 
 TEST(LineFields, KeyColonValueAndKeyValueWithTwoBlanksBetweenFields) {
   // detectron2: "eta: 0:05:22  iter: 19  total_loss: 1.986  ...  max_mem: 2940M"
-  const Read r = read(corpus_line("detectron2/d2-balloon-maskrcnn-ok.log", 24));
-  ASSERT_NE(r.field("iter"), nullptr);
-  EXPECT_EQ(r.field("iter")->value, 19);
-  ASSERT_NE(r.field("total_loss"), nullptr);
-  EXPECT_DOUBLE_EQ(r.field("total_loss")->value, 1.986);
-  ASSERT_NE(r.field("eta"), nullptr);
-  EXPECT_EQ(r.field("eta")->value, 5 * 60 + 22);  // a duration, in seconds
-  ASSERT_NE(r.field("max_mem"), nullptr);
-  EXPECT_EQ(r.field("max_mem")->unit, "M");  // an SI suffix: the vocabulary reads it as MB
+  const auto r = read(corpus_line("detectron2/d2-balloon-maskrcnn-ok.log", 24));
+  ASSERT_NE(r->field("iter"), nullptr);
+  EXPECT_EQ(r->field("iter")->value, 19);
+  ASSERT_NE(r->field("total_loss"), nullptr);
+  EXPECT_DOUBLE_EQ(r->field("total_loss")->value, 1.986);
+  ASSERT_NE(r->field("eta"), nullptr);
+  EXPECT_EQ(r->field("eta")->value, 5 * 60 + 22);  // a duration, in seconds
+  ASSERT_NE(r->field("max_mem"), nullptr);
+  EXPECT_EQ(r->field("max_mem")->unit, "M");  // an SI suffix: the vocabulary reads it as MB
   // The timestamp "[09/02 02:37:24" is no counter.
-  for (const Field& f : r.lf.fields) EXPECT_FALSE(f.counter) << f.key;
+  for (const Field& f : r->lf.fields) EXPECT_FALSE(f.counter) << f.key;
 }
 
 TEST(LineFields, KeyEqualsValueAndAPhraseKeyWithItsUnitInBrackets) {
   // InternEvo: "... tflops=126.55 step=4 loss=7.50 tgs (tokens/gpu/second)=1020.9 ..."
-  const Read r = read(corpus_line("internevo/internevo-20b-demo-rst.log", 23));
-  ASSERT_NE(r.field("step"), nullptr);
-  EXPECT_EQ(r.field("step")->value, 4);
-  ASSERT_NE(r.field("loss"), nullptr);
-  EXPECT_DOUBLE_EQ(r.field("loss")->value, 7.509810924530029);
-  ASSERT_NE(r.field("tgs (tokens/gpu/second)"), nullptr);
-  EXPECT_DOUBLE_EQ(r.field("tgs (tokens/gpu/second)")->value, 1020.9);
+  const auto r = read(corpus_line("internevo/internevo-20b-demo-rst.log", 23));
+  ASSERT_NE(r->field("step"), nullptr);
+  EXPECT_EQ(r->field("step")->value, 4);
+  ASSERT_NE(r->field("loss"), nullptr);
+  EXPECT_DOUBLE_EQ(r->field("loss")->value, 7.509810924530029);
+  ASSERT_NE(r->field("tgs (tokens/gpu/second)"), nullptr);
+  EXPECT_DOUBLE_EQ(r->field("tgs (tokens/gpu/second)")->value, 1020.9);
 }
 
 TEST(LineFields, KerasBarCounterUnitNamedValuesAndDashSeparatedKeys) {
   // Keras 3: "469/469 ━━━━ 2s 5ms/step - accuracy: 0.98 - loss: 0.05 - val_accuracy: ..."
-  const Read r = read(corpus_line("keras3/keras3-mnist-cnn-10ep-ok.log", 24));
+  const auto r = read(corpus_line("keras3/keras3-mnist-cnn-10ep-ok.log", 24));
   const Field* counter = nullptr;
-  for (const Field& f : r.lf.fields)
+  for (const Field& f : r->lf.fields)
     if (f.counter) counter = &f;
   ASSERT_NE(counter, nullptr);
   EXPECT_EQ(counter->value, counter->total);
-  ASSERT_NE(r.field("ms/step"), nullptr);  // named by its unit
-  EXPECT_TRUE(r.field("ms/step")->from_unit);
-  EXPECT_NE(r.field("val_accuracy"), nullptr);
-  EXPECT_NE(r.field("loss"), nullptr);
+  ASSERT_NE(r->field("ms/step"), nullptr);  // named by its unit
+  EXPECT_TRUE(r->field("ms/step")->from_unit);
+  EXPECT_NE(r->field("val_accuracy"), nullptr);
+  EXPECT_NE(r->field("loss"), nullptr);
 }
 
 TEST(LineFields, TqdmBarDescriptionNamesItsCounterAndTheRemainingTimeIsTheEta) {
   // diffusers: "Steps: 100%|██████████| 101/101 [...<00:00, ..., lr=1e-05, step_loss=0.0456]"
-  const Read r = read(corpus_line("diffusers/diffusers-t2i-pokemon-8gpu.log", 60));
-  ASSERT_NE(r.field("Steps"), nullptr);
-  EXPECT_TRUE(r.field("Steps")->counter);
-  EXPECT_EQ(r.field("Steps")->total, 101);
-  ASSERT_NE(r.field("eta"), nullptr);
-  ASSERT_NE(r.field("step_loss"), nullptr);
-  EXPECT_DOUBLE_EQ(r.field("step_loss")->value, 0.0456);
+  const auto r = read(corpus_line("diffusers/diffusers-t2i-pokemon-8gpu.log", 60));
+  ASSERT_NE(r->field("Steps"), nullptr);
+  EXPECT_TRUE(r->field("Steps")->counter);
+  EXPECT_EQ(r->field("Steps")->total, 101);
+  ASSERT_NE(r->field("eta"), nullptr);
+  ASSERT_NE(r->field("step_loss"), nullptr);
+  EXPECT_DOUBLE_EQ(r->field("step_loss")->value, 0.0456);
 }
 
 TEST(LineFields, AValueThenItsRunningAverageInParentheses) {
   // the PyTorch ImageNet example: "Epoch: [0][ 30/296]\tTime  0.860 ( 1.617)\t..."
-  const Read r = read(corpus_line("pytorch-examples/imagenet-resnet18-imagenette-grouped.log", 34));
-  ASSERT_NE(r.field("Loss"), nullptr);
+  const auto r = read(corpus_line("pytorch-examples/imagenet-resnet18-imagenette-grouped.log", 34));
+  ASSERT_NE(r->field("Loss"), nullptr);
   bool average = false;
-  for (const Field& f : r.lf.fields) average |= f.average && f.key == "Loss";
+  for (const Field& f : r->lf.fields) average |= f.average && f.key == "Loss";
   EXPECT_TRUE(average);
 }
 
 TEST(LineFields, TableRowsTakeTheirKeysFromTheHeaderAbove) {
   // fastai: "epoch     train_loss  valid_loss  accuracy  time" then rows of values
   TableHeader h;
-  Read header_line;
+  Read header_line, row;
+  header_line.line = corpus_line("fastai/fastai-quickstart-rocm.log", 15);
+  row.line = corpus_line("fastai/fastai-quickstart-rocm.log", 17);
   std::vector<Token> tokens;
-  read_fields(corpus_line("fastai/fastai-quickstart-rocm.log", 15), tokens, header_line.lf, false,
-              h);
+  read_fields(header_line.line, tokens, header_line.lf, false, h);
   ASSERT_EQ(h.cells.size(), 5u);
-  Read row;
-  read_fields(corpus_line("fastai/fastai-quickstart-rocm.log", 17), tokens, row.lf, false, h);
+  read_fields(row.line, tokens, row.lf, false, h);
   ASSERT_NE(row.field("valid_loss"), nullptr);
   EXPECT_DOUBLE_EQ(row.field("valid_loss")->value, 0.203753);
   ASSERT_NE(row.field("time"), nullptr);
@@ -115,8 +119,8 @@ TEST(LineFields, TableRowsTakeTheirKeysFromTheHeaderAbove) {
 TEST(LineFields, TemplatesMaskNumbersAndBarsSoFramesOfOneBarShareOne) {
   const std::string a = corpus_line("diffusers/diffusers-t2i-pokemon-8gpu.log", 31);
   const std::string b = corpus_line("diffusers/diffusers-t2i-pokemon-8gpu.log", 60);
-  EXPECT_EQ(read(a).lf.shape, read(b).lf.shape) << read(a).lf.template_text << "\n"
-                                                << read(b).lf.template_text;
+  EXPECT_EQ(read(a)->lf.shape, read(b)->lf.shape) << read(a)->lf.template_text << "\n"
+                                                  << read(b)->lf.template_text;
 }
 
 TEST(Vocabulary, SpellingsUnitsAndQualifiersGiveTheCanonicalNames) {
