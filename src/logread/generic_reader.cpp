@@ -52,6 +52,21 @@ struct FieldStat {
   long long increases = 0, decreases = 0;
   long long nan_tail = 0;  // values nan or inf at the end, in a row
   long long nan_line = 0;  // the last of them
+  // A counter that starts again (the batches of each epoch): the value each round ended at, when
+  // they all ended at the same one (the last batch printed of an epoch, `[57600/60000]`).
+  double round_end = 0;
+  long long rounds = 0;
+  bool rounds_same = true;
+
+  void end_round(double at) {
+    if (rounds == 0)
+      round_end = at;
+    else if (at != round_end)
+      rounds_same = false;
+    ++rounds;
+  }
+  // Whether the counter's last value is where every earlier round ended: its loop ran through.
+  bool at_round_end() const { return rounds > 0 && rounds_same && last == round_end; }
 
   double reduced(long long& line) const {
     switch (canon.reduce) {
@@ -73,6 +88,16 @@ struct FieldStat {
 struct LastCounter {
   double done = 0, total = 0;
   bool epoch = false;
+  int16_t field = -1;  // its field in the template
+};
+
+// A total of steps or epochs printed by name, and its line. A tentative one (`# epoch: 20` in a
+// configuration printed before training) holds only when the counter ends exactly there.
+struct PrintedTotal {
+  double value = 0;
+  long long line = 0;
+  bool tentative = false;
+  bool before_training = false;  // read by a rule that holds only before training started
 };
 
 // Lines of one shape.
@@ -85,6 +110,9 @@ struct Template {
   std::string why;
   std::vector<FieldStat> fields;
   std::vector<LastCounter> last_counters;
+  // Its last line's text while it has fewer than three lines: a part of a log read alone may not
+  // know the template is progress (append() does, from the part before).
+  std::string tail_text;
   // How a line of this template gives its fields, once its first line was read in full: the
   // token of each value (and of its total) and its field. A line of the same hash and as many
   // tokens is read through it without reading its keys again; the keys of a table row depend on
@@ -123,6 +151,12 @@ bool loss_like(const std::string& name) {
   for (const char* p : {"loss", "acc", "reward", "return", "ppl", "perplexity", "score"})
     if (name.find(p) != std::string::npos) return true;
   return false;
+}
+
+// A training rate or a step's time.
+bool rate_like(const Canonical& c) {
+  return c.unit == "ms" || c.unit.ends_with("/s") || c.unit == "TFLOP/s" ||
+         c.unit == "tokens/s/GPU";
 }
 
 // A line's skeleton: its bytes with each run of digits (with the dots between them) written as
@@ -223,7 +257,7 @@ struct GenericReader::Impl {
   std::string last_nan_text;
   // Totals printed by name (`epochs: 20`, `max_iter=300`, `--epochs 4`): what a counter of that
   // kind ends at.
-  std::optional<double> printed_total_steps, printed_total_epochs;
+  std::optional<PrintedTotal> printed_total_steps, printed_total_epochs;
   std::optional<LastCounter> last_epoch;
   long long last_epoch_line = 0;
   std::vector<logread::Token> tokens;
@@ -376,6 +410,7 @@ struct GenericReader::Impl {
         }
       } else if (v < s.last) {
         ++s.decreases;
+        if (counter) s.end_round(s.last);
       }
     }
     if (s.count == 0 || v > s.max) {
@@ -392,9 +427,10 @@ struct GenericReader::Impl {
     s.sum += v;
     if (counter) {
       s.total = total;
-      t.last_counters.push_back({printed, total, s.canon.name == "epoch"});
+      t.last_counters.push_back(
+          {printed, total, s.canon.name == "epoch", static_cast<int16_t>(&s - t.fields.data())});
       if (s.canon.name == "epoch") {
-        last_epoch = LastCounter{printed, total, true};
+        last_epoch = LastCounter{printed, total, true, -1};
         last_epoch_line = no;
       }
     }
@@ -406,7 +442,7 @@ struct GenericReader::Impl {
   void read_in_full(Template& t, std::string_view text, long long no, LineFlags& flags,
                     bool keys_read) {
     if (!keys_read) logread::read_keys(text, tokens, lf, false, header);
-    for (const logread::Field& f : lf.fields) note_total(f);
+    for (const logread::Field& f : lf.fields) note_total(f, no);
     t.plan.clear();
     t.plan_header = false;
     bool complete = true;
@@ -591,13 +627,41 @@ struct GenericReader::Impl {
     plan_by_skeleton(t, text);
   }
 
+  void promote(Template& t, std::string why) {
+    t.progress = true;
+    progress_templates.push_back(static_cast<size_t>(&t - templates.data()));
+    t.why = std::move(why);
+    progress_count += t.count;  // its earlier lines were progress too
+    if (first_progress_line == 0 || t.first_line < first_progress_line)
+      first_progress_line = t.first_line;
+  }
+
+  // Whether a line of t holds a step or epoch counter and a loss, an accuracy, a reward, or a
+  // training rate or step time the vocabulary knows (not a configuration's long list of keys).
+  static bool counts_and_trains(const Template& t) {
+    if (t.fields.size() > 16) return false;
+    bool counts = false, trains = false;
+    for (const FieldStat& f : t.fields) {
+      if (f.last_line != t.last_line) continue;
+      counts |=
+          f.canon.role == Role::Counter && (f.canon.name == "step" || f.canon.name == "epoch");
+      trains |= f.canon.role == Role::Training && (loss_like(f.canon.name) || rate_like(f.canon));
+    }
+    return counts && trains;
+  }
+
   // What every line of a template does after its values were taken: the progress rule, the
   // progress count and text, records.
   void after_fields(Template& t, std::string_view text, long long no, const LineFlags& flags) {
     const bool training = flags.training, counter_grew = flags.counter_grew,
                named_counter = flags.named_counter;
     const std::string grew = flags.grew ? *flags.grew : std::string();
-    if (!t.progress && !t.eval && t.count >= 2) {
+    if (!t.progress && !t.eval && t.count == 1 && first_progress_line == 0 &&
+        counts_and_trains(t)) {
+      // Before any line repeated: one line that counts training and prints how it goes (a log
+      // cut short, a crash after the first report: `train | step: 22785 | steps/sec: 0.4`).
+      promote(t, "a training counter and a training metric on one line");
+    } else if (!t.progress && !t.eval && t.count >= 2) {
       std::string why;
       if (counter_grew && (training || named_counter)) {
         why = "repeats with its counter '" + grew + "' growing" +
@@ -606,28 +670,21 @@ struct GenericReader::Impl {
         // A loss, an accuracy, a reward, or a training rate or step time: lines that print one
         // that changes are printed while training runs (a memory is not: monitors print it too).
         for (const auto& s : t.fields)
-          if (s.canon.role == Role::Training &&
-              (loss_like(s.canon.name) || s.canon.unit == "ms" || s.canon.unit.ends_with("/s") ||
-               s.canon.unit == "TFLOP/s" || s.canon.unit == "tokens/s/GPU") &&
+          if (s.canon.role == Role::Training && (loss_like(s.canon.name) || rate_like(s.canon)) &&
               s.increases + s.decreases > 0) {
             why = "repeats with '" + s.canon.name + "' changing";
             break;
           }
       }
-      if (!why.empty()) {
-        t.progress = true;
-        progress_templates.push_back(static_cast<size_t>(&t - templates.data()));
-        t.why = why;
-        progress_count += t.count;  // its earlier lines were progress too
-        if (first_progress_line == 0 || t.first_line < first_progress_line)
-          first_progress_line = t.first_line;
-      }
+      if (!why.empty()) promote(t, why);
     } else if (t.progress) {
       ++progress_count;
     }
     if (t.progress) {
       last_progress_line = no;
       last_progress_text.assign(text.substr(0, cut_at(text, kProgressTextBytes)));
+    } else if (t.count < 3) {
+      t.tail_text.assign(text.substr(0, cut_at(text, kProgressTextBytes)));
     }
     // A record: consecutive lines of one keyed value each (a result dict printed as YAML).
     const FieldStat* only = t.fields.size() == 1 ? &t.fields.front() : nullptr;
@@ -645,11 +702,31 @@ struct GenericReader::Impl {
       record_training |= only->canon.role == Role::Training;
       record_last = no;
       mark_record();
+    } else if (!t.eval && !t.fields.empty() && introduces(text)) {
+      // A line that introduces a record (`train | step: 22785 | steps/sec: 0.4 | output:`): its
+      // keyed values are the record's first.
+      record.assign(1, t.shape);
+      record_shapes.assign(1, t.shape);
+      record_marked = false;
+      record_counter = record_training = false;
+      for (const FieldStat& f : t.fields) {
+        if (f.last_line != no) continue;
+        record_counter |= f.canon.role == Role::Counter;
+        record_training |= f.canon.role == Role::Training;
+      }
+      record_last = no;
     } else {
       record.clear();
       record_shapes.clear();
       record_counter = record_training = record_marked = false;
     }
+  }
+
+  // Whether a line ends with a colon (blanks after it aside): what follows is its content.
+  static bool introduces(std::string_view text) {
+    size_t e = text.size();
+    while (e > 0 && (text[e - 1] == ' ' || text[e - 1] == '\t')) --e;
+    return e > 0 && text[e - 1] == ':';
   }
 
   // The lines of the record being read (their templates' hashes), and what its keys are.
@@ -682,8 +759,11 @@ struct GenericReader::Impl {
     }
   }
 
-  // A total printed by its name: how many epochs or steps training was given.
-  void note_total(const logread::Field& f) {
+  // A total printed by its name: how many epochs or steps training was given. Anywhere: a key
+  // that says so (`epochs: 20`, `max_iter=300`, `--epochs 4`, `SOLVER.MAX_ITER: 300`). Before
+  // training only, the phrases of a sentence (`Start training for 3 epochs`, `total number of
+  // steps 372`) and, tentatively, the counter's own name in a configuration (`# epoch: 20`).
+  void note_total(const logread::Field& f, long long no) {
     if (f.counter || f.value <= 0 || f.value != std::floor(f.value)) return;
     static const std::vector<std::string> epochs = {
         "epochs",           "num_epochs", "n_epochs", "max_epochs", "max_epoch",   "total_epochs",
@@ -713,10 +793,49 @@ struct GenericReader::Impl {
     if (const size_t dot = f.key.find_last_of("./");
         dot != std::string::npos && dot + 1 < f.key.size())
       k = logread::normalise_key(std::string_view(f.key).substr(dot + 1));
+    const auto set = [&](std::optional<PrintedTotal>& total, bool tentative, bool before) {
+      if (tentative && total && !total->tentative) return;  // a key that says so wins
+      total = PrintedTotal{f.value, no, tentative, before};
+    };
     if (std::find(epochs.begin(), epochs.end(), k) != epochs.end())
-      printed_total_epochs = f.value;
-    else if (std::find(steps.begin(), steps.end(), k) != steps.end())
-      printed_total_steps = f.value;
+      return set(printed_total_epochs, false, false);
+    if (std::find(steps.begin(), steps.end(), k) != steps.end())
+      return set(printed_total_steps, false, false);
+    if (first_progress_line != 0 || f.token >= tokens.size()) return;
+    // The words next to the value: the two after it, the four before it (lower case).
+    std::vector<std::string> before, after;
+    for (size_t i = f.token; i-- > 0 && before.size() < 4;)
+      if (tokens[i].kind == logread::TokKind::Word) before.push_back(lower(tokens[i].text));
+    for (size_t i = f.token + 1; i < tokens.size() && after.size() < 1; ++i)
+      if (tokens[i].kind == logread::TokKind::Word)
+        after.push_back(lower(tokens[i].text));
+      else if (tokens[i].kind != logread::TokKind::Space)
+        break;
+    const auto has = [](const std::vector<std::string>& w, std::string_view x) {
+      return std::find(w.begin(), w.end(), x) != w.end();
+    };
+    const auto kind_of = [](std::string_view w) -> int {  // 1: epochs, 2: steps
+      if (w == "epochs") return 1;
+      if (w == "steps" || w == "iterations" || w == "iters" || w == "updates") return 2;
+      return 0;
+    };
+    // "training for 3 epochs", "train for 1000 steps"
+    if (!after.empty() && kind_of(after[0]) != 0 && has(before, "for"))
+      return set(kind_of(after[0]) == 1 ? printed_total_epochs : printed_total_steps, false, true);
+    // "total number of steps 372", "number of epochs 6"
+    if (kind_of(k) != 0 && (has(before, "total") || has(before, "number")))
+      return set(kind_of(k) == 1 ? printed_total_epochs : printed_total_steps, false, true);
+    if (f.value > 1 && (k == "epoch" || k == "epoch_s"))
+      return set(printed_total_epochs, true, true);
+    if (f.value > 1 && (k == "step" || k == "iter" || k == "iteration"))
+      return set(printed_total_steps, true, true);
+  }
+
+  static std::string lower(std::string_view w) {
+    std::string out(w);
+    for (char& c : out)
+      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    return out;
   }
 
   // Whether a template's numbers are metrics, and its role's name and reason.
@@ -756,6 +875,7 @@ long long GenericReader::last_progress_line() const {
 void GenericReader::append(GenericReader&& next_reader, long long off) {
   Impl& a = *impl_;
   Impl& b = *next_reader.impl_;
+  const bool a_had_progress = a.first_progress_line != 0;
   for (Template& t : b.templates) {
     t.first_line += off;
     t.last_line += off;
@@ -781,6 +901,7 @@ void GenericReader::append(GenericReader&& next_reader, long long off) {
     at.count += bt.count;
     at.last_line = bt.last_line;
     at.last_counters = std::move(bt.last_counters);
+    if (!bt.tail_text.empty()) at.tail_text = std::move(bt.tail_text);
     if (!at.progress && bt.progress) {
       at.progress = true;
       at.why = bt.why;
@@ -791,8 +912,29 @@ void GenericReader::append(GenericReader&& next_reader, long long off) {
         if (at.fields.size() < kMaxFieldsPerTemplate) at.fields.push_back(std::move(bf));
         continue;
       }
+      if (bf.count == 0 || af->count == 0) {  // values nan only on one side: the tail of nan
+        if (bf.count > 0) {
+          *af = std::move(bf);
+        } else {
+          af->nan_tail += bf.nan_tail;
+          if (bf.nan_line) af->nan_line = bf.nan_line;
+        }
+        continue;
+      }
       if (bf.first > af->last) ++af->increases;
-      if (bf.first < af->last) ++af->decreases;
+      if (bf.first < af->last) {
+        ++af->decreases;
+        if (bf.counter) af->end_round(af->last);
+      }
+      if (bf.rounds > 0) {
+        if (af->rounds == 0) {
+          af->round_end = bf.round_end;
+          af->rounds_same = bf.rounds_same;
+        } else {
+          af->rounds_same = af->rounds_same && bf.rounds_same && bf.round_end == af->round_end;
+        }
+        af->rounds += bf.rounds;
+      }
       af->increases += bf.increases;
       af->decreases += bf.decreases;
       if (bf.max > af->max) {
@@ -824,13 +966,28 @@ void GenericReader::append(GenericReader&& next_reader, long long off) {
     a.last_progress_line = b.last_progress_line;
     a.last_progress_text = std::move(b.last_progress_text);
   }
+  // A template that is progress only by the part before (too few of its lines in this one): its
+  // lines here are progress too.
+  for (const size_t pi : a.progress_templates) {
+    const Template& t = a.templates[pi];
+    if (t.last_line > a.last_progress_line && !t.tail_text.empty()) {
+      a.last_progress_line = t.last_line;
+      a.last_progress_text = t.tail_text;
+    }
+  }
   if (b.end_line != 0) a.end_line = b.end_line;
   if (b.last_nan_line != 0) {
     a.last_nan_line = b.last_nan_line + off;
     a.last_nan_text = std::move(b.last_nan_text);
   }
-  if (b.printed_total_steps) a.printed_total_steps = b.printed_total_steps;
-  if (b.printed_total_epochs) a.printed_total_epochs = b.printed_total_epochs;
+  for (auto [to, from] : {std::pair{&a.printed_total_steps, &b.printed_total_steps},
+                          std::pair{&a.printed_total_epochs, &b.printed_total_epochs}}) {
+    if (!*from || ((*from)->tentative && *to && !(*to)->tentative)) continue;
+    // A rule of the lines before training, in a part read after training had started: not one.
+    if ((*from)->before_training && a_had_progress) continue;
+    *to = **from;
+    (*to)->line += off;
+  }
   if (b.last_epoch) {
     a.last_epoch = b.last_epoch;
     a.last_epoch_line = b.last_epoch_line;
@@ -925,6 +1082,38 @@ GenericFindings GenericReader::findings() const {
              f, f.total, f.last_line, true);
       }
     }
+  // The last value of a counter of progress lines (step, epoch), if any.
+  const auto counter_last = [&](const std::string& name) -> std::optional<double> {
+    const FieldStat* best = nullptr;
+    for (const size_t pi : s.progress_templates)
+      for (const FieldStat& f : s.templates[pi].fields)
+        if (f.canon.role == Role::Counter && f.canon.name == name &&
+            (!best || f.last_line > best->last_line))
+          best = &f;
+    if (!best) return std::nullopt;
+    return best->last;
+  };
+  // A total printed by name that holds: a tentative one only where its counter ended at it.
+  const auto printed_total = [&](const std::optional<PrintedTotal>& total,
+                                 const std::string& counter) -> std::optional<PrintedTotal> {
+    if (!total || !total->tentative) return total;
+    const std::optional<double> last = counter_last(counter);
+    if (last && (*last == total->value || (counter == "step" && *last + 1 == total->value)))
+      return total;
+    return std::nullopt;
+  };
+  const std::optional<PrintedTotal> total_epochs = printed_total(s.printed_total_epochs, "epoch");
+  const std::optional<PrintedTotal> total_steps = printed_total(s.printed_total_steps, "step");
+  // How many epochs or steps training was given, where no counter printed it.
+  if (s.first_progress_line != 0)
+    for (const auto& named : {std::pair{std::string("total_epochs"), total_epochs},
+                              std::pair{std::string("total_steps"), total_steps}}) {
+      const std::string& name = named.first;
+      const std::optional<PrintedTotal>& total = named.second;
+      if (total && std::none_of(pooled.begin(), pooled.end(),
+                                [&](const Pooled& p) { return p.name == name; }))
+        pooled.push_back({name, "", logread::Reduce::Last, 1, total->line, total->value, 0});
+    }
   for (const Pooled& p : pooled) {
     const double v = p.reduce == logread::Reduce::Mean
                          ? static_cast<double>(p.sum / static_cast<long double>(p.count))
@@ -935,12 +1124,20 @@ GenericFindings GenericReader::findings() const {
   const Template* last = nullptr;
   for (const Template& t : s.templates)
     if (t.progress && (!last || t.last_line > last->last_line)) last = &t;
+  const LastCounter* round_short = nullptr;
   if (last && !last->last_counters.empty()) {
     bool at_total = true;
     const LastCounter* first_short = nullptr;
     for (const LastCounter& c : last->last_counters)
       if (c.done < c.total) {
         at_total = false;
+        // The batches of the last epoch that got as far as every earlier epoch's did (a log
+        // printed every 10 batches ends each epoch at 57600 of 60000): that epoch ran through;
+        // whether training ended is the epoch's to say.
+        if (c.field >= 0 && last->fields[static_cast<size_t>(c.field)].at_round_end()) {
+          if (!round_short) round_short = &c;
+          continue;
+        }
         if (!first_short) first_short = &c;
       }
     if (s.last_epoch && s.last_epoch->done < s.last_epoch->total) {
@@ -970,10 +1167,11 @@ GenericFindings GenericReader::findings() const {
   if (!out.counter_line && last) {
     for (const FieldStat& f : last->fields) {
       if (f.canon.role != Role::Counter || f.counter || f.last_line != last->last_line) continue;
-      const std::optional<double>& total = f.canon.name == "epoch"  ? s.printed_total_epochs
-                                           : f.canon.name == "step" ? s.printed_total_steps
-                                                                    : std::optional<double>();
-      if (!total) continue;
+      const std::optional<PrintedTotal>& printed = f.canon.name == "epoch"  ? total_epochs
+                                                   : f.canon.name == "step" ? total_steps
+                                                                            : std::nullopt;
+      if (!printed) continue;
+      const std::optional<double> total = printed->value;
       // A step index of a 0-based loop ends at the total less one (detectron2's "iter: 299" of
       // MAX_ITER 300); an epoch printed while it runs has not ended at its last value.
       const double done = f.canon.name == "step" && f.last + 1 == *total ? *total : f.last;
@@ -982,6 +1180,11 @@ GenericFindings GenericReader::findings() const {
       out.counter_line = f.last_line;
       if (f.canon.name == "epoch") break;
     }
+  }
+  if (!out.counter_line && round_short) {
+    out.counter_done = round_short->done;
+    out.counter_planned = round_short->total;
+    out.counter_line = last->last_line;
   }
   if (s.last_nan_line != 0 && s.last_nan_line >= s.last_progress_line) {
     bool stayed = false;  // the loss of that line is still nan at its last occurrence

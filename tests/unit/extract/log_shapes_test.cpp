@@ -191,15 +191,22 @@ TEST(LogShapes, AnAttemptSplitAcrossIngestPartsIsTheSame) {
 }
 
 TEST(LogShapes, ALogOfNoKnownFormatIsUnknownNotAStalledRun) {
-  // A Lightning run read with the megatron preset: no Megatron banner, no iteration line.
+  // A Lightning run read with the megatron preset: no Megatron banner, no iteration line. Up to
+  // its first progress bar it has no progress shape at all: unknown, not stalled.
   aerun::CaseSpec spec;
   spec.name = "t";
   spec.presets = {"megatron"};
   aerun::apply_presets(spec, {});
-  const Extractor ex = read(spec, fixture_text("fixture_lightning_fit_max_steps.log"));
-  const aerun::Verdict v = judge(ex, std::nullopt);
+  const std::string text = fixture_text("fixture_lightning_fit_max_steps.log");
+  const std::string setup_only = text.substr(0, text.find("Epoch 0:"));
+  const aerun::Verdict v = judge(read(spec, setup_only), std::nullopt);
   EXPECT_EQ(v.status, "unknown_format");
   EXPECT_THAT(v.reason, testing::HasSubstr("(megatron)"));
+  // With its bar (`Epoch 0: ... 10/59674 [12:17<..., 0.01it/s]`), the generic reader beneath the
+  // presets reads it: a run that progressed, neither unknown nor stalled.
+  const aerun::Verdict whole = judge(read(spec, text), std::nullopt);
+  EXPECT_EQ(whole.status, "incomplete");
+  EXPECT_THAT(whole.reason, testing::HasSubstr("10 of 59674"));
   // A Megatron run that set up and logged no iteration still did not progress.
   const Extractor setup = read(spec, fixture_text("fixture_status_no_progress.log"));
   EXPECT_EQ(judge(setup, std::nullopt).status, "no_progress");

@@ -114,6 +114,63 @@ TEST(GenericReader, ABareMemoryOfAThousandOrMoreIsMegabytes) {
   EXPECT_LT(metric(f, "memory_gb")->value, 100);
 }
 
+TEST(GenericReader, ATotalPrintedOnTheCommandLineEndsTheEpochCounter) {
+  // horovod's pytorch_mnist.py --epochs 4: every epoch's batches end at 20000 of 30000 (printed
+  // every 10000), then "Test set: ..."; the last epoch, 4, got as far as the others did.
+  const GenericFindings f = read_log("horovod/horovod-pytorch-mnist-2node-ok.log").findings();
+  ASSERT_TRUE(f.counter_planned.has_value());
+  EXPECT_EQ(*f.counter_planned, 4);
+  EXPECT_EQ(*f.counter_done, 4);
+  ASSERT_NE(metric(f, "total_epochs"), nullptr);
+  EXPECT_EQ(metric(f, "total_epochs")->source_line, 1);
+}
+
+TEST(GenericReader, ALastEpochCutBeforeItsUsualLastBatchHasNotEnded) {
+  // The same log cut after "Train Epoch: 4 [10000/30000 (33%)]": epoch 4 of 4 did not run through.
+  const auto lines = testing::lines_of(std::string(AERUN_FIXTURES) +
+                                       "/logs/generic/horovod/horovod-pytorch-mnist-2node-ok.log");
+  GenericReader r;
+  for (size_t i = 0; i < 44; ++i) r.line(lines[i], static_cast<long long>(i + 1));
+  const GenericFindings f = r.findings();
+  ASSERT_TRUE(f.counter_planned.has_value());
+  EXPECT_LT(*f.counter_done, *f.counter_planned);
+}
+
+TEST(GenericReader, APhraseBeforeTrainingGivesTheTotal) {
+  // verl's SFT trainer: "Number of steps/epoch 62, number of epochs 6, total number of steps 372".
+  const GenericFindings f = read_log("verl/verl-fsdp-sft-qwen0.5b-retool.log").findings();
+  ASSERT_NE(metric(f, "total_steps"), nullptr);
+  EXPECT_EQ(metric(f, "total_steps")->value, 372);
+  EXPECT_EQ(metric(f, "total_steps")->source_line, 24);
+}
+
+TEST(GenericReader, TheCountersOwnNameInAConfigurationIsATotalOnlyWhereTheCounterEndsThere) {
+  // chainer's train_mnist.py prints "# epoch: 20" before its table; the table ends at epoch 20.
+  const GenericFindings f = read_log("chainer/chainer-mnist-blog.log").findings();
+  ASSERT_NE(metric(f, "total_epochs"), nullptr);
+  EXPECT_EQ(metric(f, "total_epochs")->value, 20);
+  ASSERT_TRUE(f.counter_planned.has_value());
+  EXPECT_EQ(*f.counter_done, 20);
+  // Cut at epoch 12, the same line is no total: nothing says training was to stop there.
+  const auto lines = testing::lines_of(std::string(AERUN_FIXTURES) +
+                                       "/logs/generic/chainer/chainer-mnist-blog.log");
+  GenericReader r;
+  for (size_t i = 0; i < 19; ++i) r.line(lines[i], static_cast<long long>(i + 1));
+  const GenericFindings cut = r.findings();
+  EXPECT_EQ(metric(cut, "total_epochs"), nullptr);
+  EXPECT_FALSE(cut.counter_planned.has_value());
+}
+
+TEST(GenericReader, OneLineThatCountsAndTrainsIsProgressInAShortLog) {
+  // Orbit's README excerpt: "train | step:  22785 | steps/sec:    0.4 | output:" and the result
+  // dict under it, printed once.
+  const GenericFindings f = read_log("orbit/orbit-yt8m-readme.log").findings();
+  EXPECT_GT(f.progress_lines, 0);
+  ASSERT_NE(metric(f, "lr"), nullptr);
+  EXPECT_DOUBLE_EQ(metric(f, "lr")->value, 0.0049961056);
+  ASSERT_NE(metric(f, "steps_per_s"), nullptr);
+}
+
 TEST(GenericReader, ALogReadInTwoPartsGivesWhatOneReadGives) {
   const std::string file = "keras3/keras3-lstm-stock-100ep-ok.log";
   const auto lines = testing::lines_of(std::string(AERUN_FIXTURES) + "/logs/generic/" + file);
@@ -130,6 +187,34 @@ TEST(GenericReader, ALogReadInTwoPartsGivesWhatOneReadGives) {
     EXPECT_EQ(parts.metrics[i].source_line, whole.metrics[i].source_line) << whole.metrics[i].name;
   }
   EXPECT_EQ(parts.last_progress_line, whole.last_progress_line);
+}
+
+// Reads file in two parts cut before line cut + 1, appended.
+GenericFindings read_in_two_parts(const std::string& file, size_t cut) {
+  const auto lines = testing::lines_of(std::string(AERUN_FIXTURES) + "/logs/generic/" + file);
+  GenericReader a, b;
+  for (size_t i = 0; i < cut; ++i) a.line(lines[i], static_cast<long long>(i + 1));
+  for (size_t i = cut; i < lines.size(); ++i) b.line(lines[i], static_cast<long long>(i - cut + 1));
+  a.append(std::move(b), static_cast<long long>(cut));
+  return a.findings();
+}
+
+TEST(GenericReader, APartWhoseLossIsOnlyNanKeepsTheLastValueBeforeIt) {
+  // caffe issue 399: "loss = 6.99261" at line 6, then nan to the end.
+  const GenericFindings whole = read_log("caffe/caffe-issue399-imagenet-nan.log").findings();
+  const GenericFindings parts = read_in_two_parts("caffe/caffe-issue399-imagenet-nan.log", 6);
+  ASSERT_NE(metric(parts, "loss"), nullptr);
+  EXPECT_EQ(metric(parts, "loss")->value, metric(whole, "loss")->value);
+  EXPECT_EQ(parts.diverged_line, whole.diverged_line);
+}
+
+TEST(GenericReader, AProgressLineOfAPartTooShortToKnowItIsStillTheLast) {
+  // The cut leaves few of the last epoch's lines to the second part.
+  const std::string file = "pytorch-tutorial-script/resnet18-epoch100-ok.log";
+  const GenericFindings whole = read_log(file).findings();
+  const GenericFindings parts = read_in_two_parts(file, 49);
+  EXPECT_EQ(parts.last_progress_line, whole.last_progress_line);
+  EXPECT_EQ(parts.last_progress_text, whole.last_progress_text);
 }
 
 TEST(GenericReader, AMillionDistinctLinesKeepTheTemplateTableBounded) {
