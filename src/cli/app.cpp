@@ -18,10 +18,16 @@ std::string Globals::resolved_db() const {
   return "results/aerun.db";
 }
 
+// A store owns its logs (issue 40): the default store, `aerun.db`, keeps them in `logs/` beside
+// it; any other store in `logs-<its file name>/`, so that two stores in one folder (`--db a.db`,
+// `--db b.db`) never write, compress or remove each other's files.
 std::string Globals::logs_dir() const {
-  auto parent = std::filesystem::path(resolved_db()).parent_path();
+  const std::filesystem::path db(resolved_db());
+  auto parent = db.parent_path();
   if (parent.empty()) parent = ".";
-  return (parent / "logs").string();
+  const std::string name = db.filename().string();
+  return (parent / (name == "aerun.db" || name.empty() ? std::string("logs") : "logs-" + name))
+      .string();
 }
 
 int main(int argc, char** argv) {

@@ -16,7 +16,7 @@ struct Globals {
   std::string db;         // --db, else $AERUN_DB, else results/aerun.db
   bool csv_safe = false;  // --csv-safe: CSV cells a spreadsheet would run as formulas get a '
   std::string resolved_db() const;
-  // Logs live beside the store: <dir of db>/logs.
+  // Logs live beside the store: <dir of db>/logs for aerun.db, <dir of db>/logs-<file> else.
   std::string logs_dir() const;
 };
 

@@ -53,20 +53,30 @@ int forget_command(const Globals& g, const ForgetArgs& a) {
   std::vector<long long> ids;
   for (const auto& r : runs) ids.push_back(r.id);
   const int removed = store.remove(ids);
-  int logs = 0;
+  int logs = 0, kept = 0;
   if (!a.keep_logs) {
-    // Only what aerun wrote under its logs folder (an ingested run's log is the user's file, a
-    // merged one another store's), and no log a remaining attempt still names.
+    // Only what aerun wrote under this store's logs folder (an ingested run's log is the user's
+    // file, a merged one another store's, one in another store's folder that store's), and no log
+    // a remaining attempt still names.
     for (const auto& r : runs) {
-      if (!aerun_wrote_log(r.log_path, r.log_state, g.logs_dir()) || store.log_in_use(r.log_path))
+      if (!aerun_wrote_log(r.log_path, r.log_state, g.logs_dir())) {
+        kept += !r.log_path.empty() && r.log_state != "pruned" &&
+                std::filesystem::exists(std::filesystem::symlink_status(r.log_path));
         continue;
+      }
+      if (store.log_in_use(r.log_path)) continue;
       std::error_code ec;
       logs += std::filesystem::remove(r.log_path, ec) ? 1 : 0;
       std::filesystem::remove(stamps_path(r.log_path), ec);
     }
   }
-  std::cout << fmt::format("forgot {} run(s){}\n", removed,
-                           a.keep_logs ? " (logs kept)" : fmt::format(", removed {} log(s)", logs));
+  std::cout << fmt::format(
+      "forgot {} run(s){}\n", removed,
+      a.keep_logs ? " (logs kept)"
+      : kept == 0 ? fmt::format(", removed {} log(s)", logs)
+                  : fmt::format(", removed {} log(s), kept {} this store did not write "
+                                "under {}",
+                                logs, kept, g.logs_dir()));
   return 0;
 }
 

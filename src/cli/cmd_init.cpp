@@ -5,6 +5,7 @@
 
 #include "aerun/case/starter_case.hpp"
 #include "aerun/run/provenance.hpp"
+#include "aerun/util/atomic_file.hpp"
 #include "aerun/util/error.hpp"
 #include "aerun/util/text_format.hpp"
 #include "cli/app.hpp"
@@ -53,14 +54,7 @@ int init_command(const InitArgs& a) {
     throw InputError(SourceLoc{out.string(), 0, 0}, "--out",
                      "exists; pass --force to replace it or --out another file");
   if (out.has_parent_path()) fs::create_directories(out.parent_path(), ec);
-  const fs::path tmp = out.string() + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    f << text;
-    if (!f.flush()) throw SystemError("cannot write " + tmp.string());
-  }
-  fs::rename(tmp, out, ec);
-  if (ec) throw SystemError("cannot write " + out.string() + ": " + ec.message());
+  write_file_atomic(out.string(), text);  // its temporary file: new, never through a link
   std::cerr << "aerun: wrote " << out.string() << "; check it with: aerun case " << out.string()
             << " --dry-run\n";
   return 0;

@@ -2,14 +2,18 @@
 // attempt keeps its session (label, host, cluster); merging again changes nothing; the same run
 // measured on two clusters is kept twice (one current, one in the history, each in its session).
 #include <fmt/format.h>
+#include <signal.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cmath>
 #include <filesystem>
 #include <iostream>
 #include <map>
 
 #include "aerun/judge/run_status.hpp"
+#include "aerun/run/provenance.hpp"
+#include "aerun/util/file_name.hpp"
 #include "aerun/util/shell_quote.hpp"
 #include "cli/app.hpp"
 #include "cli/open_store.hpp"
@@ -43,6 +47,36 @@ long long target_session(Store& into, const SessionInfo& s) {
   return into.open_session(copy);
 }
 
+// The scratch copies a merge killed earlier on this host left beside the target (`kill -9`: no
+// destructor ran), removed: `.aerun-merge-<host>-<pid>.db` of this host, and the older
+// `.aerun-merge-<pid>.db`, when that process is gone (issue 40: 61 MB after three kills). A live
+// process of that number keeps its files, whoever it is.
+void remove_dead_merges_scratch(const fs::path& folder) {
+  const std::string host = file_name_part(host_name());
+  std::error_code ec;
+  for (fs::directory_iterator it(folder.empty() ? fs::path(".") : folder, ec), end;
+       !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (!name.starts_with(".aerun-merge-")) continue;
+    std::string rest = name.substr(13);
+    if (const size_t dot = rest.find(".db"); dot != std::string::npos)
+      rest = rest.substr(0, dot);
+    else
+      continue;
+    if (rest.starts_with(host + "-"))
+      rest = rest.substr(host.size() + 1);
+    else if (rest.find_first_not_of("0123456789") != std::string::npos)
+      continue;  // another host's
+    if (rest.empty() || rest.size() > 9 ||
+        rest.find_first_not_of("0123456789") != std::string::npos)
+      continue;
+    const pid_t pid = static_cast<pid_t>(std::stol(rest));
+    if (pid == ::getpid() || ::kill(pid, 0) == 0 || errno != ESRCH) continue;
+    std::error_code rm;
+    if (fs::is_regular_file(fs::symlink_status(it->path(), rm))) fs::remove(it->path(), rm);
+  }
+}
+
 int merge_command(const MergeArgs& a) {
   for (const auto& src : a.sources) {
     if (!fs::exists(src)) throw InputError(SourceLoc{}, "store", "no results store at " + src);
@@ -51,13 +85,15 @@ int merge_command(const MergeArgs& a) {
       throw InputError(SourceLoc{}, "--into", src + " is the store merged into");
   }
   Store into(a.into);
+  remove_dead_merges_scratch(fs::path(a.into).parent_path());
   int added = 0, skipped = 0;
   for (const auto& src : a.sources) {
     // The source is read, never written: not migrated, not switched to WAL (a copy is migrated
     // when its schema is older), so another site's file keeps its bytes (issue 28).
     if (!fs::exists(src)) throw InputError(SourceLoc{}, "store", "no results store at " + src);
     const std::string scratch =
-        (fs::path(a.into).parent_path() / (".aerun-merge-" + std::to_string(::getpid()) + ".db"))
+        (fs::path(a.into).parent_path() /
+         (".aerun-merge-" + file_name_part(host_name()) + "-" + std::to_string(::getpid()) + ".db"))
             .string();
     struct Remove {
       std::string p;

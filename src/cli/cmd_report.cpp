@@ -14,6 +14,7 @@
 #include "aerun/report/table_query.hpp"
 #include "aerun/run/provenance.hpp"
 #include "aerun/util/atomic_file.hpp"
+#include "aerun/util/created_file.hpp"
 #include "aerun/util/file_name.hpp"
 #include "cli/app.hpp"
 #include "cli/gnuplot_run.hpp"
@@ -109,7 +110,7 @@ int report_command(const Globals& g, const ReportArgs& a) {
   const SessionInfo& current = pick.pick_current(a.current, {});
   pick.pick_baseline(a.baseline);
   const fs::path dir(a.html);
-  fs::create_directories(dir / "plots");
+  make_own_directory((dir / "plots").string());  // never into a link put at plots/
   const std::string gnuplot = find_gnuplot();
 
   ReportData d;

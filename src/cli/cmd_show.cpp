@@ -7,6 +7,7 @@
 
 #include "aerun/case/case_loader.hpp"
 #include "aerun/ingest/ingest.hpp"
+#include "aerun/util/secret_text.hpp"
 #include "aerun/util/shell_quote.hpp"
 #include "aerun/util/text_format.hpp"
 #include "cli/app.hpp"
@@ -50,7 +51,8 @@ std::string env_record_text(const Store& store, const RunRecord& r) {
     while (b < item.text.size()) {
       size_t e = item.text.find('\n', b);
       if (e == std::string::npos) e = item.text.size();
-      o += printable(std::string_view(item.text).substr(b, e - b)) + "\n";
+      // A record kept before secrets in free text were redacted at capture is redacted here.
+      o += printable(redacted_text(std::string_view(item.text).substr(b, e - b))) + "\n";
       b = e + 1;
     }
   }
@@ -67,7 +69,7 @@ std::string identity_text(const RunRecord& r) {
                      r.case_digest.substr(0, 16));
   o += fmt::format("status      {}{}\n", r.status, r.reason.empty() ? "" : "  — " + r.reason);
   o += fmt::format("repeat      {}   attempt {}\n", r.repeat_index, r.attempt);
-  o += fmt::format("command     {}\n", r.command);
+  o += fmt::format("command     {}\n", redacted_command(r.command));
   o += fmt::format("workdir     {}\n", r.workdir);
   if (!r.container_image.empty())
     o += fmt::format("image       {}  ({})\n", printable(r.container_image),
@@ -77,7 +79,7 @@ std::string identity_text(const RunRecord& r) {
   for (const auto& [n, v] : r.params) o += fmt::format("  {:<18} {}\n", n, v.text());
   if (!r.env.empty()) {
     o += "environment\n";
-    for (const auto& [n, v] : r.env) o += fmt::format("  {}={}\n", n, v.text());
+    for (const auto& [n, v] : r.env) o += fmt::format("  {}={}\n", n, shown_variable(n, v.text()));
   }
   return o;
 }

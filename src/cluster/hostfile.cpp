@@ -3,17 +3,26 @@
 
 #include <fmt/format.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <cctype>
 #include <cerrno>
 #include <cstring>
-#include <fstream>
+
 #include <sstream>
+#include <unordered_map>
 
 #include "aerun/util/error.hpp"
+#include "aerun/util/unique_fd.hpp"
 
 namespace aerun {
 
 namespace {
+
+// Bounds no real machine reaches: a hostfile of 100,000 hosts is about 3 MiB.
+constexpr size_t kMaxHostfileBytes = 64u << 20;
+constexpr long long kMaxSlots = 10'000'000;
 
 bool is_ipv4(std::string_view s) {
   if (s.empty()) return false;
@@ -84,6 +93,8 @@ std::string to_string(HostfileFormat f) {
 
 Hostfile parse_hostfile(std::string_view text, const std::string& file) {
   Hostfile hf;
+  std::unordered_map<std::string, std::vector<size_t>> by_short;
+  long long total_slots = 0;
   bool seen_openmpi = false, seen_mpich = false;
   int line_no = 0;
   size_t start = 0;
@@ -132,14 +143,26 @@ Hostfile parse_hostfile(std::string_view text, const std::string& file) {
     check_name(name, loc);
     if (seen_openmpi && seen_mpich)
       throw InputError(loc, "hostfile", "mixes Open MPI 'slots=N' and MPICH 'host:N' lines");
+    // Slots add up in 64 bits, within a bound no machine reaches (issue 40: 2,200 lines of
+    // `a:999999` made a negative count).
+    total_slots += slots;
+    if (total_slots > kMaxSlots)
+      throw InputError(loc, "hostfile",
+                       fmt::format("more than {} slots in all: not a real machine's", kMaxSlots));
+    // The hosts seen so far with this short name (one, usually): a lookup, not a scan of every
+    // host (100,000 lines took 48 s).
+    std::vector<size_t>& same_short = by_short[std::string(short_name(name))];
     bool merged = false;
-    for (auto& h : hf.hosts)
-      if (same_host(h.name, name)) {
-        h.slots += slots;
+    for (const size_t i : same_short)
+      if (same_host(hf.hosts[i].name, name)) {
+        hf.hosts[i].slots += slots;
         merged = true;
         break;
       }
-    if (!merged) hf.hosts.push_back({std::string(name), slots});
+    if (!merged) {
+      same_short.push_back(hf.hosts.size());
+      hf.hosts.push_back({std::string(name), slots});
+    }
     if (end == text.size()) break;
   }
   hf.format = seen_openmpi ? HostfileFormat::OpenMpi
@@ -149,13 +172,32 @@ Hostfile parse_hostfile(std::string_view text, const std::string& file) {
 }
 
 Hostfile read_hostfile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
+  // A regular file of at most kMaxHostfileBytes (issue 40: PBS_NODEFILE=/dev/zero read until
+  // memory ran out; a FIFO blocked forever).
+  const UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+  if (fd.get() < 0)
     throw InputError(SourceLoc{path, 0, 0}, "hostfile",
                      std::string("cannot read hostfile: ") + std::strerror(errno));
-  std::ostringstream text;
-  text << in.rdbuf();
-  Hostfile hf = parse_hostfile(text.str(), path);
+  struct stat st {};
+  if (::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode))
+    throw InputError(SourceLoc{path, 0, 0}, "hostfile",
+                     "not a regular file (a device, FIFO or socket): a hostfile lists hosts");
+  std::string text;
+  char buf[1 << 16];
+  for (;;) {
+    const ssize_t n = ::read(fd.get(), buf, sizeof buf);
+    if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+    if (n < 0)
+      throw InputError(SourceLoc{path, 0, 0}, "hostfile",
+                       std::string("cannot read hostfile: ") + std::strerror(errno));
+    if (n == 0) break;
+    text.append(buf, static_cast<size_t>(n));
+    if (text.size() > kMaxHostfileBytes)
+      throw InputError(
+          SourceLoc{path, 0, 0}, "hostfile",
+          fmt::format("larger than {} MiB: not a list of hosts", kMaxHostfileBytes >> 20));
+  }
+  Hostfile hf = parse_hostfile(text, path);
   hf.path = path;
   if (hf.hosts.empty()) throw InputError(SourceLoc{path, 0, 0}, "hostfile", "lists no host");
   return hf;

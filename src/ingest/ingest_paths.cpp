@@ -58,7 +58,8 @@ fs::file_status checked_path(const std::string& p) {
   return st;
 }
 
-std::vector<std::string> collect_files(const std::vector<std::string>& paths) {
+std::vector<std::string> collect_files(const std::vector<std::string>& paths,
+                                       std::vector<std::string>* kernel_links = nullptr) {
   std::vector<std::string> files;
   for (const auto& p : paths) {
     std::error_code ec;
@@ -67,9 +68,16 @@ std::vector<std::string> collect_files(const std::vector<std::string>& paths) {
       for (fs::recursive_directory_iterator
                it(p, fs::directory_options::skip_permission_denied, ec),
            end;
-           !ec && it != end; it.increment(ec))
-        if (it->is_regular_file(ec))
-          files.push_back(fs::absolute(it->path()).lexically_normal().string());
+           !ec && it != end; it.increment(ec)) {
+        if (!it->is_regular_file(ec)) continue;
+        // A link in the folder to a kernel interface (/proc/self/environ) is no log (issue 40).
+        if (it->is_symlink(ec) && kernel_interface(it->path().string())) {
+          if (kernel_links)
+            kernel_links->push_back(fs::absolute(it->path()).lexically_normal().string());
+          continue;
+        }
+        files.push_back(fs::absolute(it->path()).lexically_normal().string());
+      }
       if (ec) throw SystemError("cannot walk " + p + ": " + ec.message());
     } else {
       files.push_back(fs::absolute(p).lexically_normal().string());
@@ -189,7 +197,14 @@ void ingest_paths(Store& store, const CaseSpec& spec, const std::vector<std::str
   std::optional<NameTemplate> tmpl;
   if (!opts.name_template.empty()) tmpl.emplace(opts.name_template);
   const auto store_files = own_files(store);
-  const std::vector<std::string> files = collect_files(paths);
+  std::vector<std::string> kernel_links;
+  const std::vector<std::string> files = collect_files(paths, &kernel_links);
+  for (const std::string& link : kernel_links) {
+    IngestedFile f;
+    f.path = link;
+    f.why = "a link to a kernel interface (/proc, /sys, ...), not a log";
+    on_file(f);
+  }
   const Extractor blank(spec);  // the case's patterns, compiled once for every file
   std::optional<PresetDetector> detector;
   std::optional<AutoSpecs> auto_specs;

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "aerun/util/captured_command.hpp"
+#include "aerun/util/secret_text.hpp"
 #include "aerun/util/sha256.hpp"
 #include "probe/image_probe.hpp"
 
@@ -251,6 +252,9 @@ EnvRecord capture_environment(const CaptureOptions& o) {
   for (auto& p : probes) rec.items.push_back(std::move(p.result));
   for (auto& items : image_items)
     for (auto& i : items) rec.items.push_back(std::move(i));
+  // A secret anywhere in the record (a git remote's token, the case file's `--hf-token X`) is
+  // not kept (issue 40).
+  for (EnvItem& i : rec.items) i.text = redacted_text(i.text);
   return rec;
 }
 

@@ -5,16 +5,12 @@
 #include <string_view>
 
 #include "aerun/probe/capture_environment.hpp"
+#include "aerun/util/secret_text.hpp"
 
 namespace aerun {
 
 bool secret_variable(const std::string& name) {
-  static constexpr std::array<std::string_view, 7> kWords = {
-      "TOKEN", "SECRET", "PASSWORD", "PASSWD", "KEY", "CREDENTIAL", "AUTH"};
-  std::string upper = name;
-  for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return std::any_of(kWords.begin(), kWords.end(),
-                     [&](std::string_view w) { return upper.find(w) != std::string::npos; });
+  return secret_name(name);
 }
 
 std::string redacted_environment(const EnvVars& env) {
@@ -26,10 +22,8 @@ std::string redacted_environment(const EnvVars& env) {
   for (const EnvVar* v : sorted) {
     out += v->name;
     out += '=';
-    if (secret_variable(v->name)) {
-      out += kRedacted;
-    } else {  // one line per variable: exported shell functions span lines
-      for (char c : v->value) {
+    {  // one line per variable: exported shell functions span lines
+      for (char c : shown_variable(v->name, v->value)) {
         if (c == '\n')
           out += "\\n";
         else

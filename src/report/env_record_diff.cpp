@@ -6,6 +6,7 @@
 #include <sstream>
 #include <vector>
 
+#include "aerun/util/secret_text.hpp"
 #include "aerun/util/shell_quote.hpp"
 
 namespace aerun {
@@ -106,7 +107,9 @@ EnvRecordDiff diff_env_records(const EnvRecord* a, const EnvRecord* b, bool all,
     body += fmt::format("  {}\n", name);
     if (ia->status != ib->status)
       body += fmt::format("    status  A {}  B {}\n", status_text(*ia), status_text(*ib));
-    const auto changes = changed_lines(ia->text, ib->text);
+    // A record kept before secrets in free text were redacted at capture is redacted here.
+    const auto changes =
+        changed_lines(redacted_text(ia->text), redacted_text(ib->text));
     for (size_t k = 0; k < changes.size() && k < max_lines; ++k) body += "    " + changes[k] + "\n";
     if (changes.size() > max_lines)
       body += fmt::format("    ... {} more changed lines (aerun show RUN --env)\n",

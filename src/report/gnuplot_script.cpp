@@ -129,7 +129,7 @@ std::string bar_body(const PlotData& d) {
   if (top > 0) out += fmt::format("set yrange [0:{}]\n", top * 1.12);
   out += "set xtics rotate by -20 (";
   for (size_t c = 0; c < d.categories.size(); ++c)
-    out += fmt::format("{}{} {}", c ? ", " : "", gnuplot_string(d.categories[c]), c);
+    out += fmt::format("{}{} {}", c ? ", " : "", gnuplot_tic_label(d.categories[c]), c);
   out += ")\n";
   // gnuplot refuses a histogram with no valid point: every bar failed, the labels say how.
   bool any = false;

@@ -172,7 +172,7 @@ std::string history_gnuplot_script(const History& h, const std::string& basename
   body += "set offsets graph 0.03, graph 0.03, graph 0.08, graph 0.08\n";
   body += "set xtics (";
   for (size_t i = 0; i < h.sessions.size(); ++i)
-    body += fmt::format("{}{} {}", i ? ", " : "", gnuplot_string(h.sessions[i].label), i);
+    body += fmt::format("{}{} {}", i ? ", " : "", gnuplot_tic_label(h.sessions[i].label), i);
   body += ")\n";
   // The x range is the sessions' and, when no session measured a value (every run OOM: the night
   // it matters most), the y range is fixed: gnuplot refuses an empty plot ("x range is invalid").

@@ -5,6 +5,7 @@
 
 #include "aerun/report/table.hpp"
 #include "aerun/util/shown_text.hpp"
+#include "aerun/util/text_format.hpp"
 
 namespace aerun {
 
@@ -46,6 +47,19 @@ std::string tex(const std::string& whole) {
         } else if (s.compare(i, 2, "²") == 0) {
           out += "\\textsuperscript{2}";
           i += 1;
+        } else if (c == '\n' || c == '\r' || c == '\t') {
+          out += ' ';
+        } else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+          // A control byte (NUL, ESC, ...) is shown, never written raw into the paper's source.
+          out += fmt::format("\\textbackslash{{}}x{:02x}", static_cast<unsigned char>(c));
+        } else if (static_cast<unsigned char>(c) >= 0x80) {
+          const size_t len = valid_utf8_at(s, i);
+          if (len == 0) {  // not UTF-8: shown as its byte
+            out += fmt::format("\\textbackslash{{}}x{:02x}", static_cast<unsigned char>(c));
+          } else {
+            out.append(s, i, len);
+            i += len - 1;
+          }
         } else {
           out += c;
         }

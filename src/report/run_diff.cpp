@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "aerun/report/env_record_diff.hpp"
+#include "aerun/util/secret_text.hpp"
 #include "aerun/util/shell_quote.hpp"
 #include "aerun/util/text_format.hpp"
 
@@ -139,7 +140,7 @@ RunDiff diff_runs(const RunRecord& a, const RunRecord& b, bool all, const EnvRec
     how.row("image", shown(a.container_image), shown(b.container_image));
     how.row("image digest", shown(a.container_digest), shown(b.container_digest));
   }
-  how.row("command", shown(a.command), shown(b.command));
+  how.row("command", shown(redacted_command(a.command)), shown(redacted_command(b.command)));
   how.row("workdir", shown(a.workdir), shown(b.workdir));
   how.row("host", shown(a.host), shown(b.host));
   how.row("nodes", shown(a.nodes), shown(b.nodes));
@@ -151,7 +152,8 @@ RunDiff diff_runs(const RunRecord& a, const RunRecord& b, bool all, const EnvRec
   for (const auto& n : names_of(a.env, b.env, pname)) {
     const Value* va = param(a.env, n);
     const Value* vb = param(b.env, n);
-    env.row(n, va ? shown(va->text()) : "(unset)", vb ? shown(vb->text()) : "(unset)");
+    env.row(n, va ? shown(shown_variable(n, va->text())) : "(unset)",
+            vb ? shown(shown_variable(n, vb->text())) : "(unset)");
   }
 
   for (const Section* s : {&params, &metrics, &times, &how, &env}) o += s->text();

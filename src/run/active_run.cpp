@@ -9,11 +9,13 @@
 #include <unistd.h>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <filesystem>
 
 #include "aerun/run/provenance.hpp"
+#include "aerun/util/created_file.hpp"
 #include "aerun/util/error.hpp"
 
 namespace aerun {
@@ -37,9 +39,8 @@ void ActiveRun::start(const std::vector<std::string>& env) {
         exec_.threaded_extraction());
     // Its own directory first: the log is written there.
     if (!rec_.rundir.empty()) prepare_run_directory(spec_, rec_.rundir);
-    log_ = UniqueFd(::open(rec_.log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
-    if (log_.get() < 0)
-      throw SystemError(fmt::format("cannot write log {}: {}", rec_.log_path, strerror(errno)));
+    // Never through a link or a FIFO put at the log's path (issue 40).
+    log_ = create_file(rec_.log_path, CreateMode::Truncate, 0644, "log");
     ChildProcess::Options o;
     o.argv = {spec_.shell, "-c", plan_->command};
     o.env = env;
@@ -123,7 +124,10 @@ void ActiveRun::tick(double now, double kill_grace_s) {
     worker_->drain_wake();
     seen_ = worker_->progress();
   }
-  if (!child_->exited() && child_->try_wait()) exited_mono_ = now;
+  if (!child_->exited() && child_->try_wait()) {
+    exited_mono_ = now;
+    exited_wall_ = exec_.wall_now();
+  }
   note_end();
   if (!child_->exited()) {
     const double watchdog = stopping() ? 0 : watchdog_at();
@@ -148,10 +152,15 @@ void ActiveRun::tick(double now, double kill_grace_s) {
       kill_at_mono_ = now + 1.0;
     }
   } else if (!eof_ && now - exited_mono_ >= kOrphanOutputGraceS) {
-    // The command ended but something it started still holds the output open: stop it.
+    // The command ended but something it started still holds the output open: its group is
+    // stopped; what left the group (setsid, a daemon) is said (issue 40), and the run's times
+    // end when the command did, not after this wait.
+    left_running_ = child_->output_holders();
     child_->signal_group(SIGKILL);
     eof_ = true;
     child_->close_output();
+    ended_mono_ = exited_mono_;
+    ended_wall_ = exited_wall_;
   }
 }
 
@@ -246,6 +255,12 @@ RunRecord ActiveRun::finish() {
     r.series = extractor_->series();
     r.warnings = extractor_->warnings();
   }
+  if (!left_running_.empty())
+    r.warnings.push_back(fmt::format(
+        "left {} process(es) running (pid {}): started by the command outside its process group "
+        "(setsid, a daemon), still holding its output {:g} s after it ended; aerun stopped "
+        "reading there",
+        left_running_.size(), fmt::join(left_running_, ", "), kOrphanOutputGraceS));
   const Verdict v = judge_run(evidence());
   r.status = v.status;
   r.reason = v.reason;

@@ -90,6 +90,8 @@ class ActiveRun {
   double deadline_mono_ = 0;  // 0 = none
   double kill_at_mono_ = 0;   // when SIGKILL follows a SIGTERM (0 = not asked to stop)
   double exited_mono_ = 0;    // when the child was reaped
+  double exited_wall_ = 0;
+  std::vector<int> left_running_;  // what held its output after it ended (outside its group)
   bool eof_ = false;
   bool timed_out_ = false;
   int tenth_reported_ = 0;

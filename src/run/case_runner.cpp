@@ -29,6 +29,7 @@
 #include "aerun/run/run_directory.hpp"
 #include "aerun/run/signal_watch.hpp"
 #include "aerun/store/store.hpp"
+#include "aerun/util/created_file.hpp"
 #include "aerun/util/env_vars.hpp"
 #include "aerun/util/error.hpp"
 #include "aerun/util/process_identity.hpp"
@@ -533,9 +534,7 @@ RunSummary CaseRunner::run(const PlanSource& source, long long total) {
   Progress progress(out_, opts_.tty, spec_.name, total);
   store_.reap_orphans(host_name());
   const fs::path logs = fs::absolute(fs::path(opts_.logs_dir)) / spec_.name;
-  std::error_code ec;
-  fs::create_directories(logs, ec);
-  if (ec) throw SystemError(fmt::format("cannot create {}: {}", logs.string(), ec.message()));
+  make_own_directory(logs.string());  // a link planted at logs/<case> is not followed
   RunLoop loop(spec_, store_, opts_, exec_, progress, sum, logs);
   source([&](const PlannedRun& p) { return loop.feed(p); });
   loop.run();

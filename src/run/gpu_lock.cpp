@@ -15,16 +15,47 @@
 namespace aerun {
 
 std::string GpuLock::default_path() {
-  const char* dir = std::getenv("AERUN_LOCK_DIR");
-  return std::string(dir && *dir ? dir : "/tmp") + "/aerun-gpu.lock";
+  if (const char* dir = std::getenv("AERUN_LOCK_DIR"); dir && *dir)
+    return std::string(dir) + "/aerun-gpu.lock";
+  // A folder of the user's own, never a name in the shared /tmp that anyone can plant a link at
+  // (issue 40): $XDG_RUNTIME_DIR (systemd's /run/user/UID, mode 0700) when it is the user's, else
+  // /tmp/aerun-UID, made 0700 and checked to be the user's real folder.
+  const uid_t uid = ::getuid();
+  struct stat st {};
+  if (const char* run = std::getenv("XDG_RUNTIME_DIR"); run && *run && ::lstat(run, &st) == 0 &&
+                                                        S_ISDIR(st.st_mode) && st.st_uid == uid &&
+                                                        (st.st_mode & 077) == 0)
+    return std::string(run) + "/aerun-gpu.lock";
+  const std::string dir = fmt::format("/tmp/aerun-{}", uid);
+  if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST)
+    throw SystemError(fmt::format("cannot create {}: {}", dir, strerror(errno)));
+  if (::lstat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != uid ||
+      (st.st_mode & 022) != 0)
+    throw SystemError(fmt::format(
+        "{} is not a folder of this user's alone (a link, another user's, or writable by others): "
+        "aerun keeps its GPU lock there; remove it, or set AERUN_LOCK_DIR to a folder of yours",
+        dir));
+  return dir + "/aerun-gpu.lock";
 }
 
 bool GpuLock::acquire(const std::string& path, const std::string& who,
                       const std::function<void(const std::string&)>& waiting) {
   release();
-  fd_ = open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
-  if (fd_ < 0) throw SystemError(fmt::format("cannot open GPU lock {}: {}", path, strerror(errno)));
-  fchmod(fd_, 0666);
+  // Never through a link put at its path (O_NOFOLLOW). In a folder shared on purpose
+  // (AERUN_LOCK_DIR) another user's lock file is opened to read: flock needs no more.
+  const int flags = O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK;
+  fd_ = open(path.c_str(), O_RDWR | flags, 0644);
+  if (fd_ < 0 && errno == EACCES) fd_ = open(path.c_str(), O_RDONLY | flags, 0644);
+  if (fd_ < 0)
+    throw SystemError(
+        fmt::format("cannot open GPU lock {}: {}", path,
+                    errno == ELOOP ? "it is a link (not followed)" : strerror(errno)));
+  struct stat st {};
+  if (fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) {
+    close(fd_);
+    fd_ = -1;
+    throw SystemError(fmt::format("cannot open GPU lock {}: not a regular file", path));
+  }
   if (flock(fd_, LOCK_EX | LOCK_NB) != 0) {
     if (errno != EWOULDBLOCK) throw SystemError(fmt::format("flock {}: {}", path, strerror(errno)));
     // The holder writes who it is just after taking the lock (and clears it just before letting

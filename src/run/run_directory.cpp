@@ -7,6 +7,7 @@
 #include <regex>
 
 #include "aerun/judge/run_status.hpp"
+#include "aerun/util/created_file.hpp"
 #include "aerun/util/error.hpp"
 #include "aerun/util/template_text.hpp"
 
@@ -110,7 +111,9 @@ void prepare_run_directory(const CaseSpec& spec, const std::string& dir_text) {
                     dir.string()));
   fs::create_directories(dir, ec);
   if (ec) throw SystemError(fmt::format("cannot create rundir {}: {}", dir.string(), ec.message()));
-  std::ofstream(dir / kMarker) << "made by aerun: emptied before each attempt of its run\n";
+  write_created_file((dir / kMarker).string(),
+                     "made by aerun: emptied before each attempt of its run\n",
+                     "run folder marker");
   if (const std::string err = empty_but_logs(dir); !err.empty())
     throw SystemError("cannot empty rundir " + err);
   if (!spec.rundir) return;

@@ -26,6 +26,12 @@ class SystemProcess final : public Process {
   bool exited() const override { return child_.exited(); }
   const ChildProcess::Exit& exit() const override { return child_.exit(); }
   long long start_ticks() const override { return process_start_ticks(child_.pid()); }
+  std::vector<int> output_holders() const override {
+    std::vector<int> out;
+    for (const int pid : pipe_holders(child_.output_fd()))
+      if (::getpgid(pid) != child_.pid()) out.push_back(pid);
+    return out;
+  }
 
  private:
   ChildProcess child_;

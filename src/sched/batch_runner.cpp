@@ -28,6 +28,7 @@
 #include "aerun/run/signal_watch.hpp"
 #include "aerun/sched/job_stamps.hpp"
 #include "aerun/store/store.hpp"
+#include "aerun/util/created_file.hpp"
 #include "aerun/util/sha256.hpp"
 
 namespace aerun {
@@ -187,18 +188,9 @@ std::string BatchRunner::write_script(const BatchJob& job) const {
                         job.runs[i]->first_step_s, rundir_of(*job.runs[i])});
   req.tasks_path = job.tasks_path;
   const std::string text = render_job_script(spec_, req);
-  std::error_code ec;
-  fs::create_directories(fs::path(job.script_path).parent_path(), ec);
-  if (ec)
-    throw SystemError(fmt::format("cannot create {}: {}",
-                                  fs::path(job.script_path).parent_path().string(), ec.message()));
-  const auto write = [](const std::string& path, const std::string& content, const char* what) {
-    std::ofstream f(path, std::ios::trunc);
-    f << content;
-    if (!f.flush()) throw SystemError(fmt::format("cannot write {} {}", what, path));
-  };
-  if (!req.tasks_path.empty()) write(req.tasks_path, task_table(req), "task table");
-  write(job.script_path, text, "job script");
+  make_own_directory(fs::path(job.script_path).parent_path().string());
+  if (!req.tasks_path.empty()) write_created_file(req.tasks_path, task_table(req), "task table");
+  write_created_file(job.script_path, text, "job script");
   ::chmod(job.script_path.c_str(), 0755);
   return text;
 }

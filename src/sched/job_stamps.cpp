@@ -15,6 +15,8 @@
 #include <sstream>
 
 #include "aerun/run/provenance.hpp"
+#include "aerun/util/created_file.hpp"
+#include "aerun/util/error.hpp"
 
 namespace aerun {
 
@@ -63,9 +65,33 @@ bool stamp_output(int in_fd, int out_fd, const std::string& stamps_file,
   return stamp_output(in_fd, out_fd, stamps_file, o);
 }
 
+namespace {
+
+// The stamps file, appended to line by line (each stamp one write: a reader sees whole lines).
+struct StampSink {
+  UniqueFd fd;
+  StampSink& operator<<(const std::string& line) {
+    for (size_t off = 0; off < line.size();) {
+      const ssize_t w = ::write(fd.get(), line.data() + off, line.size() - off);
+      if (w < 0 && errno == EINTR) continue;
+      if (w <= 0) break;
+      off += static_cast<size_t>(w);
+    }
+    return *this;
+  }
+  StampSink& operator<<(std::ostream& (*)(std::ostream&)) { return *this; }  // std::flush
+};
+
+}  // namespace
+
 bool stamp_output(int in_fd, int out_fd, const std::string& stamps_file, const StampOptions& o) {
-  std::ofstream stamps(stamps_file, std::ios::app);
-  if (!stamps) return false;
+  // Never through a link put at its path (issue 40).
+  StampSink stamps;
+  try {
+    stamps.fd = create_file(stamps_file, CreateMode::Append);
+  } catch (const SystemError&) {
+    return false;
+  }
   std::unique_ptr<RE2> re;
   if (!o.first_step.empty()) re = std::make_unique<RE2>(o.first_step);
   std::vector<std::unique_ptr<RE2>> progress;

@@ -1,10 +1,12 @@
 #include "aerun/util/atomic_file.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -14,14 +16,19 @@
 namespace aerun {
 
 void write_file_atomic(const std::string& path, std::string_view text) {
-  const std::string tmp = path + ".aerun-tmp-" + std::to_string(::getpid());
+  // A new file of a name nobody could guess (mkstemp: O_CREAT | O_EXCL, so never through a link
+  // put there), made readable as the file it replaces was.
+  std::string tmp = path + ".aerun-tmp-XXXXXX";
+  bool made = false;
   auto fail = [&](const char* what, int err) {
-    ::unlink(tmp.c_str());
+    if (made) ::unlink(tmp.c_str());
     throw SystemError("cannot write " + path + " (" + what + "): " + std::strerror(err));
   };
   {
-    UniqueFd fd(::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+    UniqueFd fd(::mkostemp(tmp.data(), O_CLOEXEC));
     if (fd.get() < 0) fail("create", errno);
+    made = true;
+    ::fchmod(fd.get(), 0644);
     size_t done = 0;
     while (done < text.size()) {
       const ssize_t n = ::write(fd.get(), text.data() + done, text.size() - done);

@@ -5,8 +5,10 @@
 
 namespace aerun {
 
-std::string gnuplot_string(std::string_view s) {
-  const std::string text = printable(shown_text(s, kShownLabelBytes));
+namespace {
+
+// text (one line already) as a single-quoted gnuplot constant.
+std::string quoted(const std::string& text) {
   std::string out;
   out.reserve(text.size() + 2);
   out += '\'';
@@ -16,6 +18,21 @@ std::string gnuplot_string(std::string_view s) {
   }
   out += '\'';
   return out;
+}
+
+}  // namespace
+
+std::string gnuplot_string(std::string_view s) {
+  return quoted(printable(shown_text(s, kShownLabelBytes)));
+}
+
+std::string gnuplot_tic_label(std::string_view s) {
+  std::string doubled;  // after the cut to its shown length, so no `%%` is cut in two
+  for (const char c : printable(shown_text(s, kShownLabelBytes))) {
+    doubled += c;
+    if (c == '%') doubled += '%';
+  }
+  return quoted(doubled);
 }
 
 std::string gnuplot_comment(std::string_view s) {

@@ -9,6 +9,7 @@
 #include <memory>
 #include <vector>
 
+#include "aerun/util/created_file.hpp"
 #include "aerun/util/error.hpp"
 
 namespace aerun {
@@ -35,8 +36,10 @@ std::string gzip_file(const std::string& path) {
   {
     std::unique_ptr<std::FILE, FileClose> in(std::fopen(path.c_str(), "rb"));
     if (!in) throw SystemError("cannot read " + path + ": " + std::strerror(errno));
-    gzFile raw = gzopen(tmp.c_str(), "wb6");
+    UniqueFd tmp_fd = create_file(tmp);  // never through a link put at the .tmp path
+    gzFile raw = gzdopen(tmp_fd.get(), "wb6");
     if (!raw) throw SystemError("cannot write " + tmp);
+    tmp_fd.release();  // gzclose closes it
     std::unique_ptr<gzFile_s, GzClose> out(raw);
     std::vector<char> buf(1 << 20);
     while (size_t n = std::fread(buf.data(), 1, buf.size(), in.get())) {

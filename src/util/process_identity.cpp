@@ -1,7 +1,9 @@
 #include "aerun/util/process_identity.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -52,6 +54,31 @@ bool provably_dead(const ProcessIdentity& owner) {
   const long long now = process_start_ticks(owner.pid);
   if (now == 0) return true;                                  // no such process
   return owner.start_ticks != 0 && now != owner.start_ticks;  // the pid was reused
+}
+
+std::vector<int> pipe_holders(int read_fd) {
+  std::vector<int> out;
+  struct stat st {};
+  if (read_fd < 0 || ::fstat(read_fd, &st) != 0 || !S_ISFIFO(st.st_mode)) return out;
+  const std::string want = "pipe:[" + std::to_string(st.st_ino) + "]";
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const int self = ::getpid();
+  for (fs::directory_iterator p("/proc", ec), end; !ec && p != end; p.increment(ec)) {
+    const std::string name = p->path().filename().string();
+    if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
+    const int pid = std::stoi(name);
+    if (pid == self) continue;
+    std::error_code fe;
+    for (fs::directory_iterator f(p->path() / "fd", fe), fend; !fe && f != fend; f.increment(fe)) {
+      std::error_code le;
+      if (fs::read_symlink(f->path(), le).string() == want) {
+        out.push_back(pid);
+        break;
+      }
+    }
+  }
+  return out;
 }
 
 }  // namespace aerun

@@ -6,13 +6,32 @@
 #include <cmath>
 
 #include "aerun/util/shown_text.hpp"
+#include "aerun/util/utf8.hpp"
 
 namespace aerun {
+
+size_t valid_utf8_at(std::string_view s, size_t i) {
+  char32_t cp = 0;
+  const int len =
+      utf8_length(reinterpret_cast<const unsigned char*>(s.data()) + i, s.size() - i, &cp);
+  return len > 0 ? static_cast<size_t>(len) : 0;
+}
 
 std::string html_escape(std::string_view s) {
   std::string out;
   out.reserve(s.size());
-  for (char c : s) {
+  for (size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (static_cast<unsigned char>(c) >= 0x80) {  // UTF-8 as it is; a stray byte as U+FFFD
+      const size_t len = valid_utf8_at(s, i);
+      if (len == 0) {
+        out += "\xEF\xBF\xBD";
+      } else {
+        out.append(s.substr(i, len));
+        i += len - 1;
+      }
+      continue;
+    }
     switch (c) {
       case '&':
         out += "&amp;";
@@ -87,7 +106,22 @@ std::string csv_field(std::string_view s) {
 
 std::string json_string(std::string_view s) {
   std::string out = "\"";
-  for (unsigned char c : s) {
+  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+  for (size_t i = 0; i < s.size(); ++i) {
+    const unsigned char c = p[i];
+    if (c >= 0x80) {
+      // UTF-8 as it is; a byte that is not part of valid UTF-8 as \udcXX (PEP 383's
+      // surrogateescape: Python's `s.encode("utf-8", "surrogateescape")` gives the bytes back).
+      char32_t cp = 0;
+      const int len = utf8_length(p + i, s.size() - i, &cp);
+      if (len > 0) {
+        out.append(s.substr(i, static_cast<size_t>(len)));
+        i += static_cast<size_t>(len) - 1;
+      } else {
+        out += fmt::format("\\udc{:02x}", c);
+      }
+      continue;
+    }
     switch (c) {
       case '"':
         out += "\\\"";
@@ -122,8 +156,17 @@ std::string json_number(std::optional<double> v) {
 std::string md_cell(std::string_view whole) {
   const std::string s = shown_text(whole);
   std::string out;
-  for (char c : s) {
-    if (c == '|')
+  for (size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (static_cast<unsigned char>(c) >= 0x80) {  // UTF-8 as it is; a stray byte as \xNN
+      const size_t len = valid_utf8_at(s, i);
+      if (len == 0) {
+        out += fmt::format("\\x{:02x}", static_cast<unsigned char>(c));
+      } else {
+        out.append(s, i, len);
+        i += len - 1;
+      }
+    } else if (c == '|')
       out += "\\|";
     else if (c == '\\')  // else "a\|b" would show as "a|b": the pipe's escape ate it
       out += "\\\\";

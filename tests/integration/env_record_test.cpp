@@ -46,8 +46,8 @@ TEST(EnvRecord, ACaseRecordsWhatItsRunsRanWithAndNeverASecretsValue) {
                            "== environment ==", "== case file ==\ncase: rec\n"})
     EXPECT_THAT(r.out, HasSubstr(part));
   EXPECT_THAT(r.out, HasSubstr("\nNCCL_ALGO=Ring\n"));
-  EXPECT_THAT(r.out, HasSubstr("\nMY_SERVICE_TOKEN=<redacted>\n"));
-  EXPECT_THAT(r.out, HasSubstr("\nAWS_SECRET_ACCESS_KEY=<redacted>\n"));
+  EXPECT_THAT(r.out, HasSubstr("\nMY_SERVICE_TOKEN=<redacted sha256:"));
+  EXPECT_THAT(r.out, HasSubstr("\nAWS_SECRET_ACCESS_KEY=<redacted sha256:"));
   EXPECT_THAT(r.out, HasSubstr("== provenance toolkit ==\ntoolkit 1.2.3\n"));
   // A failing command is recorded as failing; the runs went on (exit 0 above).
   EXPECT_THAT(r.out, HasSubstr("== provenance torch  [exit code 3] ==\nNo module named torch\n"));

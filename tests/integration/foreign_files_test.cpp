@@ -24,18 +24,6 @@ metrics:
   iter_ms: {regex: 'time_ms=([0-9]+)', unit: ms}
 )yaml";
 
-// Runs statements on a store with SQLite itself (what a foreign or edited store holds).
-void sql_exec(const std::string& db, const std::string& q) {
-  sqlite3* h = nullptr;
-  ASSERT_EQ(sqlite3_open(db.c_str(), &h), SQLITE_OK);
-  char* err = nullptr;
-  const int rc = sqlite3_exec(h, q.c_str(), nullptr, nullptr, &err);
-  const std::string msg = err ? err : "";
-  sqlite3_free(err);
-  sqlite3_close(h);
-  ASSERT_EQ(rc, SQLITE_OK) << msg;
-}
-
 std::string quoted_sql(const std::string& s) {
   std::string out = "'";
   for (char c : s) out += c == '\'' ? std::string("''") : std::string(1, c);

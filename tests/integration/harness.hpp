@@ -156,6 +156,18 @@ inline std::string sql1(const std::string& db, const std::string& q) {
   return rows.empty() || rows[0].empty() ? "" : rows[0][0];
 }
 
+// Runs statements on a store with SQLite itself (what a foreign, edited or older store holds).
+inline void sql_exec(const std::string& db, const std::string& q) {
+  sqlite3* h = nullptr;
+  ASSERT_EQ(sqlite3_open(db.c_str(), &h), SQLITE_OK);
+  char* err = nullptr;
+  const int rc = sqlite3_exec(h, q.c_str(), nullptr, nullptr, &err);
+  const std::string msg = err ? err : "";
+  sqlite3_free(err);
+  sqlite3_close(h);
+  ASSERT_EQ(rc, SQLITE_OK) << msg;
+}
+
 // aerun started in the background in dir (its output to a pipe nobody reads: keep it short).
 inline std::unique_ptr<aerun::ChildProcess> start_aerun(const TempDir& d,
                                                         std::vector<std::string> args) {

@@ -51,6 +51,32 @@ TEST(HostileInput, IngestRefusesDevicesAndFifosInsteadOfReadingForever) {
   EXPECT_FALSE(fs::exists(d / "results/aerun.db"));  // refused before a store was made
 }
 
+TEST(HostileInput, ALinkToAKernelInterfaceInsideAnIngestedFolderIsSkippedNamingIt) {
+  // Issue 40: `ingest logs/` stored /proc/self/environ (the process's environment, secrets
+  // included) through a link in the folder.
+  TempDir d;
+  fs::create_directories(d / "logs");
+  write_file(d / "logs/a.log",
+             " iteration        1/       2 | elapsed time per iteration (ms): 10.0 |\n");
+  fs::create_symlink("/proc/self/environ", d / "logs/env.log");
+  const auto r = run_aerun(d, {"ingest", "logs", "--case", "x", "--preset", "megatron"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out + r.err, HasSubstr("a link to a kernel interface"));
+  EXPECT_EQ(sql1(d / "results/aerun.db", "SELECT count(*) FROM runs"), "1");
+  EXPECT_THAT(sql1(d / "results/aerun.db", "SELECT log_path FROM runs"), HasSubstr("a.log"));
+}
+
+TEST(HostileInput, APbsNodefileThatIsADeviceIsRefusedNamingIt) {
+  // Issue 40: PBS_NODEFILE=/dev/zero read until memory ran out (bad_alloc, exit 3).
+  TempDir d;
+  write_file(d / "c.yaml", "case: pbsz\ncommand: echo hi\n");
+  const auto r =
+      run_aerun(d, {"env", "--scheduler", "pbs"}, "PBS_NODEFILE=/dev/zero PBS_JOBID=1.x");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("/dev/zero"));
+  EXPECT_THAT(r.err, HasSubstr("not a regular file"));
+}
+
 TEST(HostileInput, ANewlineInTheCaseFilesPathRunsNoCodeFromADryRunOrAJobScript) {
   TempDir d;
   const std::string file = d / "cf\ntouch pwned\n#.yaml";

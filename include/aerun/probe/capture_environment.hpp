@@ -66,9 +66,9 @@ EnvRecord capture_environment(const CaptureOptions& o);
 // Names whose values are never recorded: containing TOKEN, SECRET, PASSWORD, PASSWD, KEY,
 // CREDENTIAL or AUTH, in any case (AWS_SECRET_ACCESS_KEY, HF_TOKEN, SSH_AUTH_SOCK, ...).
 bool secret_variable(const std::string& name);
-constexpr const char* kRedacted = "<redacted>";
-// "NAME=value" lines, sorted by name, secret values replaced by kRedacted, a newline inside a
-// value written as \\n (exported shell functions).
+// "NAME=value" lines, sorted by name, secret values replaced by `<redacted sha256:1a2b3c4d>` and a
+// password in a URL likewise (util/secret_text.hpp), a newline inside a value written as \\n
+// (exported shell functions).
 std::string redacted_environment(const EnvVars& env);
 
 }  // namespace aerun

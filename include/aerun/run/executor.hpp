@@ -30,6 +30,9 @@ class Process {
   virtual const ChildProcess::Exit& exit() const = 0;
   // Its start time in clock ticks since boot (what tells a reused pid from it), 0 if unknown.
   virtual long long start_ticks() const = 0;
+  // The processes outside its process group that hold its output pipe open (a daemon it started
+  // with setsid), by pid; none when unknown.
+  virtual std::vector<int> output_holders() const { return {}; }
 };
 
 class Executor {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace aerun {
 
@@ -19,6 +20,10 @@ const ProcessIdentity& self_identity();
 
 // The start time of a process on this machine, 0 when it does not exist (or cannot be read).
 long long process_start_ticks(int pid);
+
+// The processes of this machine (this one aside) that have the pipe whose read end is read_fd
+// open, found through /proc/<pid>/fd (those that can be read), by pid.
+std::vector<int> pipe_holders(int read_fd);
 
 // True when `owner` provably no longer runs: it ran on this host and this boot and its pid is
 // gone or now belongs to a process started at another time, or it ran on this host before the

@@ -1,6 +1,11 @@
 // Hostfiles of every kind read into unique hosts with their slots, in order.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 
 #include "aerun/cluster/hostfile.hpp"
 #include "aerun/util/error.hpp"
@@ -78,12 +83,53 @@ TEST(Hostfile, BadLinesNameFileLineAndColumn) {
 
 TEST(Hostfile, AMissingOrEmptyFileIsAnInputError) {
   EXPECT_THROW(read_hostfile(kDir + "does-not-exist"), InputError);
+  const std::string empty =
+      (std::filesystem::temp_directory_path() / ("aerun-empty-hf-" + std::to_string(getpid())))
+          .string();
+  { std::ofstream(empty) << "# no host\n"; }
   try {
-    read_hostfile("/dev/null");
+    read_hostfile(empty);
     FAIL();
   } catch (const InputError& e) {
     EXPECT_THAT(e.what(), HasSubstr("lists no host"));
   }
+  std::filesystem::remove(empty);
+}
+
+// Issue 40: PBS_NODEFILE=/dev/zero read until memory ran out; a FIFO blocked forever.
+TEST(Hostfile, ADeviceOrAFifoIsRefusedAtOnceNamingTheFile) {
+  const std::string fifo =
+      (std::filesystem::temp_directory_path() / ("aerun-fifo-hf-" + std::to_string(getpid())))
+          .string();
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  for (const std::string& path : {std::string("/dev/zero"), std::string("/dev/null"), fifo}) {
+    try {
+      read_hostfile(path);
+      ADD_FAILURE() << path;
+    } catch (const InputError& e) {
+      EXPECT_THAT(e.what(), HasSubstr(path));
+      EXPECT_THAT(e.what(), HasSubstr("not a regular file"));
+    }
+  }
+  std::filesystem::remove(fifo);
+}
+
+TEST(Hostfile, SlotsThatWouldOverflowAreRefused) {
+  // 2,200 lines of `a:999999`: 2.2e9 slots, past a signed int (it was negative).
+  std::string text;
+  for (int i = 0; i < 2200; ++i) text += "a:999999\n";
+  EXPECT_THAT(error_of(text), HasSubstr("slots in all"));
+}
+
+TEST(Hostfile, AHundredThousandHostsAreReadEachOnceWithItsFqdnMerged) {
+  // The duplicate check is a lookup by short name (it compared every line with every host).
+  std::string text;
+  for (int i = 0; i < 100000; ++i) text += "x" + std::to_string(i) + ".hsn.example\n";
+  text += "x42\n";  // the short name of a host above: the same host
+  const Hostfile hf = parse_hostfile(text, "big");
+  ASSERT_EQ(hf.hosts.size(), 100000u);
+  EXPECT_EQ(hf.hosts[42].slots, 2);
+  EXPECT_EQ(hf.hosts[99999].name, "x99999.hsn.example");
 }
 
 }  // namespace

@@ -167,17 +167,38 @@ TEST_F(IngestFolder, ReadingOnSeveralThreadsStoresTheSameRunsInTheSameOrder) {
 }
 
 TEST_F(IngestFolder, AnUnreadableFileStopsTheWalkAfterStoringTheFilesBeforeIt) {
-  // ws-5 is a regular file whose reading fails (EIO: /proc/self/mem at offset 0, which is never
-  // mapped; a chmod would not stop root). Natural order: l2l, ws-2, ws-5, ws-10.
-  fs::create_symlink("/proc/self/mem",
-                     logs() + "/log_stronghold_l-32_hs-2048_bs-4_ws-5_2022-06-29.1.txt");
+  // ws-5 is listed by the walk, then cannot be read: it is gone when its turn comes (removed
+  // under ingest; a chmod would not stop root, and a link to /proc/self/mem, which this test
+  // used, is now skipped as a kernel interface). Natural order: l2l, ws-2, ws-5, ws-10.
+  const std::string ws5 = logs() + "/log_stronghold_l-32_hs-2048_bs-4_ws-5_2022-06-29.1.txt";
+  fs::copy_file(std::string(AERUN_FIXTURES) + "/logs/fixture_stronghold_offload.log", ws5);
   aerun::Store store((dir_ / "a.db").string());
-  EXPECT_THROW(ingest(store, 4), aerun::SystemError);
+  aerun::IngestOptions o;
+  o.jobs = 1;
+  o.name_template = "log_{method}_l-{layers}_hs-{hidden}_bs-{batch}_ws-{window}_{date}.txt";
+  o.assume_complete = true;
+  o.progress = [&](const char* phase, size_t, size_t) {
+    if (std::string(phase) == "read") fs::remove(ws5);
+  };
+  EXPECT_THROW(aerun::ingest_paths(store, spec_, {logs()}, o), aerun::SystemError);
   std::vector<std::string> windows;
   for (const auto& r : store.list({}))
     windows.push_back(aerun::find_param(r.params, "window")->text());
   std::sort(windows.begin(), windows.end());
   EXPECT_EQ(windows, (std::vector<std::string>{"2", "4"}));  // l2l (ws-4) and ws-2, not ws-10
+}
+
+TEST_F(IngestFolder, ALinkToAKernelInterfaceIsSkippedAndNamedNotRead) {
+  // Issue 40: a link in the folder to /proc/self/environ (the process's secrets) was ingested.
+  fs::create_symlink("/proc/self/environ",
+                     logs() + "/log_stronghold_l-32_hs-2048_bs-4_ws-5_2022-06-29.1.txt");
+  aerun::Store store((dir_ / "a.db").string());
+  const auto files = ingest(store);
+  EXPECT_EQ(store.list({}).size(), 3u);
+  EXPECT_TRUE(std::any_of(files.begin(), files.end(), [](const IngestedFile& f) {
+    return f.path.ends_with("ws-5_2022-06-29.1.txt") &&
+           f.why.find("kernel interface") != std::string::npos;
+  }));
 }
 
 TEST_F(IngestFolder, TheStoreInTheFolderIsNotTakenForALog) {

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "aerun/util/secret_text.hpp"
 #include "aerun/util/sha256.hpp"
 
 namespace aerun {
@@ -77,8 +78,10 @@ TEST(RedactedEnvironment, SortedByNameSecretsReplacedAndOneLinePerVariable) {
   EXPECT_EQ(redacted_environment(env),
             "ALPHA=x\n"
             "BASH_FUNC_module%%=() {  eval $(lmod bash \"$@\")\\n}\n"
-            "WANDB_API_KEY=<redacted>\n"
-            "ZETA=1\n");
+            "WANDB_API_KEY=" +
+                aerun::redacted_secret("WANDB_API_KEY", "abc123") +
+                "\n"
+                "ZETA=1\n");
 }
 
 TEST(CaptureEnvironment, MachineFactsAndTheEnvironmentWithSecretsRedacted) {
@@ -93,7 +96,7 @@ TEST(CaptureEnvironment, MachineFactsAndTheEnvironmentWithSecretsRedacted) {
   EXPECT_THAT(rec.find("cpu")->text, HasSubstr("logical cpus: "));
   EXPECT_THAT(rec.find("memory")->text, StartsWith("total "));
   const std::string& env = rec.find("environment")->text;
-  EXPECT_THAT(env, HasSubstr("HF_TOKEN=<redacted>"));
+  EXPECT_THAT(env, HasSubstr("HF_TOKEN=<redacted sha256:"));
   EXPECT_THAT(env, HasSubstr("OMP_NUM_THREADS=8"));
   for (const auto& item : rec.items) EXPECT_THAT(item.text, Not(HasSubstr("hf_verysecret")));
   // Nothing else is in this PATH: no tool parts, no git (the temp dir is no repository).

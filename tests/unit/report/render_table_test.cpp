@@ -152,6 +152,24 @@ TEST(RenderJson, WritesStringKeysAsStringsAndAnEmptyTableAsAnEmptyArray) {
               HasSubstr("\"rows\": []\n}\n"));
 }
 
+TEST(RenderLatexAndHtml, ControlAndStrayBytesNeverReachTheLatexSource) {
+  // Issue 40: a merged store's parameter value with NUL, ESC, CR and a byte that is not UTF-8.
+  TableSpec spec = make_table({"hidden"}, {column("iter_ms")});
+  const std::string odd = std::string("a") + std::string(1, '\0') +
+                          "\x1b[31m\rb\xff"
+                          "c caf\xc3\xa9";
+  const std::vector<RunRecord> runs = {
+      make_run(params({{"hidden", odd}}), "ok", {{"iter_ms", 12.5}})};
+  const std::string tex = render_latex(build_table(make_case(), spec, runs));
+  EXPECT_EQ(tex.find('\0'), std::string::npos);
+  EXPECT_EQ(tex.find('\x1b'), std::string::npos);
+  EXPECT_EQ(tex.find('\r'), std::string::npos);
+  EXPECT_EQ(tex.find('\xff'), std::string::npos);
+  EXPECT_THAT(tex, HasSubstr("\\textbackslash{}x1b"));
+  EXPECT_THAT(tex, HasSubstr("\\textbackslash{}xff"));
+  EXPECT_THAT(tex, HasSubstr("caf\xc3\xa9"));
+}
+
 TEST(RenderLatexAndHtml, SetStatusesApartButNotTextParameters) {
   // "Y" is a parameter's text (the seed's DS column), "OOM" a run's status, "missing" no run.
   TableSpec spec = make_table({"hidden"}, {column("iter_ms"), column("ds")});

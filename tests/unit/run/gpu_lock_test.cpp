@@ -1,5 +1,6 @@
 #include "run/gpu_lock.hpp"
 
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -7,6 +8,9 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
+
+#include "aerun/util/error.hpp"
 
 TEST(GpuLock, ASecondHolderWaitsAndIsToldWhoHoldsTheLock) {
   const std::string path =
@@ -35,4 +39,32 @@ TEST(GpuLock, ASecondHolderWaitsAndIsToldWhoHoldsTheLock) {
   close(pipefd[0]);
   EXPECT_THAT(std::string(buf), ::testing::HasSubstr("case first"));
   std::filesystem::remove(path);
+}
+
+TEST(GpuLock, ALinkAtTheLocksPathIsNeverFollowed) {
+  // Issue 40: the lock was opened with O_CREAT, truncated and made mode 666 through a link put at
+  // its path, emptying whatever file it named.
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("aerun-gpu-link-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  const fs::path victim = dir / "victim.txt";
+  { std::ofstream(victim) << "the user's own file\n"; }
+  fs::create_symlink(victim, dir / "aerun-gpu.lock");
+  aerun::GpuLock lock;
+  EXPECT_THROW(lock.acquire((dir / "aerun-gpu.lock").string(), "pid 1", nullptr),
+               aerun::SystemError);
+  EXPECT_EQ(fs::file_size(victim), std::string("the user's own file\n").size());
+  EXPECT_EQ(fs::status(victim).permissions() & fs::perms::others_write, fs::perms::none);
+  fs::remove_all(dir);
+}
+
+TEST(GpuLock, ItsDefaultFolderIsTheUsersNotTheSharedTmp) {
+  unsetenv("AERUN_LOCK_DIR");
+  unsetenv("XDG_RUNTIME_DIR");
+  const std::string path = aerun::GpuLock::default_path();
+  EXPECT_EQ(path, "/tmp/aerun-" + std::to_string(getuid()) + "/aerun-gpu.lock");
+  struct stat st {};
+  ASSERT_EQ(lstat(("/tmp/aerun-" + std::to_string(getuid())).c_str(), &st), 0);
+  EXPECT_TRUE(S_ISDIR(st.st_mode));
+  EXPECT_EQ(st.st_mode & 077, 0u);
 }

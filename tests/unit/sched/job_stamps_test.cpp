@@ -1,4 +1,5 @@
 // The stamps a job leaves, and the output stamper that records first output and first step.
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -24,6 +25,30 @@ TEST(JobStamps, ReadsStartHostJobFirstStepAndEnd) {
   std::filesystem::remove(p);
   EXPECT_FALSE(read_job_stamps(p).start);
   EXPECT_EQ(stamps_path("/x/a-b_3.log"), "/x/a-b_3.stamps");
+}
+
+TEST(StampOutput, ALinkPutAtTheStampsPathIsReplacedNotAppendedThrough) {
+  // Issue 40: the stamps file was opened by std::ofstream in append mode, following a link.
+  const std::string dir =
+      std::filesystem::temp_directory_path() / ("so-link-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  { std::ofstream(dir + "/victim") << "the user's own file\n"; }
+  std::filesystem::create_symlink(dir + "/victim", dir + "/s");
+  int in[2];
+  ASSERT_EQ(pipe(in), 0);
+  ASSERT_EQ(write(in[1], "x\n", 2), 2);
+  close(in[1]);
+  const int devnull = ::open("/dev/null", O_WRONLY);
+  ASSERT_TRUE(stamp_output(in[0], devnull, dir + "/s", ""));
+  close(devnull);
+  close(in[0]);
+  std::ifstream victim(dir + "/victim");
+  std::string line;
+  std::getline(victim, line);
+  EXPECT_EQ(line, "the user's own file");
+  EXPECT_FALSE(std::filesystem::is_symlink(dir + "/s"));
+  EXPECT_TRUE(read_job_stamps(dir + "/s").first_output.has_value());
+  std::filesystem::remove_all(dir);
 }
 
 TEST(StampOutput, CopiesEverythingAndStampsTheFirstMatchingLineOnce) {

@@ -1,0 +1,33 @@
+// Files aerun creates, never through a link (issue 40): a link, a FIFO or a device planted at a
+// path aerun writes is removed, not followed, and a file another name also links to (a hard link
+// planted to a victim) is replaced by a new one rather than written into.
+#pragma once
+
+#include <sys/types.h>
+
+#include <string>
+#include <string_view>
+
+#include "aerun/util/unique_fd.hpp"
+
+namespace aerun {
+
+enum class CreateMode { Truncate, Append };
+
+// Opens path for writing as a regular file of aerun's: what is at path and is not a regular file
+// of one name (a symbolic link, a FIFO, a socket, a device, a file with other hard links) is
+// unlinked first, then the file is opened with O_NOFOLLOW (a link planted between the two makes
+// it fail, never followed). A directory at path is an error. Throws SystemError "cannot write
+// [what ]PATH: reason".
+UniqueFd create_file(const std::string& path, CreateMode how = CreateMode::Truncate,
+                     mode_t mode = 0644, const char* what = nullptr);
+
+// Writes text to path through create_file (whole, every write checked); what names the file in
+// the error ("job script").
+void write_created_file(const std::string& path, std::string_view text, const char* what);
+
+// Creates the folder path (and its missing parents) for aerun's files; a link, or anything that is
+// not a folder, at path itself is removed first, never followed. Throws SystemError naming path.
+void make_own_directory(const std::string& path);
+
+}  // namespace aerun

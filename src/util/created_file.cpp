@@ -1,0 +1,76 @@
+#include "aerun/util/created_file.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+#include "aerun/util/error.hpp"
+
+namespace aerun {
+
+UniqueFd create_file(const std::string& path, CreateMode how, mode_t mode, const char* what) {
+  const std::string name = what ? std::string(what) + " " + path : path;
+  const auto fail = [&](const std::string& why) {
+    throw SystemError("cannot write " + name + ": " + why);
+  };
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) == 0) {
+      if (S_ISDIR(st.st_mode)) fail(std::strerror(EISDIR));
+      if ((!S_ISREG(st.st_mode) || st.st_nlink > 1) && ::unlink(path.c_str()) != 0 &&
+          errno != ENOENT)
+        fail(std::string("it is not a regular file of aerun's and cannot be replaced: ") +
+             std::strerror(errno));
+    }
+    // Not truncated at open: a file that another name links to is seen first (fstat), then left.
+    const int flags = O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK |
+                      (how == CreateMode::Append ? O_APPEND : 0);
+    UniqueFd fd(::open(path.c_str(), flags, mode));
+    if (fd.get() < 0)
+      fail(errno == ELOOP ? std::string("a link was put there (not followed)")
+                          : std::string(std::strerror(errno)));
+    // O_NONBLOCK only kept a FIFO put there between the two calls from blocking the open.
+    if (::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode)) fail("not a regular file");
+    if (st.st_nlink > 1) continue;  // a hard link put there meanwhile: removed, and again
+    if (how == CreateMode::Truncate && ::ftruncate(fd.get(), 0) != 0) fail(std::strerror(errno));
+    ::fcntl(fd.get(), F_SETFL, ::fcntl(fd.get(), F_GETFL) & ~O_NONBLOCK);
+    return fd;
+  }
+  fail("other names keep being linked to it");
+  return UniqueFd();  // not reached
+}
+
+void make_own_directory(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::file_status st = fs::symlink_status(path, ec);
+  if (fs::exists(st) && !fs::is_directory(st) && ::unlink(path.c_str()) != 0)
+    throw SystemError("cannot replace " + path +
+                      " (not a folder of aerun's): " + std::strerror(errno));
+  fs::create_directories(path, ec);
+  if (ec) throw SystemError("cannot create " + path + ": " + ec.message());
+  if (!fs::is_directory(fs::symlink_status(path, ec)))
+    throw SystemError("cannot create " + path + ": a link was put there (not followed)");
+}
+
+void write_created_file(const std::string& path, std::string_view text, const char* what) {
+  UniqueFd fd = create_file(path, CreateMode::Truncate, 0644, what);
+  size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::write(fd.get(), text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0)
+      throw SystemError(std::string("cannot write ") + what + " " + path + ": " +
+                        std::strerror(n < 0 ? errno : ENOSPC));
+    done += static_cast<size_t>(n);
+  }
+  if (::close(fd.release()) != 0)
+    throw SystemError(std::string("cannot write ") + what + " " + path + ": " +
+                      std::strerror(errno));
+}
+
+}  // namespace aerun

@@ -1,0 +1,211 @@
+#include "aerun/util/secret_text.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+
+#include "aerun/util/sha256.hpp"
+
+namespace aerun {
+
+namespace {
+
+std::string upper(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return out;
+}
+
+bool space(char c) {
+  return c == ' ' || c == '\t' || c == '\n';
+}
+
+// The end of the shell word that starts at i: quotes ('...', "...") kept together.
+size_t word_end(std::string_view s, size_t i) {
+  char quote = 0;
+  for (; i < s.size(); ++i) {
+    const char c = s[i];
+    if (quote) {
+      if (c == quote)
+        quote = 0;
+      else if (c == '\\' && quote == '"' && i + 1 < s.size())
+        ++i;
+    } else if (c == '\'' || c == '"') {
+      quote = c;
+    } else if (c == '\\' && i + 1 < s.size()) {
+      ++i;
+    } else if (space(c) || c == ';' || c == '&' || c == '|') {
+      break;
+    }
+  }
+  return i;
+}
+
+}  // namespace
+
+bool secret_name(std::string_view name) {
+  static constexpr std::array<std::string_view, 7> kWords = {
+      "TOKEN", "SECRET", "PASSWORD", "PASSWD", "KEY", "CREDENTIAL", "AUTH"};
+  const std::string u = upper(name);
+  return std::any_of(kWords.begin(), kWords.end(),
+                     [&](std::string_view w) { return u.find(w) != std::string::npos; });
+}
+
+std::string redacted_secret(std::string_view name, std::string_view value) {
+  std::string both(name);
+  both += '\0';
+  both += value;
+  return "<redacted sha256:" + sha256_hex(both).substr(0, 8) + ">";
+}
+
+std::string without_url_credentials(std::string_view text) {
+  std::string out;
+  size_t from = 0;
+  for (size_t at = text.find("://"); at != std::string_view::npos; at = text.find("://", at + 3)) {
+    const size_t user = at + 3;
+    // The authority ends at the first of / ? # or a blank; its user information at the last @.
+    size_t end = user;
+    while (end < text.size() && !space(text[end]) && text[end] != '/' && text[end] != '?' &&
+           text[end] != '#' && text[end] != '"' && text[end] != '\'')
+      ++end;
+    const std::string_view authority = text.substr(user, end - user);
+    const size_t atsign = authority.rfind('@');
+    if (atsign == std::string_view::npos || atsign == 0) continue;
+    const std::string_view info = authority.substr(0, atsign);
+    const size_t colon = info.find(':');
+    size_t secret_from, secret_to = user + atsign;
+    if (colon != std::string_view::npos) {
+      secret_from = user + colon + 1;
+    } else if (info.size() >= 16) {
+      secret_from = user;
+    } else {
+      continue;  // `git@host`, `user@host`: a name, not a secret
+    }
+    if (secret_from >= secret_to) continue;
+    out.append(text.substr(from, secret_from - from));
+    out += redacted_secret("url", text.substr(secret_from, secret_to - secret_from));
+    from = secret_to;
+  }
+  out.append(text.substr(from));
+  return out;
+}
+
+std::string shown_variable(std::string_view name, std::string_view value) {
+  return secret_name(name) ? redacted_secret(name, value) : without_url_credentials(value);
+}
+
+std::string redacted_command(std::string_view command) {
+  std::string out;
+  size_t i = 0;
+  bool hide_next = false;  // the word after `--hf-token`
+  std::string hidden_name;
+  while (i < command.size()) {
+    if (space(command[i]) || command[i] == ';' || command[i] == '&' || command[i] == '|') {
+      out += command[i++];
+      continue;
+    }
+    const size_t e = std::max(word_end(command, i), i + 1);
+    const std::string_view w = command.substr(i, e - i);
+    i = e;
+    if (hide_next) {
+      hide_next = false;
+      if (!w.starts_with("-")) {
+        out += redacted_secret(hidden_name, w);
+        continue;
+      }
+    }
+    const size_t eq = w.find('=');
+    if (w.starts_with("-")) {
+      const size_t dashes = w.find_first_not_of('-');
+      const std::string_view name =
+          w.substr(dashes, (eq == std::string_view::npos ? w.size() : eq) - dashes);
+      if (dashes != std::string_view::npos && secret_name(name)) {
+        if (eq == std::string_view::npos) {
+          out += w;
+          hide_next = true;
+          hidden_name = std::string(name);
+        } else {
+          out += w.substr(0, eq + 1);
+          out += redacted_secret(name, w.substr(eq + 1));
+        }
+        continue;
+      }
+    } else if (eq != std::string_view::npos && eq > 0) {
+      const std::string_view name = w.substr(0, eq);
+      const bool variable = std::all_of(name.begin(), name.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+      });
+      if (variable && secret_name(name)) {
+        out += w.substr(0, eq + 1);
+        out += redacted_secret(name, w.substr(eq + 1));
+        continue;
+      }
+    }
+    out += without_url_credentials(w);
+  }
+  return out;
+}
+
+std::string redacted_text(std::string_view text) {
+  std::string out;
+  const auto name_char = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
+  };
+  // The end of a value that starts at i: a quoted one to its quote, else to a blank or , } ] ;
+  const auto value_end = [&](size_t i) {
+    if (i < text.size() && (text[i] == '\'' || text[i] == '"')) {
+      const size_t q = text.find(text[i], i + 1);
+      return q == std::string_view::npos ? text.size() : q + 1;
+    }
+    while (i < text.size() && !space(text[i]) && text[i] != ',' && text[i] != '}' &&
+           text[i] != ']' && text[i] != ';')
+      ++i;
+    return i;
+  };
+  size_t i = 0;
+  while (i < text.size()) {
+    if (!name_char(text[i]) || (i > 0 && name_char(text[i - 1]))) {
+      out += text[i++];
+      continue;
+    }
+    size_t e = i;
+    while (e < text.size() && name_char(text[e])) ++e;
+    const std::string_view name = text.substr(i, e - i);
+    out.append(name);
+    i = e;
+    const std::string_view bare = name.substr(std::min(name.find_first_not_of('-'), name.size()));
+    if (bare.empty() || !secret_name(bare)) continue;
+    size_t v = std::string_view::npos;
+    if (i < text.size() && text[i] == '=' && (i + 1 >= text.size() || text[i + 1] != '=')) {
+      out += '=';
+      v = i + 1;
+    } else if (i + 1 < text.size() && text[i] == ':' &&
+               (text[i + 1] == ' ' || text[i + 1] == '\t')) {
+      size_t k = i + 1;
+      while (k < text.size() && (text[k] == ' ' || text[k] == '\t')) ++k;
+      out.append(text.substr(i, k - i));
+      v = k;
+    } else if (name.starts_with("-") && i < text.size() && (text[i] == ' ' || text[i] == '\t')) {
+      size_t k = i;
+      while (k < text.size() && (text[k] == ' ' || text[k] == '\t')) ++k;
+      if (k < text.size() && text[k] != '-' && text[k] != '\n') {
+        out.append(text.substr(i, k - i));
+        v = k;
+      }
+    }
+    if (v == std::string_view::npos || v >= text.size()) {
+      i = v == std::string_view::npos ? i : v;
+      continue;
+    }
+    const size_t ve = value_end(v);
+    const std::string_view value = text.substr(v, ve - v);
+    if (value.empty() || value.starts_with("<redacted") || value == "\n")
+      out.append(value);
+    else
+      out += redacted_secret(bare, value);
+    i = ve;
+  }
+  return without_url_credentials(out);
+}
+
+}  // namespace aerun

@@ -1,0 +1,73 @@
+// Secrets are never shown (issue 40): by name, in URLs, on command lines; what stands for one keeps
+// a short digest so that a change is still seen.
+#include "aerun/util/secret_text.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+using aerun::redacted_command;
+using aerun::redacted_secret;
+using aerun::shown_variable;
+using aerun::without_url_credentials;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+TEST(SecretText, APasswordInAUrlIsRedactedTheRestKept) {
+  const std::string shown =
+      without_url_credentials("https://alice:S3cr3t-pw@pypi.example.org/simple/ and more");
+  EXPECT_THAT(shown, Not(HasSubstr("S3cr3t-pw")));
+  EXPECT_THAT(shown, HasSubstr("https://alice:<redacted sha256:"));
+  EXPECT_THAT(shown, HasSubstr(">@pypi.example.org/simple/ and more"));
+  EXPECT_THAT(without_url_credentials("http://u:p4ss@proxy:3128"), Not(HasSubstr("p4ss")));
+}
+
+TEST(SecretText, ATokenAsAUrlsUserIsRedactedANameIsNot) {
+  EXPECT_THAT(without_url_credentials("https://ghp_abcdefghijklmnopqrstuvwxyz@github.com/o/r.git"),
+              Not(HasSubstr("ghp_abcdefghijklmnop")));
+  EXPECT_EQ(without_url_credentials("ssh://git@github.com/o/r.git"),
+            "ssh://git@github.com/o/r.git");
+  EXPECT_EQ(without_url_credentials("no url here: a@b"), "no url here: a@b");
+}
+
+TEST(SecretText, AVariableNamedForASecretIsRedactedWhole) {
+  EXPECT_THAT(shown_variable("WANDB_API_KEY", "0123456789abcdef"),
+              Not(HasSubstr("0123456789abcdef")));
+  EXPECT_EQ(shown_variable("OMP_NUM_THREADS", "8"), "8");
+  EXPECT_THAT(shown_variable("PIP_INDEX_URL", "https://u:SECRET@h/simple"),
+              Not(HasSubstr("SECRET")));
+}
+
+TEST(SecretText, TheDigestShowsAChangeNotTheValue) {
+  EXPECT_EQ(redacted_secret("HF_TOKEN", "a"), redacted_secret("HF_TOKEN", "a"));
+  EXPECT_NE(redacted_secret("HF_TOKEN", "a"), redacted_secret("HF_TOKEN", "b"));
+  EXPECT_THAT(redacted_secret("HF_TOKEN", "hf_value"), Not(HasSubstr("hf_value")));
+}
+
+TEST(SecretText, OptionsAndAssignmentsThatCarrySecretsOnACommandLine) {
+  const std::string cmd =
+      "WANDB_API_KEY=k1k1k1 python train.py --hf-token tok123 --password=pw456 -api-key 'ak 789' "
+      "--lr 3e-4 --data https://u:urlpw@host/d --keep 2";
+  const std::string shown = redacted_command(cmd);
+  for (const char* secret : {"k1k1k1", "tok123", "pw456", "ak 789", "urlpw"})
+    EXPECT_THAT(shown, Not(HasSubstr(secret))) << secret;
+  for (const char* kept : {"python train.py --hf-token <redacted", "--password=<redacted",
+                           "--lr 3e-4", "--keep 2", "WANDB_API_KEY=<redacted"})
+    EXPECT_THAT(shown, HasSubstr(kept)) << kept;
+  EXPECT_EQ(redacted_command("echo x={x}; sleep 1 && ls | wc -l"),
+            "echo x={x}; sleep 1 && ls | wc -l");
+}
+
+TEST(SecretText, FreeTextKeepsNoSecretOfACaseFileOrAToolsOutput) {
+  const std::string yaml =
+      "env: {WANDB_API_KEY: 'wandb-5ecret', NCCL_DEBUG: WARN}\n"
+      "command: train --hf-token tok-5ecret --password=pw-5ecret --lr 3e-4\n"
+      "api_key: key-5ecret\n"
+      "url: https://u:url-5ecret@host/x\n"
+      "keyring==23.0\n";
+  const std::string shown = aerun::redacted_text(yaml);
+  EXPECT_THAT(shown, Not(HasSubstr("5ecret")));
+  EXPECT_THAT(shown, HasSubstr("NCCL_DEBUG: WARN"));
+  EXPECT_THAT(shown, HasSubstr("--lr 3e-4"));
+  EXPECT_THAT(shown, HasSubstr("keyring==23.0"));  // a package, not a key=value
+  EXPECT_EQ(aerun::redacted_text(shown), shown);   // what is redacted stays as it is
+}
