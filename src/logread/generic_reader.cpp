@@ -702,9 +702,10 @@ struct GenericReader::Impl {
       record_training |= only->canon.role == Role::Training;
       record_last = no;
       mark_record();
-    } else if (!t.eval && !t.fields.empty() && introduces(text)) {
-      // A line that introduces a record (`train | step: 22785 | steps/sec: 0.4 | output:`): its
-      // keyed values are the record's first.
+    } else if (!t.eval && !t.fields.empty() && (introduces(text) || counters_only(t, no))) {
+      // A line that introduces a record (`train | step: 22785 | steps/sec: 0.4 | output:`), or
+      // counters alone on a line (OLMo's `[step=3/739328,epoch=0]` before its `key=value` lines):
+      // its keyed values are the record's first.
       record.assign(1, t.shape);
       record_shapes.assign(1, t.shape);
       record_marked = false;
@@ -720,6 +721,19 @@ struct GenericReader::Impl {
       record_shapes.clear();
       record_counter = record_training = record_marked = false;
     }
+  }
+
+  // Whether line `no` of t counts (a done/total step or epoch) and prints no training metric: a
+  // record's heading (`[step=3/739328,epoch=0]`; what else it holds, a host:rank or a source
+  // file:line, is no metric).
+  static bool counters_only(const Template& t, long long no) {
+    bool any_total = false;
+    for (const FieldStat& f : t.fields) {
+      if (f.last_line != no) continue;
+      if (f.canon.role == Role::Training) return false;
+      any_total |= f.counter && f.canon.role == Role::Counter;
+    }
+    return any_total;
   }
 
   // Whether a line ends with a colon (blanks after it aside): what follows is its content.

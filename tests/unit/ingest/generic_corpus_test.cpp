@@ -28,7 +28,7 @@ const std::set<std::string> kMaxNames = {"memory_gb"};
 
 // What the reader reaches on the corpus today (the figures printed), less a little.
 constexpr double kStatusFloor = 82;
-constexpr double kMetricFloor = 79;
+constexpr double kMetricFloor = 80;
 
 aerun::CaseSpec generic_spec() {
   aerun::CaseSpec spec;

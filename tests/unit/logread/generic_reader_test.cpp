@@ -125,6 +125,15 @@ TEST(GenericReader, ATotalPrintedOnTheCommandLineEndsTheEpochCounter) {
   EXPECT_EQ(metric(f, "total_epochs")->source_line, 1);
 }
 
+TEST(GenericReader, ACountersHeadingStartsARecordOfItsKeyedLines) {
+  // OLMo: "... olmo.train:908  INFO    [step=3/739328,epoch=0]" and under it one `key=value` a line
+  // (train/CrossEntropyLoss, throughput/total_tokens, ...): every line of the record is read.
+  const GenericFindings f = read_log("olmo/olmo-issue692-loss-zero.log").findings();
+  ASSERT_NE(metric(f, "total_tokens"), nullptr);
+  EXPECT_EQ(metric(f, "total_tokens")->value, 3145728);
+  EXPECT_EQ(metric(f, "total_tokens")->source_line, 24);
+}
+
 TEST(GenericReader, ALastEpochCutBeforeItsUsualLastBatchHasNotEnded) {
   // The same log cut after "Train Epoch: 4 [10000/30000 (33%)]": epoch 4 of 4 did not run through.
   const auto lines = testing::lines_of(std::string(AERUN_FIXTURES) +
