@@ -4,6 +4,7 @@
 #include "aerun/cluster/gpu_discovery.hpp"
 #include "aerun/launch/container_line.hpp"
 #include "aerun/launch/launcher.hpp"
+#include "aerun/util/error.hpp"
 
 namespace aerun {
 
@@ -23,7 +24,15 @@ LaunchSetup prepare_launch(const CaseSpec& spec, const ResourcesSpec* point,
   DiscoveryOptions o;
   o.hostfile = l.hostfile;
   o.gpus_per_host = l.gpus_per_node;
-  const ClusterInfo c = discover(o);
+  ClusterInfo c;
+  try {
+    c = discover(o);
+  } catch (const InputError& e) {
+    // The case named the hostfile: its error names the case file and key too (issue 40: a
+    // `hostfile: /dev/zero` is refused as not a regular file).
+    if (l.hostfile.empty()) throw;
+    throw InputError(l.loc, "launcher.hostfile", e.what());
+  }
   s.prefix = render_launch(l, c);
   s.env = rendezvous_env(l, c);
   if (gpus_auto) s.gpu_vendor = gpu_vendor_of(c.gpu_source);
