@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <string>
 
 #include "../line_values.hpp"
@@ -12,12 +13,27 @@
 namespace aerun {
 namespace {
 
-GenericReader read_log(const std::string& file) {
+std::vector<std::string> corpus_lines(const std::string& file) {
+  return testing::lines_of(std::string(AERUN_FIXTURES) + "/logs/generic/" + file);
+}
+
+// The corpus log `file` read whole, or only its first `first` lines (a log cut there).
+GenericReader read_log(const std::string& file, size_t first = SIZE_MAX) {
   GenericReader r;
-  const auto lines = testing::lines_of(std::string(AERUN_FIXTURES) + "/logs/generic/" + file);
-  long long no = 0;
-  for (const auto& l : lines) r.line(l, ++no);
+  const auto lines = corpus_lines(file);
+  for (size_t i = 0; i < lines.size() && i < first; ++i)
+    r.line(lines[i], static_cast<long long>(i + 1));
   return r;
+}
+
+// The log read in two parts cut before line cut + 1, the second appended to the first.
+GenericFindings read_in_two_parts(const std::string& file, size_t cut) {
+  const auto lines = corpus_lines(file);
+  GenericReader a, b;
+  for (size_t i = 0; i < cut; ++i) a.line(lines[i], static_cast<long long>(i + 1));
+  for (size_t i = cut; i < lines.size(); ++i) b.line(lines[i], static_cast<long long>(i - cut + 1));
+  a.append(std::move(b), static_cast<long long>(cut));
+  return a.findings();
 }
 
 const MetricValue* metric(const GenericFindings& f, const std::string& name) {
@@ -136,11 +152,7 @@ TEST(GenericReader, ACountersHeadingStartsARecordOfItsKeyedLines) {
 
 TEST(GenericReader, ALastEpochCutBeforeItsUsualLastBatchHasNotEnded) {
   // The same log cut after "Train Epoch: 4 [10000/30000 (33%)]": epoch 4 of 4 did not run through.
-  const auto lines = testing::lines_of(std::string(AERUN_FIXTURES) +
-                                       "/logs/generic/horovod/horovod-pytorch-mnist-2node-ok.log");
-  GenericReader r;
-  for (size_t i = 0; i < 44; ++i) r.line(lines[i], static_cast<long long>(i + 1));
-  const GenericFindings f = r.findings();
+  const GenericFindings f = read_log("horovod/horovod-pytorch-mnist-2node-ok.log", 44).findings();
   ASSERT_TRUE(f.counter_planned.has_value());
   EXPECT_LT(*f.counter_done, *f.counter_planned);
 }
@@ -161,11 +173,7 @@ TEST(GenericReader, TheCountersOwnNameInAConfigurationIsATotalOnlyWhereTheCounte
   ASSERT_TRUE(f.counter_planned.has_value());
   EXPECT_EQ(*f.counter_done, 20);
   // Cut at epoch 12, the same line is no total: nothing says training was to stop there.
-  const auto lines = testing::lines_of(std::string(AERUN_FIXTURES) +
-                                       "/logs/generic/chainer/chainer-mnist-blog.log");
-  GenericReader r;
-  for (size_t i = 0; i < 19; ++i) r.line(lines[i], static_cast<long long>(i + 1));
-  const GenericFindings cut = r.findings();
+  const GenericFindings cut = read_log("chainer/chainer-mnist-blog.log", 19).findings();
   EXPECT_EQ(metric(cut, "total_epochs"), nullptr);
   EXPECT_FALSE(cut.counter_planned.has_value());
 }
@@ -182,30 +190,14 @@ TEST(GenericReader, OneLineThatCountsAndTrainsIsProgressInAShortLog) {
 
 TEST(GenericReader, ALogReadInTwoPartsGivesWhatOneReadGives) {
   const std::string file = "keras3/keras3-lstm-stock-100ep-ok.log";
-  const auto lines = testing::lines_of(std::string(AERUN_FIXTURES) + "/logs/generic/" + file);
   const GenericFindings whole = read_log(file).findings();
-  const size_t cut = lines.size() / 2;
-  GenericReader a, b;
-  for (size_t i = 0; i < cut; ++i) a.line(lines[i], static_cast<long long>(i + 1));
-  for (size_t i = cut; i < lines.size(); ++i) b.line(lines[i], static_cast<long long>(i - cut + 1));
-  a.append(std::move(b), static_cast<long long>(cut));
-  const GenericFindings parts = a.findings();
+  const GenericFindings parts = read_in_two_parts(file, corpus_lines(file).size() / 2);
   ASSERT_EQ(parts.metrics.size(), whole.metrics.size());
   for (size_t i = 0; i < whole.metrics.size(); ++i) {
     EXPECT_EQ(parts.metrics[i].name, whole.metrics[i].name);
     EXPECT_EQ(parts.metrics[i].source_line, whole.metrics[i].source_line) << whole.metrics[i].name;
   }
   EXPECT_EQ(parts.last_progress_line, whole.last_progress_line);
-}
-
-// Reads file in two parts cut before line cut + 1, appended.
-GenericFindings read_in_two_parts(const std::string& file, size_t cut) {
-  const auto lines = testing::lines_of(std::string(AERUN_FIXTURES) + "/logs/generic/" + file);
-  GenericReader a, b;
-  for (size_t i = 0; i < cut; ++i) a.line(lines[i], static_cast<long long>(i + 1));
-  for (size_t i = cut; i < lines.size(); ++i) b.line(lines[i], static_cast<long long>(i - cut + 1));
-  a.append(std::move(b), static_cast<long long>(cut));
-  return a.findings();
 }
 
 TEST(GenericReader, APartWhoseLossIsOnlyNanKeepsTheLastValueBeforeIt) {
