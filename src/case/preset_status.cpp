@@ -26,8 +26,10 @@ std::vector<StatusPattern> shared_status_v1() {
        R"(srun: error: Node failure on )",
        R"( UNCORRECTABLE MEMORY ERROR AT )"});  // Slurm: a hardware memory error
   add(run_status::interrupted,
-      {R"(CANCELLED AT \S+ (?i:due to) PREEMPTION)",     // Slurm preemption
-       R"(CANCELLED AT \S+ (?i:due to) JOB REQUEUE)"});  // scontrol requeue, --requeue
+      {R"(CANCELLED AT \S+ (?i:due to) PREEMPTION)",   // Slurm preemption
+       R"(CANCELLED AT \S+ (?i:due to) JOB REQUEUE)",  // scontrol requeue, --requeue
+       // The last line of the traceback Python prints for an uncaught KeyboardInterrupt (Ctrl-C).
+       R"(^KeyboardInterrupt\s*$)"});
   add(run_status::failed,
       {R"(CANCELLED AT \S+ (?i:due to) TASK FAILURE)",  // Slurm: --kill-on-bad-exit
        R"( FAILED \(non-zero exit code or other failure mode\))"});
@@ -46,7 +48,11 @@ std::vector<StatusPattern> shared_status_v1() {
        // darknet src/cuda.c, check_error: printf("CUDA Error: %s\n", cudaGetErrorString(...)),
        // and MXNet's storage manager "cudaMalloc failed: out of memory"
        // (src/storage/pooled_storage_manager.h).
-       R"(CUDA Error: out of memory)", R"(cudaMalloc failed: out of memory)"});
+       R"(CUDA Error: out of memory)", R"(cudaMalloc failed: out of memory)",
+       // fairseq2's recipe runner: except OutOfMemoryError: log.exception("CUDA run out of
+       // memory. See the logged memory stats.\n{}", ...) (index id 48348623780;
+       // facebookresearch/fairseq2#976).
+       R"(CUDA run out of memory)"});
   add_accelerator_status(add);
   add(run_status::host_oom,
       {R"(oom-kill event)",   // slurmstepd: Detected 1 oom-kill event(s) in StepId=

@@ -32,7 +32,31 @@ constexpr std::array<std::string_view, 12> kIdioms{
     // print('Training took {} seconds'...) (index 6051537637); LOG(INFO) << "Training took "
     // (index 8428552).
     "training took",
-    "training time ",  // facebookresearch DeiT/DINO/MAE main.py: print('Training time {}')
+    // facebookresearch DeiT/DINO/MAE main.py: print('Training time {}'); LitGPT
+    // finetune/lora.py: fabric.print(f"Training time: {...:.2f}s").
+    "training time",
+};
+
+// Early stopping: the trainer ended training itself, before its planned count, as it was asked
+// to (it finished; the run is ok).
+constexpr std::array<std::string_view, 6> kEarlyStops{
+    // Keras EarlyStopping.on_train_end: print(f"Epoch {self.stopped_epoch + 1}: early stopping")
+    // (older Keras: "Epoch 00045: early stopping"; copies at index 18973572241, 5697913260).
+    ": early stopping",
+    // XGBoost's early-stop callback: "Stopping. Best iteration:\n[3] ..."
+    // (tests/fixtures/logs/generic/xgboost).
+    "stopping. best iteration:",
+    // LightGBM callback.early_stopping: "Early stopping, best iteration is:\n[1274] ..." (logs at
+    // index 10540115439, 6486054549).
+    "early stopping, best iteration is:",
+    // scikit-learn neural_network/_multilayer_perceptron.py: "Training loss did not improve more
+    // than tol=%f for %d consecutive epochs. Stopping." (tests/fixtures/logs/generic/sklearn).
+    "consecutive epochs. stopping.",
+    // CatBoost: CATBOOST_NOTICE_LOG << "Stopped by overfitting detector (" ... (index 69379322001).
+    "stopped by overfitting detector",
+    // YOLOv5 / Ultralytics utils EarlyStopping: "Stopping training early as no improvement observed
+    // in last 100 epochs." (tests/fixtures/logs/generic/yolov5).
+    "stopping training early as no improvement observed",
 };
 
 bool contains_lower(std::string_view hay, std::string_view needle) {
@@ -78,8 +102,20 @@ bool says_training_ended(std::string_view line) {
     for (std::string_view w : {"Done!", "Done.", "All done!", "All done.", "Training done!"})
       if (m == w) return true;
   }
-  // Every idiom has "rain", "ptimiz" or "ompleted in": a cheap test first.
+  // Every idiom has "rain", "ptimiz" or "ompleted in", every early stop "top": a cheap test first.
   if (line.size() > 400) return false;
+  if (::memmem(line.data(), line.size(), "top", 3) ||
+      ::memmem(line.data(), line.size(), "TOP", 3)) {
+    std::string_view trimmed = line;
+    while (!trimmed.empty() && (trimmed.back() == ' ' || trimmed.back() == '\r'))
+      trimmed.remove_suffix(1);
+    for (const auto idiom : kEarlyStops)
+      if (idiom == ": early stopping"
+              ? trimmed.size() >= idiom.size() &&
+                    contains_lower(trimmed.substr(trimmed.size() - idiom.size()), idiom)
+              : contains_lower(line, idiom))
+        return true;
+  }
   const bool maybe = ::memmem(line.data(), line.size(), "rain", 4) ||
                      ::memmem(line.data(), line.size(), "ptimiz", 6) ||
                      ::memmem(line.data(), line.size(), "RAIN", 4) ||
@@ -108,9 +144,11 @@ bool says_training_ended(std::string_view line) {
         if (step || (!rest.empty() && rest.front() >= '0' && rest.front() <= '9')) continue;
       }
       // "Training time" only as a line's message, not inside "epoch training time: 3s".
-      if (idiom == "training time ") {
-        const auto at = line.find("Training time ");
-        if (at == std::string_view::npos) continue;
+      if (idiom == "training time") {
+        const auto at = line.find("Training time");
+        if (at == std::string_view::npos || at + 13 >= line.size() ||
+            (line[at + 13] != ' ' && line[at + 13] != ':'))
+          continue;
         bool message_start = true;
         for (size_t k = 0; k < at; ++k)
           if (line[k] != ' ' && line[k] != '\t') message_start = false;

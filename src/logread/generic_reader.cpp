@@ -178,24 +178,15 @@ uint64_t hash_bytes(uint64_t h, const char* b, size_t n) {
     std::memcpy(&w, b + k, 8);
     h = mix(h, w);
   }
+  const size_t rest = n - k;
   uint64_t w = 0;
-  std::memcpy(&w, b + k, n - k);
-  return mix(h, w ^ (static_cast<uint64_t>(n - k) << 56));
-}
-
-// The first digit of b[i, n), or n: sixteen bytes at a time (SSE2, which every x86-64 has).
-size_t next_digit(const char* b, size_t i, size_t n) {
-#if defined(__SSE2__)
-  const __m128i zero = _mm_set1_epi8('0');
-  const __m128i nine = _mm_set1_epi8(9);
-  for (; i + 16 <= n; i += 16) {
-    const __m128i x = _mm_sub_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(b + i)), zero);
-    const int digits = _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(x, nine), x));
-    if (digits != 0) return i + static_cast<size_t>(__builtin_ctz(static_cast<unsigned>(digits)));
+  if (rest > 0 && n >= 8) {  // the last eight bytes, less those hashed already
+    std::memcpy(&w, b + n - 8, 8);
+    w >>= 8 * (8 - rest);
+  } else {
+    for (size_t i = n; i-- > k;) w = (w << 8) | static_cast<unsigned char>(b[i]);
   }
-#endif
-  while (i < n && !(b[i] >= '0' && b[i] <= '9')) ++i;
-  return i;
+  return mix(h, w ^ (static_cast<uint64_t>(rest) << 56));
 }
 
 uint64_t skeleton_of(std::string_view line, std::vector<std::pair<uint32_t, uint32_t>>& runs) {
@@ -214,25 +205,99 @@ uint64_t skeleton_of(std::string_view line, std::vector<std::pair<uint32_t, uint
                                          b[i - 1] == '/' || b[i - 1] == '+') &&
                                         i > 1 && wordish(i - 2)));
   };
+  // Bit i%64 of digits[i/64]: whether byte i is a digit (found sixteen bytes at a time), so that
+  // runs of digits are found by counting bits.
+  uint64_t digits[logread::kMaxTokenBytes / 64];
+  const size_t words = (n + 63) / 64;
+  for (size_t w = 0; w < words; ++w) {
+    const size_t base = w * 64;
+    uint64_t bits = 0;
+    size_t k = base;
+#if defined(__SSE2__)
+    const __m128i zero = _mm_set1_epi8('0');
+    const __m128i nine = _mm_set1_epi8(9);
+    for (; k + 16 <= n && k < base + 64; k += 16) {
+      const __m128i x =
+          _mm_sub_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(b + k)), zero);
+      const auto m = static_cast<uint64_t>(
+          static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(x, nine), x))));
+      bits |= m << (k - base);
+    }
+#endif
+    for (; k < n && k < base + 64; ++k)
+      if (digit(k)) bits |= uint64_t{1} << (k - base);
+    digits[w] = bits;
+  }
+  // The first byte at or after i that is (set) or is not (!set) a digit, or n.
+  const auto next = [&](size_t i, bool set) -> size_t {
+    size_t w = i >> 6;
+    if (w >= words) return n;
+    uint64_t x = (set ? digits[w] : ~digits[w]) & (~uint64_t{0} << (i & 63));
+    while (x == 0) {
+      if (++w == words) return n;
+      x = set ? digits[w] : ~digits[w];
+    }
+    return std::min(n, (w << 6) + static_cast<size_t>(__builtin_ctzll(x)));
+  };
   size_t seg = 0;  // the start of the bytes not hashed yet
-  for (size_t i = 0; i < n;) {
-    i = next_digit(b, i, n);
-    if (i == n) break;
+  for (size_t i = next(0, true); i < n; i = next(i, true)) {
     if (in_word(i)) {
-      while (i < n && digit(i)) ++i;
+      i = next(i, false);
       continue;
     }
     h = hash_bytes(h, b + seg, i - seg);
     const size_t start = i;
     bool dot = false;
-    while (i < n && (digit(i) || (b[i] == '.' && i + 1 < n && digit(i + 1) && i > start)))
-      dot |= b[i++] == '.';
+    i = next(i, false);
+    while (i + 1 < n && b[i] == '.' && digit(i + 1)) {
+      dot = true;
+      i = next(i + 1, false);
+    }
     const size_t len = i - start;
     h = mix(h, dot ? 1 : 2 + std::min<size_t>(len, 5));
     runs.emplace_back(static_cast<uint32_t>(start), static_cast<uint32_t>(i));
     seg = i;
   }
   return hash_bytes(h, b + seg, n - seg) ^ n;
+}
+
+// The number that [b, e) starts with (an optional sign, digits, a fraction, an exponent), as
+// std::from_chars reads it. Clinger's fast path: a mantissa of at most 15 digits scaled by a power
+// of ten of at most 22 is exact in a double, so one multiplication or division rounds correctly;
+// any other number goes to std::from_chars. Most values of a log are of the first kind.
+double parse_number(const char* b, const char* e) {
+  static constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                      1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                      1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+  const char* p = b;
+  const bool negative = p < e && *p == '-';
+  if (p < e && (*p == '-' || *p == '+')) ++p;
+  uint64_t m = 0;
+  int digits = 0, scale = 0;
+  for (; p < e && *p >= '0' && *p <= '9'; ++p, ++digits)
+    m = m * 10 + static_cast<unsigned>(*p - '0');
+  if (p < e && *p == '.')
+    for (++p; p < e && *p >= '0' && *p <= '9'; ++p, ++digits, --scale)
+      m = m * 10 + static_cast<unsigned>(*p - '0');
+  if (p < e && (*p == 'e' || *p == 'E')) {
+    const char* q = p + 1;
+    const bool eneg = q < e && *q == '-';
+    if (q < e && (*q == '-' || *q == '+')) ++q;
+    int x = 0, xd = 0;
+    for (; q < e && *q >= '0' && *q <= '9'; ++q, ++xd) x = std::min(x * 10 + (*q - '0'), 100000);
+    if (xd > 0) {
+      scale += eneg ? -x : x;
+      p = q;
+    }
+  }
+  if (digits == 0 || digits > 15 || scale < -22 || scale > 22) {
+    double v = 0;
+    std::from_chars(b + (*b == '+'), e, v);
+    return v;
+  }
+  double v = static_cast<double>(m);
+  v = scale < 0 ? v / kPow10[-scale] : v * kPow10[scale];
+  return negative ? -v : v;
 }
 
 // A training loss (or perplexity), whose becoming nan is a divergence; an evaluation's is not.
@@ -501,9 +566,7 @@ struct GenericReader::Impl {
     size_t a = runs[k].first;
     const size_t b = runs[k].second;
     if (negative) --a;
-    double v = 0;
-    std::from_chars(text.data() + a + (text[a] == '+'), text.data() + b, v);
-    return v;
+    return parse_number(text.data() + a, text.data() + b);
   }
 
   // Reads a line by its skeleton's plan: true when it had one (and the line was read).
@@ -526,8 +589,7 @@ struct GenericReader::Impl {
         for (size_t k = 0; k < st.runs; ++k) v = v * 60 + run_value(text, st.first_run + k, false);
       } else {  // the run and what follows it in the number (1e-05: the exponent)
         const size_t a = runs[st.first_run].first - (st.negative ? 1 : 0);
-        v = 0;
-        std::from_chars(text.data() + a, text.data() + runs[st.first_run].second + st.extra, v);
+        v = parse_number(text.data() + a, text.data() + runs[st.first_run].second + st.extra);
       }
       const double total =
           st.total_run >= 0 ? run_value(text, static_cast<size_t>(st.total_run), false) : 0;
@@ -571,6 +633,8 @@ struct GenericReader::Impl {
       r.first_run = static_cast<uint16_t>(first);
       r.runs = static_cast<uint16_t>(last - static_cast<size_t>(first) + 1);
       if (tok.kind == logread::TokKind::Duration) {
+        // Only h:m:s adds up run by run; `2h 42s`, `3d 4h` are read in full.
+        if (tok.text.find_first_of("dhms") != std::string_view::npos) return;
         r.duration = true;
       } else if (tok.kind == logread::TokKind::Fraction) {
         if (r.runs != 2) return;
@@ -675,6 +739,17 @@ struct GenericReader::Impl {
             why = "repeats with '" + s.canon.name + "' changing";
             break;
           }
+        // A named counter that grows and values beside it that change, whatever their names
+        // (CatBoost's `999:\tlearn: 0.994\ttest: 0.967`, an `auc` or a `dice` no word of the
+        // vocabulary says is trained): lines that repeat with the same words and growing numbers.
+        if (why.empty() && counter_grew && named_counter)
+          for (const auto& s : t.fields)
+            if (!s.counter && s.canon.role != Role::Counter && s.canon.role != Role::Ignored &&
+                s.increases + s.decreases > 0) {
+              why = "repeats with its counter '" + grew + "' growing and '" + s.canon.name +
+                    "' changing";
+              break;
+            }
       }
       if (!why.empty()) promote(t, why);
     } else if (t.progress) {
@@ -1034,17 +1109,21 @@ GenericFindings GenericReader::findings() const {
     long long count = 0, line = 0;
     double value = 0;
     long double sum = 0;
+    bool progress = false;  // a progress template gave it
   };
   std::vector<Pooled> pooled;
   auto pool = [&](const std::string& name, const FieldStat& f, double last, long long last_line,
-                  bool total) {
+                  bool total, bool progress) {
     auto it =
         std::find_if(pooled.begin(), pooled.end(), [&](const Pooled& p) { return p.name == name; });
     if (it == pooled.end()) {
       pooled.push_back({name, total ? "" : f.canon.unit,
-                        total ? logread::Reduce::Last : f.canon.reduce, 0, 0, 0, 0});
+                        total ? logread::Reduce::Last : f.canon.reduce, 0, 0, 0, 0, progress});
       it = pooled.end() - 1;
     }
+    // A mean is over the progress lines when they print it: a time printed once after training
+    // (LitGPT's "Training time: 11.20s") is no step's (progress templates are pooled first).
+    if (it->reduce == logread::Reduce::Mean && it->progress && !progress) return;
     it->count += f.count;
     if (it->reduce == logread::Reduce::Mean) {
       it->sum += f.sum;
@@ -1084,16 +1163,16 @@ GenericFindings GenericReader::findings() const {
         elapsed.canon.unit = "s";
         elapsed.canon.reduce = logread::Reduce::Last;
         elapsed.last /= 1000;
-        pool("time_s", elapsed, elapsed.last, elapsed.last_line, false);
+        pool("time_s", elapsed, elapsed.last, elapsed.last_line, false, t->progress);
         continue;
       }
-      pool(name, f, f.last, f.last_line, false);
+      pool(name, f, f.last, f.last_line, false, t->progress);
       if (f.counter && f.total > 0) {
         const std::string& n = f.canon.name;
         pool(n == "step"    ? "total_steps"
              : n == "epoch" ? "total_epochs"
                             : "total_" + n,
-             f, f.total, f.last_line, true);
+             f, f.total, f.last_line, true, t->progress);
       }
     }
   // The last value of a counter of progress lines (step, epoch), if any.
@@ -1111,6 +1190,7 @@ GenericFindings GenericReader::findings() const {
   const auto printed_total = [&](const std::optional<PrintedTotal>& total,
                                  const std::string& counter) -> std::optional<PrintedTotal> {
     if (!total || !total->tentative) return total;
+    if (total->line >= s.first_progress_line) return std::nullopt;  // the progress line's own
     const std::optional<double> last = counter_last(counter);
     if (last && (*last == total->value || (counter == "step" && *last + 1 == total->value)))
       return total;
@@ -1126,7 +1206,7 @@ GenericFindings GenericReader::findings() const {
       const std::optional<PrintedTotal>& total = named.second;
       if (total && std::none_of(pooled.begin(), pooled.end(),
                                 [&](const Pooled& p) { return p.name == name; }))
-        pooled.push_back({name, "", logread::Reduce::Last, 1, total->line, total->value, 0});
+        pooled.push_back({name, "", logread::Reduce::Last, 1, total->line, total->value, 0, false});
     }
   for (const Pooled& p : pooled) {
     const double v = p.reduce == logread::Reduce::Mean
@@ -1200,13 +1280,19 @@ GenericFindings GenericReader::findings() const {
     out.counter_planned = round_short->total;
     out.counter_line = last->last_line;
   }
-  if (s.last_nan_line != 0 && s.last_nan_line >= s.last_progress_line) {
+  // Diverged: the last training loss printed was nan or inf — still nan at its last occurrence,
+  // and no loss printed a number after it (lines after it that print no loss, the next epoch's
+  // heading, do not say it recovered).
+  if (s.last_nan_line != 0) {
     bool stayed = false;  // the loss of that line is still nan at its last occurrence
+    bool recovered = false;
     for (const Template& t : s.templates)
-      for (const FieldStat& f : t.fields)
-        if (f.nan_tail > 0 && f.nan_line == s.last_nan_line && training_loss(f.canon.name))
-          stayed = true;
-    if (stayed) {
+      for (const FieldStat& f : t.fields) {
+        if (!training_loss(f.canon.name) || f.canon.role != Role::Training) continue;
+        if (f.nan_tail > 0 && f.nan_line == s.last_nan_line) stayed = true;
+        if (f.count > 0 && f.last_line > s.last_nan_line) recovered = true;
+      }
+    if (stayed && !recovered) {
       out.diverged_line = s.last_nan_line;
       out.diverged_text = s.last_nan_text;
     }

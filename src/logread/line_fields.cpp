@@ -1,5 +1,7 @@
 #include "logread/line_fields.hpp"
 
+#include "logread/vocabulary.hpp"
+
 #include <array>
 #include <cstring>
 
@@ -49,7 +51,16 @@ std::string find_key(const std::vector<Token>& t, size_t i, std::string_view& ke
   long j = skip_space(t, static_cast<long>(i) - 1);
   bool connector = false;
   // An opening bracket between key and value: `Epoch: [0]`, `Epoch [1][50/100]`.
-  if (j >= 0 && is_punct(t[static_cast<size_t>(j)], '[')) j = skip_space(t, j - 1);
+  // `Epoch #1`, `Iteration #5`: the number sign between key and value.
+  if (j >= 1 && is_punct(t[static_cast<size_t>(j)], '#') &&
+      t[static_cast<size_t>(j)].start + 1 == t[i].start)
+    j = skip_space(t, j - 1);
+  // A bracket alone between them says as much as a colon: "Pseudo dice [0.4852]" (nnU-Net).
+  bool bracket = false;
+  if (j >= 0 && is_punct(t[static_cast<size_t>(j)], '[')) {
+    j = skip_space(t, j - 1);
+    bracket = true;
+  }
   if (j >= 0 &&
       (is_punct(t[static_cast<size_t>(j)], ':') || is_punct(t[static_cast<size_t>(j)], '='))) {
     connector = true;
@@ -60,6 +71,8 @@ std::string find_key(const std::vector<Token>& t, size_t i, std::string_view& ke
              (t[static_cast<size_t>(j)].text == "is" || t[static_cast<size_t>(j)].text == "of")) {
     connector = true;  // "loss is 2.3" (MindSpore)
     j = skip_space(t, j - 1);
+  } else if (bracket && j >= 0 && t[static_cast<size_t>(j)].kind == TokKind::Word) {
+    connector = true;
   }
   // A unit in brackets after the key: `(ms)`, `(%)`, `[s]`, `(TFLOP/s/GPU)`.
   std::string paren;
@@ -102,6 +115,10 @@ std::string find_key(const std::vector<Token>& t, size_t i, std::string_view& ke
   while (j >= 0 && t[static_cast<size_t>(j)].kind == TokKind::Word && words < kMaxKeyWords) {
     const std::string_view w = t[static_cast<size_t>(j)].text;
     if (source_file_word(w)) return "";
+    // A logger's level before the message (`): INFO Train: [0/300]`, Swin) is no part of a key.
+    if (words > 0 && (w == "INFO" || w == "WARNING" || w == "WARN" || w == "DEBUG" ||
+                      w == "ERROR" || w == "CRITICAL" || w == "NOTICE"))
+      break;
     key.insert(0, words == 0 ? std::string(w) : std::string(w) + " ");
     used[static_cast<size_t>(j)] = 1;
     ++words;
@@ -226,22 +243,64 @@ bool is_value(const Token& t) {
 bool read_header(std::string_view line, const std::vector<Token>& t, TableHeader& header) {
   const auto cells = cells_of(t);
   if (cells.size() < 3) return false;
-  std::vector<std::string> names;
-  for (const auto& [a, b] : cells) {
+  std::vector<std::string> names, words;
+  for (auto [a, b] : cells) {
+    // pandas wraps a wide table's lines with a last `\` (ParlAI's reports): no column.
+    if (a == b && is_punct(t[a], '\\') && b + 1 >= t.size()) break;
+    if (a == b && is_punct(t[a], '\\')) {
+      size_t n = b + 1;
+      while (n < t.size() && t[n].kind == TokKind::Space) ++n;
+      if (n == t.size()) break;
+    }
+    // A header a progress bar follows (YOLOv5's validation `Class  Images ... mAP@.5:.95:
+    // 100%|███| 4/4 [...]`): the header is what comes before the bar's percentage.
+    bool bar = false;
+    for (size_t k = a; k <= b; ++k)
+      if (t[k].kind == TokKind::Number && t[k].unit == "%" && k > a) {
+        size_t n = k + 1;
+        while (n < t.size() && t[n].kind == TokKind::Space) ++n;
+        if (n < t.size() && (t[n].kind == TokKind::Bar || is_punct(t[n], '|'))) {
+          bar = true;
+          b = k - 1;
+          while (b > a && t[b].kind == TokKind::Space) --b;
+          break;
+        }
+      }
     bool word = false;
-    for (size_t k = a; k <= b; ++k) {
+    size_t part = a;  // where the cell's current single-blank part starts
+    for (size_t k = a; k <= b + 1; ++k) {
+      if (k == b + 1 || t[k].kind == TokKind::Space) {
+        if (k > part) {
+          if (k - part > 6) return false;
+          words.emplace_back(
+              line.substr(t[part].start, t[k - 1].start + t[k - 1].len - t[part].start));
+          while (!words.back().empty() && words.back().back() == ':') words.back().pop_back();
+        }
+        part = k + 1;
+        continue;
+      }
+      // A number glued to a name by @ or : is part of it (`mAP@.5`, `mAP@.5:.95`).
+      const bool name_part = t[k].kind == TokKind::Number && t[k].unit.empty() && k > a + 1 &&
+                             t[k - 1].kind == TokKind::Punct &&
+                             (t[k - 1].punct == '@' || t[k - 1].punct == ':') &&
+                             t[k - 1].start + t[k - 1].len == t[k].start;
+      if (name_part) continue;
       if (is_value(t[k]) || t[k].kind == TokKind::Bar || t[k].kind == TokKind::Stamp) return false;
       word |= t[k].kind == TokKind::Word;
       if (t[k].kind == TokKind::Punct &&
           std::string_view("/@.:()%_-#").find(t[k].punct) == std::string_view::npos)
         return false;
     }
-    if (!word || b - a > 6) return false;
+    if (!word || b - a > 12) return false;
     std::string name(line.substr(t[a].start, t[b].start + t[b].len - t[a].start));
     while (!name.empty() && name.back() == ':') name.pop_back();
     names.push_back(std::move(name));
+    if (bar) break;
   }
+  if (names.size() < 3) return false;
   header.cells = std::move(names);
+  header.words.clear();
+  if (words.size() > header.cells.size()) header.words = std::move(words);
   ++header.generation;
   return true;
 }
@@ -297,6 +356,16 @@ void read_keys(std::string_view line, const std::vector<Token>& tokens, LineFiel
         tok.kind != TokKind::Duration)
       continue;
     if (tok.kind == TokKind::Duration && i < 3) continue;  // a time of day heading the line
+    // `(trainer:636)`, `[train.py:120]`: where a logger was called (Python logging's
+    // %(module)s:%(lineno)d), no value.
+    if (tok.kind == TokKind::Number && tok.unit.empty() && i >= 3 && i + 1 < tokens.size() &&
+        is_punct(tokens[i - 1], ':') && tokens[i - 2].kind == TokKind::Word &&
+        (is_punct(tokens[i - 3], '(') || is_punct(tokens[i - 3], '[')) &&
+        (is_punct(tokens[i + 1], ')') || is_punct(tokens[i + 1], ']')) &&
+        tokens[i - 1].start == tokens[i - 2].start + tokens[i - 2].len &&
+        tok.start == tokens[i - 1].start + 1 && tok.value == static_cast<long long>(tok.value) &&
+        canonical(tokens[i - 2].text, "", false, false, 0).role == Role::Other)  // not [epoch:3]
+      continue;
     Field f;
     f.value = tok.value;
     f.unit = tok.unit;
@@ -321,10 +390,31 @@ void read_keys(std::string_view line, const std::vector<Token>& tokens, LineFiel
           out.fields.push_back(std::move(f));
           continue;
         }
+        // `Accuracy: 9741/10000 (97%)` (pytorch/examples' MNIST test line and the scripts made
+        // from it): a training quantity counted as done/total, then its percentage: the value.
+        if (before.counter && f.unit == "%" && !before.key.empty() &&
+            canonical(before.key, "", false, true, 0).role == Role::Training) {
+          Field& b = out.fields[static_cast<size_t>(field_of[static_cast<size_t>(k)])];
+          b.value = f.value;
+          b.unit = f.unit;
+          b.token = f.token;
+          b.total_token = -1;
+          b.counter = false;
+          b.total = 0;
+          continue;
+        }
       }
     }
     std::string_view key_unit;
-    f.key = find_key(tokens, i, key_unit, used);
+    // `2epoch`, `12640batch`: the word glued after the number names it (line_tokens.cpp).
+    if (tok.kind == TokKind::Number && i + 1 < tokens.size() &&
+        tokens[i + 1].kind == TokKind::Word && tokens[i + 1].start == tok.start + tok.len &&
+        tok.unit.empty()) {
+      f.key = std::string(tokens[i + 1].text);
+      used[i + 1] = 1;
+    } else {
+      f.key = find_key(tokens, i, key_unit, used);
+    }
     // tqdm's [elapsed<remaining]: the remaining time.
     if (tok.kind == TokKind::Duration && i >= 1 && is_punct(tokens[i - 1], '<')) f.key = "eta";
     // A bar's percentage (`Steps:  45%|████▌ | 450/1000`): its words name the bar's counter.
@@ -368,6 +458,19 @@ void read_keys(std::string_view line, const std::vector<Token>& tokens, LineFiel
         for (size_t w = i + 2; w <= k; w += 2) used[w] = 1;
       }
     }
+    // The line's own count, unnamed, first on the line: CatBoost's `999:\tlearn: ...`,
+    // XGBoost's `[5]\ttrain-auc:...`, darknet's `10090: 1.26, ...`, `10000 train loss: ...`
+    // (a script's print('%d train loss: ...' % step)): the step.
+    if (f.key.empty() && !f.counter && f.unit.empty() && tok.kind == TokKind::Number &&
+        tok.value >= 0 && tok.value == static_cast<long long>(tok.value) && out.fields.empty()) {
+      size_t first = 0;
+      while (first < tokens.size() && tokens[first].kind == TokKind::Space) ++first;
+      const bool bracketed = first < i && is_punct(tokens[first], '[') && first + 1 == i &&
+                             i + 1 < tokens.size() && is_punct(tokens[i + 1], ']');
+      const bool next_ok = i + 1 < tokens.size() &&
+                           (is_punct(tokens[i + 1], ':') || tokens[i + 1].kind == TokKind::Space);
+      if ((first == i && next_ok) || bracketed) f.key = "step";
+    }
     if (f.key.empty()) {
       if (!f.counter && naming_unit(f.unit)) {
         f.key = std::string(f.unit);
@@ -379,22 +482,81 @@ void read_keys(std::string_view line, const std::vector<Token>& tokens, LineFiel
     field_of[i] = static_cast<int>(out.fields.size());
     out.fields.push_back(std::move(f));
   }
+  // `Train: 2 [  50/5004 ( 1%)]` (timm), `Train: [0/300][150/195]` (Swin): a number or counter
+  // keyed by the phase alone, then a counter of batches: the first counts the epochs.
+  for (size_t k = 0; k + 1 < out.fields.size(); ++k) {
+    Field& a = out.fields[k];
+    Field& b = out.fields[k + 1];
+    const std::string n = normalise_key(a.key);
+    if ((n == "train" || n == "training") && b.counter && (b.key.empty() || b.key == a.key) &&
+        a.value == static_cast<long long>(a.value) && !a.average) {
+      a.key = "epoch";
+      b.key.clear();
+    }
+  }
   // A row under a header: its leading cells are values, keyed by the header's cells.
   if (!header.cells.empty()) {
     const auto cells = cells_of(tokens);
-    size_t values = 0;
-    while (values < cells.size() && values < header.cells.size()) {
-      const auto [a, b] = cells[values];
-      if (!is_value(tokens[a]) || (b != a && !(b == a + 1 && is_punct(tokens[b], ':')))) break;
-      ++values;
+    // A fixed-width table whose names fill their columns (YOLOv5's `mAP@.5 mAP@.5:.95`) is apart
+    // by one blank there: its words are its columns when a row has as many cells as it has words.
+    const std::vector<std::string>& names =
+        !header.words.empty() && cells.size() == header.words.size() ? header.words : header.cells;
+    // A row of numbers only, as many as the header has names (pandas aligns them right, some
+    // one blank apart: `   0    74 217.5 2.934    1`): each its column's.
+    std::vector<size_t> row;
+    bool numbers_only = true;
+    for (size_t k = 0; k < tokens.size() && numbers_only; ++k) {
+      if (tokens[k].kind == TokKind::Space) continue;
+      if (is_value(tokens[k]) && tokens[k].kind != TokKind::Fraction)
+        row.push_back(k);
+      else if (!(is_punct(tokens[k], '\\') && k + 2 >= tokens.size()))
+        numbers_only = false;
     }
-    if (values >= 2 && values + 2 >= std::min(cells.size(), header.cells.size())) {
-      for (size_t c = 0; c < values; ++c) {
+    if (numbers_only && row.size() >= 3 &&
+        (row.size() == header.cells.size() || row.size() == header.words.size())) {
+      const auto& cols = row.size() == header.cells.size() ? header.cells : header.words;
+      for (size_t c = 0; c < row.size(); ++c) {
+        const size_t ti = row[c];
+        if (field_of[ti] >= 0) {
+          Field& f = out.fields[static_cast<size_t>(field_of[ti])];
+          f.key = cols[c];
+          f.from_unit = false;
+          f.from_header = true;
+          continue;
+        }
+        Field f;
+        f.value = tokens[ti].value;
+        f.unit = tokens[ti].kind == TokKind::Duration ? "s" : tokens[ti].unit;
+        f.column = tokens[ti].start;
+        f.token = static_cast<uint32_t>(ti);
+        f.from_header = true;
+        f.key = cols[c];
+        out.fields.push_back(std::move(f));
+      }
+      if (eval_word(cols.front())) out.eval_context = true;
+      return;  // no word: nothing else to read
+    }
+    const auto value_cell = [&](size_t c) {
+      const auto [a, b] = cells[c];
+      return is_value(tokens[a]) && (b == a || (b == a + 1 && is_punct(tokens[b], ':')));
+    };
+    // A row led by its label (YOLO's `all  677  2449  0.87 ...` under `Class  Images ...`): the
+    // label is the first column's, the values the others'; the row must fill the header.
+    const size_t first = !cells.empty() && cells.size() == names.size() &&
+                                 cells[0].first == cells[0].second &&
+                                 tokens[cells[0].first].kind == TokKind::Word
+                             ? 1
+                             : 0;
+    size_t values = first;
+    while (values < cells.size() && values < names.size() && value_cell(values)) ++values;
+    if (first == 1 && values != cells.size()) values = 0;
+    if (values >= first + 2 && values + 2 >= std::min(cells.size(), names.size())) {
+      for (size_t c = first; c < values; ++c) {
         const size_t ti = cells[c].first;
         if (field_of[ti] >= 0) {
           Field& f = out.fields[static_cast<size_t>(field_of[ti])];
-          if (f.key.empty() || f.from_unit) {
-            f.key = header.cells[c];
+          if (f.key.empty() || f.from_unit || (first == 1 && c == 1)) {  // not `all 677`
+            f.key = names[c];
             f.from_unit = false;
             f.from_header = true;
           }
@@ -406,14 +568,28 @@ void read_keys(std::string_view line, const std::vector<Token>& tokens, LineFiel
         f.column = tokens[ti].start;
         f.token = static_cast<uint32_t>(ti);
         f.from_header = true;
-        f.key = header.cells[c];
+        f.key = names[c];
         out.fields.push_back(std::move(f));
       }
-      if (eval_word(header.cells.front())) out.eval_context = true;
+      if (eval_word(names.front())) out.eval_context = true;
     }
   }
+  // `val: n/a` (LitGPT's progress line before its first evaluation): the key of a value not
+  // there yet, no word saying the line is an evaluation's.
+  const auto key_of_missing = [&](size_t i) {
+    size_t k = i + 1;
+    if (k >= tokens.size() || !(is_punct(tokens[k], ':') || is_punct(tokens[k], '='))) return false;
+    ++k;
+    while (k < tokens.size() && tokens[k].kind == TokKind::Space) ++k;
+    if (k >= tokens.size()) return false;
+    const std::string_view w = tokens[k].text;
+    return (tokens[k].kind == TokKind::Word &&
+            (iequals(w, "n/a") || iequals(w, "na") || iequals(w, "none") || iequals(w, "null"))) ||
+           is_punct(tokens[k], '-') || is_punct(tokens[k], '?');
+  };
   for (size_t i = 0; i < tokens.size(); ++i)
-    if (tokens[i].kind == TokKind::Word && !used[i] && eval_word(tokens[i].text)) {
+    if (tokens[i].kind == TokKind::Word && !used[i] && eval_word(tokens[i].text) &&
+        !key_of_missing(i)) {
       out.eval_context = true;
       out.test_context |= tokens[i].text.starts_with("test") || tokens[i].text.starts_with("Test");
     }

@@ -44,7 +44,8 @@ struct LineFields {
 // of numbers under it take them as keys, cell by cell.
 struct TableHeader {
   std::vector<std::string> cells;
-  uint64_t generation = 0;  // counts the headers read
+  std::vector<std::string> words;  // the names cut at single blanks too, when that gives more
+  uint64_t generation = 0;         // counts the headers read
 };
 
 // Reads line into out (cleared first). tokens is scratch space, kept between calls; header is the

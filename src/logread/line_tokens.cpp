@@ -1,5 +1,6 @@
 #include "logread/line_tokens.hpp"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -55,6 +56,9 @@ constexpr std::array kUnits{
     UnitName{"KB", "KB"},
     UnitName{"KiB", "KiB"},
     UnitName{"MB", "MB"},
+    // Loggers write MB as "Mb" (YOLOX: f"mem: {gpu_mem_usage():.0f}Mb", a torch byte count).
+    UnitName{"Mb", "MB"},
+    UnitName{"Gb", "GB"},
     UnitName{"MiB", "MiB"},
     UnitName{"GB", "GB"},
     UnitName{"GiB", "GiB"},
@@ -148,6 +152,68 @@ double to_double(std::string_view s) {
   if (!s.empty() && s.front() == '+') s.remove_prefix(1);
   std::from_chars(s.data(), s.data() + s.size(), v);
   return v;
+}
+
+// The end of a duration of two or more parts at s[i], `2m 38s`, `2h 51m 42s`, `1h 47min 46s`,
+// `3d 4h` (whole numbers, the last part may have a fraction; each unit smaller than the one
+// before), with its length in seconds; or i when there is none.
+size_t scan_hms(std::string_view s, size_t i, double& secs) {
+  secs = 0;
+  size_t j = i, parts = 0, end = i;
+  double last_unit = 1e18;
+  while (j < s.size() && is_digit(s[j])) {
+    const size_t a = j;
+    j = scan_decimal(s, j);
+    const double v = to_double(s.substr(a, j - a));
+    size_t u = j;
+    while (u < s.size() && is_alpha(s[u])) ++u;
+    const std::string_view w = s.substr(j, u - j);
+    double unit = 0;
+    if (w == "d")
+      unit = 86400;
+    else if (w == "h")
+      unit = 3600;
+    else if (w == "m" || w == "min")
+      unit = 60;
+    else if (w == "s")
+      unit = 1;
+    if (unit == 0 || unit >= last_unit || (u < s.size() && is_word_char(s[u]))) break;
+    if (v != static_cast<long long>(v) && unit != 1) break;
+    secs += v * unit;
+    last_unit = unit;
+    ++parts;
+    end = u;
+    if (u + 1 < s.size() && s[u] == ' ' && is_digit(s[u + 1]))
+      j = u + 1;
+    else
+      break;
+  }
+  return parts >= 2 ? end : i;
+}
+
+// The end of `np.float64(-1.5)`, `numpy.int64(3)` or `tensor(0.69, device='cuda:0', ...)` at
+// s[i] (after its closing bracket), or i when s[i] starts none.
+size_t wrapped_number(std::string_view s, size_t i) {
+  size_t j = i;
+  if (s.substr(i).starts_with("np.") || s.substr(i).starts_with("numpy.")) {
+    j = s.find('.', i) + 1;
+    const size_t k = j;
+    while (j < s.size() && (is_alpha(s[j]) || is_digit(s[j]) || s[j] == '_')) ++j;
+    const std::string_view type = s.substr(k, j - k);
+    if (!(type.starts_with("float") || type.starts_with("int") || type.starts_with("uint")))
+      return i;
+  } else if (s.substr(i).starts_with("tensor")) {
+    j = i + 6;
+  } else {
+    return i;
+  }
+  if (j >= s.size() || s[j] != '(') return i;
+  size_t a = j + 1;
+  if (a < s.size() && s[a] == '-') ++a;
+  const size_t b = scan_decimal(s, a);
+  if (b == a || b >= s.size() || (s[b] != ')' && s[b] != ',')) return i;
+  const size_t close = s.find(')', b);
+  return close == std::string_view::npos || close - b > 120 ? i : close + 1;
 }
 
 // 2024-01-01 (then an optional [T ]hh:mm:ss[.,frac][Z|+hh:mm]), or 2024/01/01: the end, or i.
@@ -364,6 +430,33 @@ void tokenize(std::string_view line, std::vector<Token>& out) {
           continue;
         }
       }
+      // `200 / 200` (pix2pix's "End of epoch 200 / 200"): a counter written with blanks, when
+      // both are whole numbers and the first does not pass the second.
+      if (j + 3 < s.size() && s[j] == ' ' && s[j + 1] == '/' && s[j + 2] == ' ' &&
+          is_digit(s[j + 3]) && c != '-' && c != '+' && value == static_cast<long long>(value)) {
+        size_t e = j + 3;
+        while (e < s.size() && is_digit(s[e])) ++e;
+        const double total = to_double(s.substr(j + 3, e - j - 3));
+        if ((e == s.size() || !(is_word_char(s[e]) || s[e] == '.')) && value <= total &&
+            total > 0) {
+          Token& t = push(TokKind::Fraction, i, e);
+          t.value = value;
+          t.total = total;
+          i = e;
+          continue;
+        }
+      }
+      // `2m 38s`, `2h 51m 42s`, `1h 47min 46s` (CatBoost's total and remaining, StyleGAN's time):
+      // a duration of two or more parts.
+      if (is_digit(c) && j < s.size() && (s[j] == 'h' || s[j] == 'm')) {
+        double secs = 0;
+        if (const size_t d = scan_hms(s, i, secs); d > i) {
+          Token& t = push(TokKind::Duration, i, d);
+          t.value = secs;
+          i = d;
+          continue;
+        }
+      }
       // A unit or SI suffix glued to the number: 3ms/step, 4.2it/s, 12GB, 39%, 85.8G, 2.1s/it.
       size_t u = j;
       // A unit starts with a letter or %, or is a rate: "500.1/s" (timm). "4660/global_step=" is
@@ -390,6 +483,21 @@ void tokenize(std::string_view line, std::vector<Token>& out) {
           unit = glued;  // an SI suffix: the vocabulary applies it (M after a memory is MB)
         } else if (unit.empty()) {
           u = SIZE_MAX;
+        }
+        // A count glued to what it counts (ESPnet's `2epoch:train:12009-12640batch:`): the number,
+        // then its name, a word of its own right after it.
+        if (u == SIZE_MAX && is_digit(c) &&
+            (j + glued.size() >= s.size() || !is_word_char(s[j + glued.size()]))) {
+          static constexpr std::array<std::string_view, 10> kCounts{
+              "epoch", "epochs", "batch", "batches", "step",
+              "steps", "iter",   "iters", "update",  "updates"};
+          if (std::find(kCounts.begin(), kCounts.end(), glued) != kCounts.end()) {
+            Token& t = push(TokKind::Number, i, j);
+            t.value = value;
+            push(TokKind::Word, j, j + glued.size());
+            i = j + glued.size();
+            continue;
+          }
         }
         if (u == SIZE_MAX) {  // 3x, 2d, 16bit: a word
           size_t k = j;
@@ -461,6 +569,19 @@ void tokenize(std::string_view line, std::vector<Token>& out) {
         Token& t = push(TokKind::Number, i, j);
         t.value = (c == 'n' || c == 'N') ? std::nan("") : HUGE_VAL;
         i = j;
+        continue;
+      }
+    }
+    // A number in the repr of its type: NumPy 2's `np.float32(0.4852)` (nnU-Net's "Pseudo dice
+    // [np.float32(0.4852)]", any dict of NumPy values), PyTorch's `tensor(0.6931,
+    // device='cuda:0', grad_fn=<NllLossBackward0>)`: the number, as if printed bare.
+    if ((c == 'n' || c == 't') && !prev_word) {
+      if (const size_t w = wrapped_number(s, i); w != i) {
+        const size_t a = s.find('(', i) + 1;
+        const size_t b = scan_decimal(s, a + (s[a] == '-' ? 1 : 0));
+        Token& t = push(TokKind::Number, a, b);
+        t.value = to_double(s.substr(a, b - a));
+        i = w;
         continue;
       }
     }

@@ -53,7 +53,7 @@ const std::vector<Synonyms>& table() {
         "global_grad_norm", "total_grad_norm", "norm"}},
       {{"loss_scale", Role::Training, Reduce::Last, Family::None, ""},
        {"loss_scale", "lossscale", "loss_scaler", "scaler", "amp_scaler", "grad_scaler",
-        "dynamic_loss_scale"}},
+        "dynamic_loss_scale", "loss_scalar", "fp16_loss_scalar"}},
       {{"iter_ms", Role::Training, Reduce::Mean, Family::Time, "ms"},
        {"step_time",
         "iter_time",
@@ -82,7 +82,7 @@ const std::vector<Synonyms>& table() {
        {"samples_per_s", "samples_per_sec", "samples_per_second", "samples_s", "sps",
         "samplespersec", "samplespersecond", "images_per_sec", "images_per_second", "img_s",
         "imgs_s", "ips", "examples_per_sec", "examples_per_second", "samples/s",
-        "throughput_samples_per_sec"}},
+        "throughput_samples_per_sec", "exps"}},
       {{"tokens_per_s", Role::Training, Reduce::Mean, Family::Rate, "tokens/s"},
        {"tokens_per_s", "tokens_per_sec", "tokens_per_second", "tok_s", "tokens_s", "tps", "toks_s",
         "tokens/s", "throughput_tokens_per_sec", "wps", "words_per_sec", "words_per_second",
@@ -196,8 +196,11 @@ const Entry* by_words(const std::vector<std::string>& w, std::string_view unit) 
   const bool per_second = has(w, {"sec", "s", "second", "seconds"}) &&
                           (has(w, {"per"}) || w.size() == 2 || w.back() == "sec" ||
                            w.back() == "s" || w.back() == "second");
-  const bool time = has(w, {"time", "dt", "duration", "elapsed"});
-  if (time && has(w, {"data", "dataload", "dataloader", "load", "loading", "loader"}))
+  // A cost printed in a time unit is a time (PaddlePaddle's "batch_cost: 4.17194 s,
+  // reader_cost: 4.05514 s"): a cost with no unit stays a loss.
+  const bool time = has(w, {"time", "dt", "duration", "elapsed"}) ||
+                    (has(w, {"cost"}) && !unit.empty() && factor(Family::Time, unit) != 0);
+  if (time && has(w, {"data", "dataload", "dataloader", "load", "loading", "loader", "reader"}))
     return &data_ms;
   if (time && has(w, {"step", "iter", "iteration", "it", "batch"}) &&
       !has(w, {"epoch", "total", "eval", "run"}))
@@ -425,13 +428,15 @@ Canonical canonical(std::string_view key, std::string_view unit, bool eval, bool
   if (!e && core.size() > 1) {
     bool modifiers = true;
     for (size_t k = 0; k + 1 < core.size(); ++k)
-      modifiers &= one_of(
-          core[k], {"avg", "average", "mean", "running", "current", "cur", "smoothed", "overall",
-                    "global", "batch", "step", "iter", "total", "final", "last", "moving", "ema"});
+      modifiers &= one_of(core[k], {"avg", "avr", "average", "mean", "running", "current", "cur",
+                                    "smoothed", "overall", "global", "batch", "step", "iter",
+                                    "total", "final", "last", "moving", "ema"});
     const Entry* last = lookup(core.back());
-    if (modifiers && last && last->role != Role::Counter &&
+    // A time is no loss: PaddlePaddle's "batch_cost: 4.17194 s" is the batch's time (by_words).
+    const bool timed = !u.empty() && factor(Family::Time, u) != 0;
+    if (modifiers && last && last->role != Role::Counter && !timed &&
         (last->family == Family::None ||
-         one_of(core.front(), {"avg", "average", "mean", "running", "moving", "ema"})))
+         one_of(core.front(), {"avg", "avr", "average", "mean", "running", "moving", "ema"})))
       e = last;
   }
   if (!e) e = by_words(core, u);

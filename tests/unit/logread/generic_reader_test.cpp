@@ -188,6 +188,38 @@ TEST(GenericReader, OneLineThatCountsAndTrainsIsProgressInAShortLog) {
   ASSERT_NE(metric(f, "steps_per_s"), nullptr);
 }
 
+TEST(GenericReader, ACountThenItsPercentageIsThePercentage) {
+  // pytorch/examples' MNIST test line, "Test set: Average loss: 0.0001, Accuracy: 9741/10000
+  // (97%)": the accuracy is 97 (%), not the 9741 right answers.
+  const GenericFindings f = read_log("pytorch-examples/mnist-custom-net-3ep.log").findings();
+  const MetricValue* acc = metric(f, "eval_accuracy");
+  ASSERT_NE(acc, nullptr);
+  EXPECT_EQ(acc->value, 97);
+  EXPECT_EQ(acc->source_line, 38);
+  EXPECT_EQ(metric(f, "total_eval_accuracy"), nullptr);
+}
+
+TEST(GenericReader, AReductionBeforeALossNameIsTheLoss) {
+  // kohya sd-scripts' bar: "steps: 100%|...| 2000/2000 [19:04<00:00,  1.75it/s, avr_loss=0.0702]".
+  const GenericFindings f = read_log("kohya-sd-scripts/kohya-lora-sd15-kaggle.log").findings();
+  ASSERT_NE(metric(f, "loss"), nullptr);
+  EXPECT_DOUBLE_EQ(metric(f, "loss")->value, 0.0702);
+}
+
+TEST(GenericReader, ATableWithABarAfterItsHeaderAndALabelBeforeItsRow) {
+  // YOLOv5's validation: "Class  Images  Labels  P  R  mAP@.5 mAP@.5:.95: 100%|███| 4/4 [...]"
+  // (its last two names apart by one blank) and under it "all  677  2449  0.87  0.535 ...".
+  const GenericFindings f = read_log("yolov5/yolov5-cots-earlystop-ok.log").findings();
+  for (const auto& [name, value] : std::vector<std::pair<std::string, double>>{
+           {"p", 0.87}, {"r", 0.535}, {"map_5", 0.658}, {"map_5_95", 0.339}}) {
+    const MetricValue* m = metric(f, name);
+    ASSERT_NE(m, nullptr) << name;
+    EXPECT_DOUBLE_EQ(m->value, value) << name;
+    EXPECT_EQ(m->source_line, 51) << name;
+  }
+  EXPECT_EQ(metric(f, "all"), nullptr);  // the row's label is no key
+}
+
 TEST(GenericReader, ALogReadInTwoPartsGivesWhatOneReadGives) {
   const std::string file = "keras3/keras3-lstm-stock-100ep-ok.log";
   const GenericFindings whole = read_log(file).findings();
