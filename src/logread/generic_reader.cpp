@@ -41,6 +41,7 @@ std::string cut_utf8(std::string_view s, size_t n) {
 // One keyed number of a template, over all its lines.
 struct FieldStat {
   std::string key;
+  std::string unit;  // the unit printed on the line canon was made from (canon.scale is from it)
   bool average = false;
   bool counter = false;
   Canonical canon;
@@ -122,6 +123,7 @@ struct Template {
     int32_t total_token;
     uint16_t field;
     bool counter;
+    double scale;  // to the field's unit from this line's (`182ms` and `48s` of one template)
   };
   std::vector<Step> plan;
   size_t plan_tokens = 0;
@@ -313,6 +315,9 @@ bool training_loss(const std::string& name) {
 struct GenericReader::Impl {
   std::vector<Template> templates;
   std::unordered_map<uint64_t, size_t> index;
+  // The templates by their text (when whole): lines of the same words whose units differ
+  // (CatBoost's `total: 182ms` and `total: 48s`) hash apart, and are one template (Drain's leaf).
+  std::unordered_map<std::string, size_t> by_text;
   std::vector<size_t> progress_templates;  // indexes of the progress templates (few)
   long long progress_count = 0;            // lines of progress templates so far
   long long first_progress_line = 0, last_progress_line = 0;
@@ -336,6 +341,7 @@ struct GenericReader::Impl {
     bool negative = false;     // a '-' before the first run
     bool counter = false;
     bool duration = false;  // runs are [h:]m:s
+    double scale = 1;       // the plan's step's
   };
   struct SkeletonPlan {
     uint64_t shape = 0;  // the template's
@@ -350,6 +356,11 @@ struct GenericReader::Impl {
   Template& find_or_add(uint64_t shape, std::string_view text) {
     if (const auto it = index.find(shape); it != index.end()) return templates[it->second];
     std::string tt = cut_utf8(logread::template_of(text, tokens), kExampleBytes);
+    if (const auto same = by_text.find(tt);
+        same != by_text.end() && templates[same->second].eval == lf.eval_context) {
+      index.emplace(shape, same->second);
+      return templates[same->second];
+    }
     // Drain's similarity merge, for progress lines only: a new template of as many words as a
     // progress template's, most of them the same (a bar's last frame: `12.73s/it` for `1.5it/s`,
     // `100%` and a full bar), is that template.
@@ -365,6 +376,7 @@ struct GenericReader::Impl {
     t.example = cut_utf8(text, kExampleBytes);
     t.eval = lf.eval_context;
     index.emplace(shape, templates.size());
+    if (t.text.size() < kExampleBytes) by_text.emplace(t.text, templates.size());
     templates.push_back(std::move(t));
     return templates.back();
   }
@@ -416,6 +428,12 @@ struct GenericReader::Impl {
     return best;
   }
 
+  void rebuild_by_text() {
+    by_text.clear();
+    for (size_t i = 0; i < templates.size(); ++i)
+      if (templates[i].text.size() < kExampleBytes) by_text.emplace(templates[i].text, i);
+  }
+
   void list_progress() {
     progress_templates.clear();
     for (size_t i = 0; i < templates.size(); ++i)
@@ -442,6 +460,7 @@ struct GenericReader::Impl {
     templates = std::move(kept);
     index.clear();
     for (size_t i = 0; i < templates.size(); ++i) index.emplace(templates[i].shape, i);
+    rebuild_by_text();
     skeleton_plans.clear();  // they name templates by shape: those that went are read in full
     list_progress();
   }
@@ -524,6 +543,7 @@ struct GenericReader::Impl {
         ns.average = f.average;
         ns.counter = f.counter;
         ns.canon = logread::canonical(f.key, f.unit, t.eval, f.counter, f.value);
+        ns.unit = std::string(f.unit);
         ns.canon.test |= lf.test_context;
         // Another key of this template already means this quantity (`loss` and `total_loss`):
         // this one keeps its own name.
@@ -545,10 +565,14 @@ struct GenericReader::Impl {
       } else if (s->last_line == no) {
         continue;  // the same key twice on a line: the first counts
       }
+      // A line of the same words printing another unit of the quantity: its own scale.
+      const double scale =
+          f.unit == s->unit ? s->canon.scale
+                            : logread::canonical(f.key, f.unit, t.eval, f.counter, f.value).scale;
       t.plan.push_back(
-          {f.token, f.total_token, static_cast<uint16_t>(s - t.fields.data()), f.counter});
+          {f.token, f.total_token, static_cast<uint16_t>(s - t.fields.data()), f.counter, scale});
       t.plan_header |= f.from_header;
-      take(t, *s, f.value * s->canon.scale, f.counter, f.value, f.total, no, text, flags);
+      take(t, *s, f.value * scale, f.counter, f.value, f.total, no, text, flags);
     }
     t.plan_ready = complete;
     t.plan_shape = lf.shape;
@@ -594,7 +618,7 @@ struct GenericReader::Impl {
       const double total =
           st.total_run >= 0 ? run_value(text, static_cast<size_t>(st.total_run), false) : 0;
       FieldStat& f = t.fields[st.field];
-      take(t, f, v * f.canon.scale, st.counter, v, total, no, text, flags);
+      take(t, f, v * st.scale, st.counter, v, total, no, text, flags);
     }
     after_fields(t, text, no, flags);
     return true;
@@ -619,6 +643,7 @@ struct GenericReader::Impl {
       RunStep r;
       r.field = st.field;
       r.counter = st.counter;
+      r.scale = st.scale;
       uint32_t start = tok.start;
       if (tok.quoted) ++start;
       if (start < text.size() && (text[start] == '-' || text[start] == '+')) {
@@ -682,7 +707,7 @@ struct GenericReader::Impl {
         FieldStat& s = t.fields[st.field];
         const double total =
             st.total_token >= 0 ? tokens[static_cast<size_t>(st.total_token)].value : tok.total;
-        take(t, s, tok.value * s.canon.scale, st.counter, tok.value, total, no, text, flags);
+        take(t, s, tok.value * st.scale, st.counter, tok.value, total, no, text, flags);
       }
     } else {
       read_in_full(t, text, no, flags, is_new);
@@ -979,10 +1004,16 @@ void GenericReader::append(GenericReader&& next_reader, long long off) {
   if (b.end_line) b.end_line += off;
   if (b.last_epoch_line) b.last_epoch_line += off;
   for (Template& bt : b.templates) {
-    const auto it = a.index.find(bt.shape);
+    auto it = a.index.find(bt.shape);
+    if (it == a.index.end()) {
+      const auto same = a.by_text.find(bt.text);
+      if (same != a.by_text.end() && a.templates[same->second].eval == bt.eval)
+        it = a.index.emplace(bt.shape, same->second).first;
+    }
     if (it == a.index.end()) {
       if (a.templates.size() >= kMaxTemplates) a.evict();
       a.index.emplace(bt.shape, a.templates.size());
+      if (bt.text.size() < kExampleBytes) a.by_text.emplace(bt.text, a.templates.size());
       a.templates.push_back(std::move(bt));
       continue;
     }

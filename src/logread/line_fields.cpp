@@ -299,8 +299,94 @@ bool read_header(std::string_view line, const std::vector<Token>& t, TableHeader
   }
   if (names.size() < 3) return false;
   header.cells = std::move(names);
+  header.bordered = false;
   header.words.clear();
   if (words.size() > header.cells.size()) header.words = std::move(words);
+  ++header.generation;
+  return true;
+}
+
+// The cells of a bordered line (`|  1 |  50 |`, `│ TrainingPhase │ 10.0 │`): the byte ranges
+// between its borders, or none when the line is not one (it must start and end with a border).
+std::vector<std::pair<size_t, size_t>> bordered_cells(std::string_view line) {
+  std::vector<std::pair<size_t, size_t>> cells;
+  const auto border_at = [&](size_t i) -> size_t {  // the border's length at i, or 0
+    if (line[i] == '|') return 1;
+    if (i + 2 < line.size() && static_cast<unsigned char>(line[i]) == 0xE2 &&
+        static_cast<unsigned char>(line[i + 1]) == 0x94 &&
+        static_cast<unsigned char>(line[i + 2]) == 0x82)  // U+2502 │
+      return 3;
+    return 0;
+  };
+  size_t a = 0, b = line.size();
+  while (a < b && (line[a] == ' ' || line[a] == '\t')) ++a;
+  while (b > a && (line[b - 1] == ' ' || line[b - 1] == '\t' || line[b - 1] == '\r')) --b;
+  if (a >= b || border_at(a) == 0) return cells;
+  const size_t last = line[b - 1] == '|' ? b - 1 : b >= 3 ? b - 3 : b;
+  if (last <= a || border_at(last) == 0) return cells;
+  size_t start = a + border_at(a);
+  for (size_t i = start; i <= last;) {
+    if (const size_t n = border_at(i); n > 0) {
+      cells.emplace_back(start, i);
+      i += n;
+      start = i;
+    } else {
+      ++i;
+    }
+  }
+  return cells.size() >= 2 ? cells : decltype(cells){};
+}
+
+// A cell's text without ANSI escapes (`\x1b[1m Phase \x1b[0m`) and outer blanks.
+std::string cell_text(std::string_view c) {
+  std::string out;
+  for (size_t i = 0; i < c.size(); ++i) {
+    if (c[i] == '\x1b' && i + 1 < c.size() && c[i + 1] == '[') {
+      i += 2;
+      while (i < c.size() && !((c[i] >= 'a' && c[i] <= 'z') || (c[i] >= 'A' && c[i] <= 'Z'))) ++i;
+      continue;
+    }
+    out += c[i];
+  }
+  const size_t a = out.find_first_not_of(" \t");
+  if (a == std::string::npos) return {};
+  return out.substr(a, out.find_last_not_of(" \t") - a + 1);
+}
+
+// A bordered header line: every cell names (no digit outside a name), one at least. The line
+// under a header and before any row continues it: its names join the column's (MATLAB's
+// `Mini-batch` over `Accuracy`).
+bool read_bordered_header(std::string_view line, TableHeader& header) {
+  const auto cells = bordered_cells(line);
+  if (cells.size() < 3) return false;
+  std::vector<std::string> names;
+  bool any = false;
+  for (const auto& [a, b] : cells) {
+    std::string t = cell_text(line.substr(a, b - a));
+    for (char c : t)
+      if ((c >= '0' && c <= '9') &&
+          t.find_first_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") ==
+              std::string::npos)
+        return false;
+    any |= !t.empty();
+    names.push_back(std::move(t));
+  }
+  if (!any) return false;
+  for (const auto& n : names)
+    if (!n.empty() && n.find_first_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") ==
+                          std::string::npos)
+      return false;  // |====|, ├───┼───┤: a rule
+  if (header.bordered && !header.rows_seen && header.cells.size() == names.size()) {
+    for (size_t c = 0; c < names.size(); ++c)
+      if (!names[c].empty() && names[c].front() != '(')
+        header.cells[c] += header.cells[c].empty() ? names[c] : " " + names[c];
+    ++header.generation;
+    return true;
+  }
+  header.cells = std::move(names);
+  header.words.clear();
+  header.bordered = true;
+  header.rows_seen = false;
   ++header.generation;
   return true;
 }
@@ -323,6 +409,7 @@ bool read_shape(std::string_view line, std::vector<Token>& tokens, LineFields& o
   const std::string_view head = line.substr(0, kMaxTokenBytes);
   out.has_digits = head.find_first_of("0123456789") != std::string_view::npos;
   if (!out.has_digits) {
+    if (read_bordered_header(head, header)) return false;
     // A table's header has no digits, and its cells are apart by two blanks or a tab.
     if (head.find("  ") != std::string_view::npos || head.find('\t') != std::string_view::npos) {
       tokenize(line, tokens);
@@ -330,6 +417,9 @@ bool read_shape(std::string_view line, std::vector<Token>& tokens, LineFields& o
     }
     return false;
   }
+  if (read_bordered_header(head, header)) return false;
+  if (header.bordered && !header.rows_seen && bordered_cells(head).size() == header.cells.size())
+    header.rows_seen = true;
   tokenize(line, tokens);
   if (read_header(line, tokens, header)) return false;
   // The template's hash: the template text, hashed as it would be written, and each value's unit
@@ -365,6 +455,16 @@ void read_keys(std::string_view line, const std::vector<Token>& tokens, LineFiel
         tokens[i - 1].start == tokens[i - 2].start + tokens[i - 2].len &&
         tok.start == tokens[i - 1].start + 1 && tok.value == static_cast<long long>(tok.value) &&
         canonical(tokens[i - 2].text, "", false, false, 0).role == Role::Other)  // not [epoch:3]
+      continue;
+    // loguru's `name:function:line` (YOLOX's "yolox.core.trainer:after_iter:246 - epoch: 10"):
+    // a line number glued to a function glued to a module.
+    if (tok.kind == TokKind::Number && tok.unit.empty() && i >= 4 && is_punct(tokens[i - 1], ':') &&
+        tokens[i - 2].kind == TokKind::Word && is_punct(tokens[i - 3], ':') &&
+        tokens[i - 4].kind == TokKind::Word && tok.start == tokens[i - 1].start + 1 &&
+        tokens[i - 1].start == tokens[i - 2].start + tokens[i - 2].len &&
+        tokens[i - 2].start == tokens[i - 3].start + 1 &&
+        tokens[i - 3].start == tokens[i - 4].start + tokens[i - 4].len &&
+        tok.value == static_cast<long long>(tok.value))
       continue;
     Field f;
     f.value = tok.value;
@@ -494,8 +594,52 @@ void read_keys(std::string_view line, const std::vector<Token>& tokens, LineFiel
       b.key.clear();
     }
   }
+  // `Test: [ 195/195]` (timm, torchvision's MetricLogger): the evaluation's own count, named by
+  // its phase, is no metric (unnamed, it counts only on a progress line).
+  for (Field& f : out.fields)
+    if (f.counter && eval_word(std::string_view(f.key).substr(0, f.key.find(' '))))
+      f.key.clear();  // also "Test (EMA): [ 195/195]"
+  // A row of a bordered table: each value its column's (a column left empty on this row is
+  // skipped); a label cell that says the row is an evaluation's (`ValidationPhase`) says so.
+  if (header.bordered && !header.cells.empty()) {
+    const auto cells = bordered_cells(line.substr(0, kMaxTokenBytes));
+    if (cells.size() == header.cells.size()) {
+      for (size_t ti = 0; ti < tokens.size(); ++ti) {
+        if (!is_value(tokens[ti])) continue;
+        size_t c = 0;
+        while (c < cells.size() && cells[c].second <= tokens[ti].start) ++c;
+        if (c == cells.size() || tokens[ti].start < cells[c].first || header.cells[c].empty())
+          continue;
+        if (field_of[ti] >= 0) {
+          Field& f = out.fields[static_cast<size_t>(field_of[ti])];
+          f.key = header.cells[c];
+          f.from_unit = false;
+          f.from_header = true;
+          continue;
+        }
+        Field f;
+        f.value = tokens[ti].value;
+        f.unit = tokens[ti].kind == TokKind::Duration ? "s" : tokens[ti].unit;
+        f.column = tokens[ti].start;
+        f.token = static_cast<uint32_t>(ti);
+        f.from_header = true;
+        f.key = header.cells[c];
+        if (tokens[ti].kind == TokKind::Fraction) {
+          f.counter = true;
+          f.total = tokens[ti].total;
+        }
+        out.fields.push_back(std::move(f));
+      }
+      for (const auto& [a, b] : cells) {
+        const std::string label = cell_text(line.substr(a, b - a));
+        for (std::string_view w : {"validation", "valid", "eval", "test"})
+          if (label.size() >= w.size() && iequals(std::string_view(label).substr(0, w.size()), w))
+            out.eval_context = true;
+      }
+    }
+  }
   // A row under a header: its leading cells are values, keyed by the header's cells.
-  if (!header.cells.empty()) {
+  if (!header.cells.empty() && !header.bordered) {
     const auto cells = cells_of(tokens);
     // A fixed-width table whose names fill their columns (YOLOv5's `mAP@.5 mAP@.5:.95`) is apart
     // by one blank there: its words are its columns when a row has as many cells as it has words.

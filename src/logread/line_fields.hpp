@@ -46,6 +46,11 @@ struct TableHeader {
   std::vector<std::string> cells;
   std::vector<std::string> words;  // the names cut at single blanks too, when that gives more
   uint64_t generation = 0;         // counts the headers read
+  // A bordered table's (`|  Epoch  |  Iteration  |`, `│ Phase │ Epoch │`): its columns by their
+  // place between the borders, a header of several lines joined column by column.
+  bool bordered = false;
+  bool rows_seen =
+      false;  // a row came under it (a bordered line of names after one is a new header)
 };
 
 // Reads line into out (cleared first). tokens is scratch space, kept between calls; header is the

@@ -428,9 +428,10 @@ Canonical canonical(std::string_view key, std::string_view unit, bool eval, bool
   if (!e && core.size() > 1) {
     bool modifiers = true;
     for (size_t k = 0; k + 1 < core.size(); ++k)
-      modifiers &= one_of(core[k], {"avg", "avr", "average", "mean", "running", "current", "cur",
-                                    "smoothed", "overall", "global", "batch", "step", "iter",
-                                    "total", "final", "last", "moving", "ema"});
+      modifiers &= one_of(
+          core[k], {"avg",      "avr",     "average", "mean",  "running", "current",  "cur",
+                    "smoothed", "overall", "global",  "batch", "step",    "iter",     "total",
+                    "final",    "last",    "moving",  "ema",   "mini",    "minibatch"});
     const Entry* last = lookup(core.back());
     // A time is no loss: PaddlePaddle's "batch_cost: 4.17194 s" is the batch's time (by_words).
     const bool timed = !u.empty() && factor(Family::Time, u) != 0;

@@ -220,6 +220,121 @@ TEST(GenericReader, ATableWithABarAfterItsHeaderAndALabelBeforeItsRow) {
   EXPECT_EQ(metric(f, "all"), nullptr);  // the row's label is no key
 }
 
+// A metric's value and line, or fails.
+void expect_metric(const GenericFindings& f, const std::string& name, double value,
+                   long long line) {
+  const MetricValue* m = metric(f, name);
+  ASSERT_NE(m, nullptr) << name;
+  EXPECT_DOUBLE_EQ(m->value, value) << name;
+  EXPECT_EQ(m->source_line, line) << name;
+}
+
+TEST(GenericReader, ANumberInTheReprOfItsTypeIsThatNumber) {
+  // nnU-Net under NumPy 2: "Pseudo dice [np.float32(0.4852)]".
+  expect_metric(read_log("nnunet/nnunetv2-2d-wsl-rtx2060-epoch1.log").findings(), "pseudo_dice",
+                0.4852, 44);
+}
+
+TEST(GenericReader, AnUnnamedCountFirstOnTheLineIsTheStep) {
+  // CatBoost's "999:\tlearn: 0.9942610\ttest: ..." and a notebook's "10000 train loss: ...".
+  expect_metric(read_log("catboost/gpu-5fold-cv-1000-iters-kaggle.log").findings(), "step", 999,
+                48);
+  expect_metric(read_log("sonnet/vqvae-cifar10-notebook-10k-updates.log").findings(), "step", 10000,
+                100);
+}
+
+TEST(GenericReader, LinesOfOneTemplateInOtherUnitsAreOneTemplate) {
+  // CatBoost's "total: 182ms" on one line of a fold, "total: 48s" and "remaining: 3m 1s" on others:
+  // one template, whose counter grows and whose values change, so progress.
+  EXPECT_EQ(read_log("catboost/gpu-5fold-cv-1000-iters-kaggle.log").findings().progress_lines, 25);
+}
+
+TEST(GenericReader, EarlyStoppingEndsTraining) {
+  // scikit-learn's "... for two consecutive epochs. Stopping.", XGBoost's "Stopping. Best
+  // iteration:".
+  EXPECT_EQ(read_log("sklearn/mlpclassifier-verbose-early-stop.log").findings().end_line, 40);
+  EXPECT_EQ(read_log("xgboost/auc-early-stopping-round5.log").findings().end_line, 8);
+}
+
+TEST(GenericReader, ALossLastPrintedNanIsADivergenceThoughTheNextEpochBegan) {
+  // U-Mamba (nnU-Net): "train_loss nan" at epoch 631, its validation and time, "Epoch 632".
+  const GenericFindings f = read_log("mamba/umamba-nnunet-train-loss-nan-epoch631.log").findings();
+  EXPECT_EQ(f.diverged_line, 15);
+}
+
+TEST(GenericReader, ACountGluedToItsNameCountsAndALoggersSourceLineIsNoValue) {
+  // ESPnet: "(trainer:636) INFO: 2epoch:train:12009-12640batch: ... loss=65.129"; YOLOX's loguru
+  // "yolox.core.trainer:after_iter:246 - epoch: 10/300".
+  const GenericFindings f = read_log("espnet/asr-conformer-grad-norm-nan-warnings.log").findings();
+  expect_metric(f, "epoch", 2, 8);
+  expect_metric(f, "step", 12640, 8);
+  expect_metric(f, "loss", 65.129, 8);
+  EXPECT_EQ(metric(f, "trainer"), nullptr);
+  EXPECT_EQ(
+      metric(read_log("yolox/yolox-voc-s-indexerror-at-epoch10-eval.log").findings(), "after_iter"),
+      nullptr);
+}
+
+TEST(GenericReader, ThePhaseThenACounterOfBatchesCountsEpochs) {
+  // timm's "Train: 2 [ 150/5004 (  3%)]", Swin's "Train: [0/300][170/195]"; timm's "Test: [
+  // 195/195]" is the evaluation's own count, no metric.
+  const GenericFindings timm =
+      read_log("timm/tf-efficientnet-b1-epoch1-eval-then-epoch2.log").findings();
+  expect_metric(timm, "epoch", 2, 20);
+  expect_metric(timm, "step", 150, 20);
+  EXPECT_EQ(metric(timm, "test"), nullptr);
+  const GenericFindings swin =
+      read_log("swin-transformer/swin-tiny-epoch0-cut-while-running.log").findings();
+  expect_metric(swin, "epoch", 0, 22);
+  expect_metric(swin, "total_epochs", 300, 22);
+}
+
+TEST(GenericReader, ACostInATimeUnitIsATime) {
+  // PaddleOCR: "reader_cost: 4.05514 s, batch_cost: 4.17194 s".
+  const GenericFindings f =
+      read_log("paddleocr/ppocr-v2-rec-carplate-epoch42-of-500.log").findings();
+  ASSERT_NE(metric(f, "iter_ms"), nullptr);
+  ASSERT_NE(metric(f, "data_ms"), nullptr);
+  EXPECT_EQ(metric(f, "iter_ms")->unit, "ms");
+  expect_metric(f, "loss", 0.258727, 97);
+}
+
+TEST(GenericReader, AMeanIsOverTheProgressLinesThatPrintIt) {
+  // LitGPT: "iter time: 603.03 ms" on ten progress lines ("val: n/a" names a value not there yet,
+  // no evaluation), then "Training time: 11.20s" once: the end, not a step's time.
+  const GenericFindings f = read_log("litgpt/finetune-lora-phi2-max-steps-5.log").findings();
+  EXPECT_EQ(f.progress_lines, 10);
+  ASSERT_NE(metric(f, "iter_ms"), nullptr);
+  EXPECT_NEAR(metric(f, "iter_ms")->value, 514.58, 1e-9);
+  EXPECT_EQ(f.end_line, 28);
+}
+
+TEST(GenericReader, ACounterWithBlanksAroundItsSlash) {
+  // pix2pix: "End of epoch 200 / 200 	 Time Taken: 20 sec".
+  const GenericFindings f = read_log("pix2pix/pix2pix-facades-unet256-200-epochs.log").findings();
+  expect_metric(f, "total_epochs", 200, 196);
+  ASSERT_TRUE(f.counter_done && f.counter_planned);
+  EXPECT_EQ(*f.counter_done, *f.counter_planned);
+}
+
+TEST(GenericReader, ABorderedTableWithAHeaderOfTwoLines) {
+  // MATLAB trainNetwork: "|  Epoch  |  Iteration  | ... |  Mini-batch  |  Validation  |" over
+  // "|         |             | ... |   Accuracy   |   Accuracy   |"; a row whose validation cells
+  // are empty keeps the last validation.
+  const GenericFindings m =
+      read_log("matlab/trainnetwork-heart-sounds-bilstm-readme.log").findings();
+  expect_metric(m, "epoch", 5, 26);
+  expect_metric(m, "step", 1010, 26);
+  expect_metric(m, "accuracy", 94.45, 26);
+  expect_metric(m, "eval_accuracy", 93.79, 25);
+  expect_metric(m, "loss", 0.1483, 26);
+  expect_metric(m, "lr", 0.001, 26);
+  // FluxTraining.jl's box tables: a "ValidationPhase" row is the evaluation's.
+  const GenericFindings f = read_log("flux/fluxtraining-mnist-10-epochs-notebook.log").findings();
+  expect_metric(f, "loss", 0.60669, 113);
+  expect_metric(f, "eval_loss", 0.59359, 119);
+}
+
 TEST(GenericReader, ALogReadInTwoPartsGivesWhatOneReadGives) {
   const std::string file = "keras3/keras3-lstm-stock-100ep-ok.log";
   const GenericFindings whole = read_log(file).findings();
