@@ -32,6 +32,11 @@ std::vector<StatusPattern> shared_status_v1() {
        R"(^KeyboardInterrupt\s*$)"});
   add(run_status::failed,
       {R"(CANCELLED AT \S+ (?i:due to) TASK FAILURE)",  // Slurm: --kill-on-bad-exit
+                                                        // An IDE's run console (IntelliJ, PyCharm):
+                                                        // "Process finished with exit code 1",
+                                                        // glued to the last line when that had no
+                                                        // newline.
+       R"(Process finished with exit code [1-9])",
        R"( FAILED \(non-zero exit code or other failure mode\))"});
   add(run_status::cancelled, {R"(CANCELLED AT \S+ \*\*\*)",  // Slurm scancel
                               R"(CANCELLED AT \S+ (?i:due to) SIGNAL)",

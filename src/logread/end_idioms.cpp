@@ -95,6 +95,16 @@ bool launcher_says_success(std::string_view line) {
 }
 
 bool says_training_ended(std::string_view line) {
+  // What the platform writes: an IDE's run console, at the process's end (IntelliJ / PyCharm,
+  // ExecutionBundle "finished.with.exit.code.text.message": "Process finished with exit code
+  // {0}"; tests/fixtures/logs/generic/dl4j); a non-zero code is a failure (preset_status.cpp).
+  if (line.starts_with("Process finished with exit code 0") &&
+      (line.size() == 33 || line[33] == ' ' || line[33] == '\r'))
+    return true;
+  // NVIDIA DeepLearningExamples log their run's summary after training with DLLogger's empty
+  // step: dllogger.log(step=tuple(), data={"e2e_train_time": ...}) (index ids 16543686880,
+  // 48080438598, 4724963553), printed "DLL 2020-05-28 03:32:59.714030 - () run_time : 442.85".
+  if (line.starts_with("DLL ") && line.find(" - () ") != std::string_view::npos) return true;
   // A script's last word: print("Done!") (the PyTorch quickstart tutorial's training loop,
   // icefall's train.py: logging.info("Done!")).
   if (line.size() < 200) {

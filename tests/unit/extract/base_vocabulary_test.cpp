@@ -181,6 +181,12 @@ TEST(BaseVocabulary, OtherFrameworksCrashesAndInterrupts) {
        "failed", "martinkersner/train-CRF-RNN#39 (Caffe, glog's CHECK)"},
       {"Exiting from training early", "cancelled",
        "a Transformer-XL run log (pytorch/examples' word_language_model loop, Ctrl-C)"},
+      {"CUDA run out of memory. See the logged memory stats.", "oom",
+       "facebookresearch/fairseq2#976 (fairseq2's recipe runner)"},
+      {"KeyboardInterrupt", "interrupted", "Python's last traceback line for Ctrl-C"},
+      {"TypeError: list indices must be integers or slices, not strProcess finished with exit "
+       "code 1",
+       "failed", "index id 45374835467 (a PyCharm run console, the code's line glued to it)"},
   });
 }
 

@@ -256,6 +256,13 @@ TEST(GenericReader, EarlyStoppingEndsTraining) {
   EXPECT_EQ(read_log("xgboost/auc-early-stopping-round5.log").findings().end_line, 8);
 }
 
+TEST(GenericReader, WhatThePlatformWritesAtTheEndIsAnEnd) {
+  // An IDE's "Process finished with exit code 0" (a DL4J example run in IntelliJ), DLLogger's run
+  // summary with its empty step "DLL ... - () run_time : 442.85" (NVIDIA DeepLearningExamples).
+  EXPECT_EQ(read_log("dl4j/lenet-mnist-cpu-example-finished.log").findings().end_line, 145);
+  EXPECT_EQ(read_log("nvidia-dle/dle-tacotron2-finetune-last-epoch.log").findings().end_line, 14);
+}
+
 TEST(GenericReader, ALossLastPrintedNanIsADivergenceThoughTheNextEpochBegan) {
   // U-Mamba (nnU-Net): "train_loss nan" at epoch 631, its validation and time, "Epoch 632".
   const GenericFindings f = read_log("mamba/umamba-nnunet-train-loss-nan-epoch631.log").findings();
