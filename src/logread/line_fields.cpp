@@ -391,6 +391,46 @@ bool read_bordered_header(std::string_view line, TableHeader& header) {
   return true;
 }
 
+// A table's names as they read in context: after a column of the validation set (fastai's
+// `epoch  train_loss  valid_loss  accuracy  time`), a metric named by itself alone is the
+// validation set's too (fastai computes its metrics there): `valid accuracy`.
+std::vector<std::string> names_in_context(const std::vector<std::string>& names) {
+  std::vector<std::string> out = names;
+  bool after_eval = false;
+  // Only where no evaluation's column comes later (Chainer's `main/loss  validation/main/loss
+  // main/accuracy  validation/main/accuracy` names each).
+  size_t last_eval = names.size();
+  for (size_t c = 0; c < names.size(); ++c) {
+    const std::string norm = normalise_key(names[c]);
+    for (size_t a = 0; a <= norm.size();) {
+      const size_t b = std::min(norm.find('_', a), norm.size());
+      if (eval_word(std::string_view(norm).substr(a, b - a))) last_eval = c;
+      a = b + 1;
+    }
+  }
+  for (size_t c = 0; c < out.size(); ++c) {
+    std::string& n = out[c];
+    if (c < last_eval && after_eval) break;  // an evaluation's column after this one
+    const std::string norm = normalise_key(n);
+    bool eval = false, phase = false;
+    for (size_t a = 0; a <= norm.size();) {
+      const size_t b = std::min(norm.find('_', a), norm.size());
+      const std::string_view w = std::string_view(norm).substr(a, b - a);
+      eval |= eval_word(w);
+      phase |= w == "train" || w == "training" || w == "trn" || w == "mini" || w == "batch";
+      a = b + 1;
+    }
+    if (eval) {
+      after_eval = true;
+    } else if (after_eval && !phase) {
+      const Canonical canon = canonical(n, "", false, false, 0);
+      if (canon.role == Role::Training && canon.unit.empty() && canon.name != "lr")
+        n = "valid " + n;
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 void read_fields(std::string_view line, std::vector<Token>& tokens, LineFields& out,
@@ -433,6 +473,36 @@ bool read_shape(std::string_view line, std::vector<Token>& tokens, LineFields& o
 void read_keys(std::string_view line, const std::vector<Token>& tokens, LineFields& out,
                bool with_template_text, const TableHeader& header) {
   if (with_template_text) out.template_text = template_of(line, tokens);
+  // `| key | value |` (OpenAI baselines' and Stable-Baselines3's logger tables): the whole first
+  // cell is the key, whatever it holds (`| mean 100 episode reward | 198 |`, `| % time spent
+  // exploring | 2 |`).
+  if (const auto bc = bordered_cells(line.substr(0, kMaxTokenBytes)); bc.size() == 2) {
+    long value = -1;
+    bool one = true;
+    for (size_t k = 0; k < tokens.size(); ++k) {
+      if (tokens[k].start < bc[1].first || tokens[k].start >= bc[1].second ||
+          tokens[k].kind == TokKind::Space)
+        continue;
+      if (value >= 0 || tokens[k].kind != TokKind::Number) one = false;
+      value = static_cast<long>(k);
+    }
+    std::string key = cell_text(line.substr(bc[0].first, bc[0].second - bc[0].first));
+    while (!key.empty() && (key.back() == ':' || key.back() == ' ')) key.pop_back();
+    if (one && value >= 0 &&
+        key.find_first_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") !=
+            std::string::npos &&
+        key.size() <= 64) {
+      const Token& tok = tokens[static_cast<size_t>(value)];
+      Field f;
+      f.value = tok.value;
+      f.unit = tok.unit;
+      f.column = tok.start;
+      f.token = static_cast<uint32_t>(value);
+      f.key = std::move(key);
+      out.fields.push_back(std::move(f));
+      return;
+    }
+  }
 
   static thread_local std::vector<uint8_t> used;
   used.assign(tokens.size(), 0);
@@ -643,8 +713,8 @@ void read_keys(std::string_view line, const std::vector<Token>& tokens, LineFiel
     const auto cells = cells_of(tokens);
     // A fixed-width table whose names fill their columns (YOLOv5's `mAP@.5 mAP@.5:.95`) is apart
     // by one blank there: its words are its columns when a row has as many cells as it has words.
-    const std::vector<std::string>& names =
-        !header.words.empty() && cells.size() == header.words.size() ? header.words : header.cells;
+    const std::vector<std::string> names = names_in_context(
+        !header.words.empty() && cells.size() == header.words.size() ? header.words : header.cells);
     // A row of numbers only, as many as the header has names (pandas aligns them right, some
     // one blank apart: `   0    74 217.5 2.934    1`): each its column's.
     std::vector<size_t> row;
@@ -658,7 +728,8 @@ void read_keys(std::string_view line, const std::vector<Token>& tokens, LineFiel
     }
     if (numbers_only && row.size() >= 3 &&
         (row.size() == header.cells.size() || row.size() == header.words.size())) {
-      const auto& cols = row.size() == header.cells.size() ? header.cells : header.words;
+      const auto cols =
+          names_in_context(row.size() == header.cells.size() ? header.cells : header.words);
       for (size_t c = 0; c < row.size(); ++c) {
         const size_t ti = row[c];
         if (field_of[ti] >= 0) {

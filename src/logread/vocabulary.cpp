@@ -410,9 +410,11 @@ Canonical canonical(std::string_view key, std::string_view unit, bool eval, bool
       return c3;
     }
   }
-  // One word ending in a quantity's name: CrossEntropyLoss, WeightedCategoryAccuracy, closs.
-  if (!e && core.size() == 1 && words.size() == 1 &&
-      key.find_first_of(" _/-.") == std::string_view::npos) {
+  // One word ending in a quantity's name: CrossEntropyLoss, WeightedCategoryAccuracy, closs;
+  // after a phase too (Trax's "train WeightedCategoryCrossEntropy").
+  if (!e && core.size() == 1 &&
+      (words.size() == 1 ? key.find_first_of(" _/-.") == std::string_view::npos
+                         : key.find_first_of("_/-.") == std::string_view::npos)) {
     const std::string& w = core.front();
     auto ends = [&](std::string_view x) { return w.size() > x.size() && w.ends_with(x); };
     if (ends("crossentropy") || ends("loss"))

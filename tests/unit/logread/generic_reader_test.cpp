@@ -342,6 +342,34 @@ TEST(GenericReader, ABorderedTableWithAHeaderOfTwoLines) {
   expect_metric(f, "eval_loss", 0.59359, 119);
 }
 
+TEST(GenericReader, AKeyValueTablesFirstCellIsTheKeyWhateverItHolds) {
+  // OpenAI baselines' logger: "| % time spent exploring  | 2        |", "| mean 100 episode reward
+  // | 198      |".
+  const GenericFindings f = read_log("baselines/deepq-cartpole-100k-terminal.log").findings();
+  expect_metric(f, "time_spent_exploring", 2, 194);
+  expect_metric(f, "mean_100_episode_reward", 198, 196);
+  EXPECT_EQ(metric(f, "mean"), nullptr);
+}
+
+TEST(GenericReader, APhaseThenOneWordEndingInAQuantitysName) {
+  // Trax: "Step   2000: train WeightedCategoryCrossEntropy |  0.38129005", "eval
+  // WeightedCategoryAccuracy |  0.85312500".
+  const GenericFindings f = read_log("trax/trax-readme-imdb-2000steps.log").findings();
+  expect_metric(f, "loss", 0.38129005, 22);
+  expect_metric(f, "eval_loss", 0.33760912, 23);
+  expect_metric(f, "eval_accuracy", 0.853125, 24);
+}
+
+TEST(GenericReader, AMetricColumnAfterTheValidationLossIsTheValidationSets) {
+  // fastai: "epoch  train_loss  valid_loss  accuracy  time" (its metrics are computed on the
+  // validation set); Chainer's "main/accuracy" between two validation columns stays training's.
+  expect_metric(read_log("fastai/fastai-quickstart-rocm.log").findings(), "eval_accuracy", 0.9192,
+                17);
+  const GenericFindings chainer = read_log("chainer/chainer-mnist-blog.log").findings();
+  ASSERT_NE(metric(chainer, "accuracy"), nullptr);
+  ASSERT_NE(metric(chainer, "eval_accuracy"), nullptr);
+}
+
 TEST(GenericReader, ALogReadInTwoPartsGivesWhatOneReadGives) {
   const std::string file = "keras3/keras3-lstm-stock-100ep-ok.log";
   const GenericFindings whole = read_log(file).findings();
