@@ -46,6 +46,11 @@ std::vector<StatusPattern> shared_status_v1() {
                               R"(Exiting from training early)"});
   add_lsf_flux_pbs_status(add);
   add_divergence_status(add);
+  // Host memory, said by the language runtime (before the accelerators' patterns: the JVM's
+  // error is no CUDA one): the JVM's "Exception in thread "main" java.lang.OutOfMemoryError: Java
+  // heap space" (Deeplearning4j, Spark), C++'s std::bad_alloc ("terminate called after throwing
+  // an instance of 'std::bad_alloc'", libstdc++'s verbose terminate handler).
+  add(run_status::host_oom, {R"(java\.lang\.OutOfMemoryError)", R"(std::bad_alloc)"});
   add(run_status::oom,
       {R"(CUDA out of memory)",  // torch: "CUDA out of memory. Tried to allocate ..."
        R"(CUDA error: out of memory)", R"(OutOfMemoryError)",  // torch.cuda.OutOfMemoryError
@@ -100,7 +105,19 @@ std::vector<StatusPattern> shared_status_v1() {
        // glog's fatal CHECK (C++ trainers: Caffe, MXNet, TensorFlow's core): glog/logging.h,
        // CHECK(condition) logs LOG(FATAL) << "Check failed: " #condition, as
        // "F0610 17:15:24.994758  3575 syncedmem.hpp:30] Check failed: error == cudaSuccess".
-       R"(\] Check failed: )"});
+       R"(\] Check failed: )",
+       // A C++ program's uncaught exception: "terminate called after throwing an instance of
+       // 'std::runtime_error'" (libstdc++-v3/libsupc++/vterminate.cc); a Java one: "Exception in
+       // thread "main" java.lang.IllegalStateException: ..." (java.lang.ThreadGroup
+       // .uncaughtException); a failed C assert(): "prog: file.c:12: main: Assertion `x' failed."
+       // (glibc assert/assert.c), as CUDA's device asserts print it too ("Assertion `t >= 0 && t <
+       // n_classes` failed.", pytorch/examples#544).
+       R"(terminate called after throwing an instance of)", R"(Exception in thread ")",
+       R"(Assertion [`'].*[`'] failed)",
+       // The last line of a Python traceback whose start the log does not show (an excerpt, a
+       // rank's prefix): "RuntimeError: CUDA error: an illegal memory access was encountered",
+       // "[rank0]: torch.distributed.DistBackendError: ...".
+       R"((?:^|\]: ?)\s*[A-Za-z_][\w.]*Error: )", R"((?:^|\]: ?)\s*[A-Za-z_][\w.]*Exception: )"});
   add_signal_status(add);
   return s;
 }

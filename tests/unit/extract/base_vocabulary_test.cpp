@@ -187,6 +187,13 @@ TEST(BaseVocabulary, OtherFrameworksCrashesAndInterrupts) {
       {"TypeError: list indices must be integers or slices, not strProcess finished with exit "
        "code 1",
        "failed", "index id 45374835467 (a PyCharm run console, the code's line glued to it)"},
+      {"terminate called after throwing an instance of 'std::bad_alloc'", "host_oom",
+       "index id 35385132367 (a C++ graph engine's README, then 'what():  std::bad_alloc')"},
+      {"/pytorch/aten/src/ATen/native/cuda/Indexing.cu:1515: indexSelectSmallIndex: block: "
+       "[0,0,0], thread: [0,0,0] Assertion `srcIndex < srcSelectDimSize` failed.",
+       "failed", "tests/fixtures/logs/device/logs/lightning-device-assert.log line 21"},
+      {"ZeroDivisionError: float division by zero", "failed",
+       "index id 19480405772 (a traceback's last line)"},
   });
 }
 

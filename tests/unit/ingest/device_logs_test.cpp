@@ -121,7 +121,8 @@ std::vector<DeviceLog> logs() {
        {"lightning"},
        1,
        "failed",
-       "line 24: Traceback (most recent call last):",
+       // The device's assert, the first crash line, names the cause (the traceback follows).
+       "line 21: /pytorch/aten/src/ATen/native/cuda/Indexing.cu:1515: indexSelectSmallIndex",
        {{"batch", 23, "9/32", 9.0}, {"loss", 23, "train_loss: 1.878", 1.878}}},
       // SIGTERM to torchrun (as scancel sends it) at step 7.
       {"torchrun-sigterm.log",
