@@ -534,7 +534,8 @@ RunSummary CaseRunner::run(const PlanSource& source, long long total) {
   Progress progress(out_, opts_.tty, spec_.name, total);
   store_.reap_orphans(host_name());
   const fs::path logs = fs::absolute(fs::path(opts_.logs_dir)) / spec_.name;
-  make_own_directory(logs.string());  // a link planted at logs/<case> is not followed
+  // logs/ and logs/<case> are aerun's: a link planted at either is not followed.
+  make_own_directory(logs.string(), 2);
   RunLoop loop(spec_, store_, opts_, exec_, progress, sum, logs);
   source([&](const PlannedRun& p) { return loop.feed(p); });
   loop.run();

@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <vector>
 
 #include "aerun/util/error.hpp"
 
@@ -44,17 +45,42 @@ UniqueFd create_file(const std::string& path, CreateMode how, mode_t mode, const
   return UniqueFd();  // not reached
 }
 
-void make_own_directory(const std::string& path) {
+void make_own_directory(const std::string& path, int own_levels) {
   namespace fs = std::filesystem;
+  const auto fail = [&](const std::string& why) {
+    throw SystemError("cannot create " + path + ": " + why);
+  };
+  fs::path base = fs::absolute(fs::path(path)).lexically_normal();
+  while (!base.empty() && base.filename().empty() && base != base.root_path())
+    base = base.parent_path();  // a trailing '/'
+  std::vector<std::string> own;
+  for (int i = 0; i < own_levels && base.has_relative_path(); ++i) {
+    own.insert(own.begin(), base.filename().string());
+    base = base.parent_path();
+  }
   std::error_code ec;
-  const fs::file_status st = fs::symlink_status(path, ec);
-  if (fs::exists(st) && !fs::is_directory(st) && ::unlink(path.c_str()) != 0)
-    throw SystemError("cannot replace " + path +
-                      " (not a folder of aerun's): " + std::strerror(errno));
-  fs::create_directories(path, ec);
-  if (ec) throw SystemError("cannot create " + path + ": " + ec.message());
-  if (!fs::is_directory(fs::symlink_status(path, ec)))
-    throw SystemError("cannot create " + path + ": a link was put there (not followed)");
+  fs::create_directories(base, ec);  // the user's folders, as the user made them
+  if (ec) fail(ec.message());
+  UniqueFd dir(::open(base.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (dir.get() < 0) fail(std::strerror(errno));
+  for (const std::string& name : own) {
+    int fd = -1;
+    for (int attempt = 0; attempt < 4 && fd < 0; ++attempt) {
+      fd = ::openat(dir.get(), name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      if (fd >= 0) break;
+      if (errno == ENOENT) {
+        if (::mkdirat(dir.get(), name.c_str(), 0755) != 0 && errno != EEXIST)
+          fail(std::strerror(errno));
+      } else if (errno == ELOOP || errno == ENOTDIR) {  // a link or a file: not aerun's folder
+        if (::unlinkat(dir.get(), name.c_str(), 0) != 0 && errno != ENOENT)
+          fail("cannot replace " + name + " (not a folder of aerun's): " + std::strerror(errno));
+      } else {
+        fail(std::strerror(errno));
+      }
+    }
+    if (fd < 0) fail("a link keeps being put at " + name + " (not followed)");
+    dir = UniqueFd(fd);
+  }
 }
 
 void write_created_file(const std::string& path, std::string_view text, const char* what) {

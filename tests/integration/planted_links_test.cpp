@@ -44,6 +44,20 @@ TEST(PlantedLinks, ALinkPutAtARunsLogPathIsReplacedWhenTheRunIsRunAgain) {
   EXPECT_THAT(read_file(log), HasSubstr("step 3"));
 }
 
+TEST(PlantedLinks, ALinkPutAtTheLogsFolderItselfIsNotWrittenThrough) {
+  TempDir d;
+  write_file(d / "c.yaml", kCase);
+  fs::create_directories(d / "results");
+  fs::create_directories(d / "elsewhere");
+  fs::create_directory_symlink(d / "elsewhere", d / "results/logs");
+  const auto r = run_aerun(d, {"case", "c.yaml"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(fs::is_empty(d / "elsewhere"));
+  EXPECT_TRUE(fs::is_directory(fs::symlink_status(d / "results/logs")));
+  EXPECT_THAT(read_file(sql1(d / "results/aerun.db", "SELECT log_path FROM runs")),
+              HasSubstr("step 3"));
+}
+
 TEST(PlantedLinks, ALinkPutAtAReportsPlotsFolderIsNotWrittenThrough) {
   TempDir d;
   write_file(d / "c.yaml", kCase);

@@ -101,6 +101,25 @@ TEST_F(CreatedFile, AFolderOfAerunsIsNeverALinkPutThere) {
   EXPECT_TRUE(fs::is_empty(elsewhere));
 }
 
+TEST_F(CreatedFile, EveryFolderOfAerunsOnAPathIsNeverALinkPutThere) {
+  // logs/<case>: a link planted at logs/ (the parent), not only at <case>, is not followed; the
+  // folders above the ones aerun owns are the user's, links and all.
+  const fs::path elsewhere = dir_ / "elsewhere";
+  fs::create_directory(elsewhere);
+  fs::create_directories(dir_ / "real");
+  fs::create_directory_symlink(dir_ / "real", dir_ / "project");  // the user's own link
+  fs::create_directory_symlink(elsewhere, dir_ / "project" / "logs");
+  const std::string logs = (dir_ / "project" / "logs" / "case").string();
+  aerun::make_own_directory(logs, 2);
+  EXPECT_TRUE(fs::is_directory(fs::symlink_status(dir_ / "real" / "logs")));
+  EXPECT_TRUE(fs::is_directory(fs::symlink_status(dir_ / "real" / "logs" / "case")));
+  EXPECT_TRUE(fs::is_symlink(dir_ / "project"));
+  aerun::write_created_file(logs + "/x-a1.log", "step 1\n", "log");
+  EXPECT_TRUE(fs::is_empty(elsewhere));
+  aerun::make_own_directory(logs, 2);  // again: the folders are there, kept
+  EXPECT_EQ(read(logs + "/x-a1.log"), "step 1\n");
+}
+
 TEST_F(CreatedFile, AnAtomicWritesTemporaryFileIsNewEveryTime) {
   // The temporary name was `<path>.aerun-tmp-<pid>`: a link planted at it was followed. Now it is
   // made with O_EXCL under a name nobody can guess; links planted at every pid-named one are not
