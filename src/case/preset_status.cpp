@@ -43,7 +43,11 @@ std::vector<StatusPattern> shared_status_v1() {
                               // Ctrl-C caught by the training loop of pytorch/examples'
                               // word_language_model/main.py (and the scripts built on it):
                               // except KeyboardInterrupt: print('Exiting from training early')
-                              R"(Exiting from training early)"});
+                              R"(Exiting from training early)",
+                              // PaddlePaddle's signal handler, for a SIGTERM from outside:
+                              // "FatalError: `Termination signal` is detected by the operating
+                              // system." (paddle/fluid/platform/init.cc, SignalHandle).
+                              R"(`Termination signal` is detected by the operating system)"});
   add_lsf_flux_pbs_status(add);
   add_divergence_status(add);
   // Host memory, said by the language runtime (before the accelerators' patterns: the JVM's
@@ -59,6 +63,9 @@ std::vector<StatusPattern> shared_status_v1() {
        // and MXNet's storage manager "cudaMalloc failed: out of memory"
        // (src/storage/pooled_storage_manager.h).
        R"(CUDA Error: out of memory)", R"(cudaMalloc failed: out of memory)",
+       // PyTorch <= 1.x's THC: "THCudaCheck FAIL file=.../THCStorage.cu line=58 error=2 : out of
+       // memory" (THC/THCGeneral.cpp's THCudaCheck; microsoft/singleshotpose#40).
+       R"(THCudaCheck FAIL file=.* : out of memory)",
        // fairseq2's recipe runner: except OutOfMemoryError: log.exception("CUDA run out of
        // memory. See the logged memory stats.\n{}", ...) (index id 48348623780;
        // facebookresearch/fairseq2#976).

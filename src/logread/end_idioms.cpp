@@ -11,7 +11,7 @@ namespace {
 // Each idiom, lowercase, with code that prints it (the code index's ids where the repository is
 // not named: search "index id N").
 // Not "End of training": pytorch/examples' word_language_model prints it after a Ctrl-C too.
-constexpr std::array<std::string_view, 12> kIdioms{
+constexpr auto kIdioms = std::to_array<std::string_view>({
     // torchtitan train.py: logger.info("Training completed"); print(f"Training completed in
     // {total_time:.2f} sec") (index 19471783292).
     "training completed",
@@ -35,11 +35,14 @@ constexpr std::array<std::string_view, 12> kIdioms{
     // facebookresearch DeiT/DINO/MAE main.py: print('Training time {}'); LitGPT
     // finetune/lora.py: fabric.print(f"Training time: {...:.2f}s").
     "training time",
-};
+    // Flower's server: log(INFO, "Run finished %s round(s) in %.2fs", ...) (flwr
+    // server/server.py; tests/fixtures/logs/generic/flower).
+    "run finished ",
+});
 
 // Early stopping: the trainer ended training itself, before its planned count, as it was asked
 // to (it finished; the run is ok).
-constexpr std::array<std::string_view, 6> kEarlyStops{
+constexpr auto kEarlyStops = std::to_array<std::string_view>({
     // Keras EarlyStopping.on_train_end: print(f"Epoch {self.stopped_epoch + 1}: early stopping")
     // (older Keras: "Epoch 00045: early stopping"; copies at index 18973572241, 5697913260).
     ": early stopping",
@@ -57,7 +60,7 @@ constexpr std::array<std::string_view, 6> kEarlyStops{
     // YOLOv5 / Ultralytics utils EarlyStopping: "Stopping training early as no improvement observed
     // in last 100 epochs." (tests/fixtures/logs/generic/yolov5).
     "stopping training early as no improvement observed",
-};
+});
 
 bool contains_lower(std::string_view hay, std::string_view needle) {
   if (needle.size() > hay.size()) return false;
@@ -112,7 +115,8 @@ bool says_training_ended(std::string_view line) {
     for (std::string_view w : {"Done!", "Done.", "All done!", "All done.", "Training done!"})
       if (m == w) return true;
   }
-  // Every idiom has "rain", "ptimiz" or "ompleted in", every early stop "top": a cheap test first.
+  // Every idiom has "rain", "ptimiz", "ompleted in" or "un finished", every early stop "top": a
+  // cheap test first.
   if (line.size() > 400) return false;
   if (::memmem(line.data(), line.size(), "top", 3) ||
       ::memmem(line.data(), line.size(), "TOP", 3)) {
@@ -129,7 +133,8 @@ bool says_training_ended(std::string_view line) {
   const bool maybe = ::memmem(line.data(), line.size(), "rain", 4) ||
                      ::memmem(line.data(), line.size(), "ptimiz", 6) ||
                      ::memmem(line.data(), line.size(), "RAIN", 4) ||
-                     ::memmem(line.data(), line.size(), "ompleted in", 11);
+                     ::memmem(line.data(), line.size(), "ompleted in", 11) ||
+                     ::memmem(line.data(), line.size(), "un finished", 11);
   if (!maybe) return false;
   // "Training resnet-18 complete in 7m 4s" (the PyTorch transfer-learning tutorial's
   // print(f'Training complete in {...}m {...}s'), with words between.

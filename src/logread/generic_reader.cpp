@@ -1175,9 +1175,10 @@ GenericFindings GenericReader::findings() const {
       // A bar that names no counter counts its own lines (an evaluation's, a prediction's): only
       // a progress line's is the step.
       if (f.canon.role == Role::Counter && !t->progress && f.key.empty()) continue;
-      // A counter with no key beside a keyed step counter: the keyed one is the step.
+      // A counter with no key beside a keyed step counter that printed a number: the keyed one
+      // is the step (not MotionSeg3D's "Update: nan mean" beside "Epoch: [4][1040/1047]").
       if (f.key.empty() && std::any_of(t->fields.begin(), t->fields.end(), [](const FieldStat& o) {
-            return !o.key.empty() && o.canon.name == "step";
+            return !o.key.empty() && o.canon.name == "step" && o.count > 0;
           }))
         continue;
       std::string name = f.average ? f.canon.name + "_avg" : f.canon.name;

@@ -25,6 +25,17 @@ bool eval_word(std::string_view w) {
   return false;
 }
 
+// An English month's name or its first three letters (Jan, Sept, February, ...).
+bool month_name(std::string_view w) {
+  static constexpr std::array<std::string_view, 24> months{
+      "jan",   "feb",  "mar",  "apr",    "may",       "jun",     "jul",      "aug",
+      "sep",   "sept", "oct",  "nov",    "dec",       "january", "february", "march",
+      "april", "june", "july", "august", "september", "october", "november", "december"};
+  for (auto m : months)
+    if (iequals(w, m)) return true;
+  return false;
+}
+
 // A source location (train.py:123, trainer.cc:45), never a key.
 bool source_file_word(std::string_view w) {
   static constexpr std::array<std::string_view, 8> ext{".py", ".cc", ".cpp", ".h",
@@ -587,6 +598,7 @@ void read_keys(std::string_view line, const std::vector<Token>& tokens, LineFiel
     }
     // tqdm's [elapsed<remaining]: the remaining time.
     if (tok.kind == TokKind::Duration && i >= 1 && is_punct(tokens[i - 1], '<')) f.key = "eta";
+    if (tok.kind == TokKind::Duration && month_name(f.key)) continue;  // "08 Jun 17:18": a date
     // A bar's percentage (`Steps:  45%|████▌ | 450/1000`): its words name the bar's counter.
     if (tok.kind == TokKind::Number && tok.unit == "%") {
       size_t k = i + 1;
@@ -637,7 +649,10 @@ void read_keys(std::string_view line, const std::vector<Token>& tokens, LineFiel
       while (first < tokens.size() && tokens[first].kind == TokKind::Space) ++first;
       const bool bracketed = first < i && is_punct(tokens[first], '[') && first + 1 == i &&
                              i + 1 < tokens.size() && is_punct(tokens[i + 1], ']');
-      const bool next_ok = i + 1 < tokens.size() &&
+      // Not a day of the month (RecBole's "08 Jun 17:18    INFO  epoch 0 training ...").
+      const bool month = i + 2 < tokens.size() && tokens[i + 1].kind == TokKind::Space &&
+                         tokens[i + 2].kind == TokKind::Word && month_name(tokens[i + 2].text);
+      const bool next_ok = i + 1 < tokens.size() && !month &&
                            (is_punct(tokens[i + 1], ':') || tokens[i + 1].kind == TokKind::Space);
       if ((first == i && next_ok) || bracketed) f.key = "step";
     }

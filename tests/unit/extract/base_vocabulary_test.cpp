@@ -194,6 +194,11 @@ TEST(BaseVocabulary, OtherFrameworksCrashesAndInterrupts) {
        "failed", "tests/fixtures/logs/device/logs/lightning-device-assert.log line 21"},
       {"ZeroDivisionError: float division by zero", "failed",
        "index id 19480405772 (a traceback's last line)"},
+      {"THCudaCheck FAIL file=/opt/conda/conda-bld/pytorch_1525796793591/work/torch/lib/THC/"
+       "generic/THCStorage.cu line=58 error=2 : out of memory",
+       "oom", "microsoft/singleshotpose#40 (PyTorch 0.4's THC)"},
+      {"FatalError: `Termination signal` is detected by the operating system.", "cancelled",
+       "simuler/ESPNet log/workerlog.0 (PaddleSeg, tests/fixtures/logs/generic/paddleseg)"},
   });
 }
 

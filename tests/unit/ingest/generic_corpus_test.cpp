@@ -29,7 +29,7 @@ const std::set<std::string> kMaxNames = {"memory_gb"};
 
 // What the reader reaches on the corpus today (the figures printed), less a little.
 constexpr double kStatusFloor = 81;
-constexpr double kMetricFloor = 80;
+constexpr double kMetricFloor = 79;
 // Its blind score on the hold-out, the one time it was taken (tests/fixtures/logs/
 // generic-holdout/README.md), less a little: a change of the reader must not read that set worse.
 constexpr double kHoldoutStatusFloor = 68;

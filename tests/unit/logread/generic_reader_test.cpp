@@ -370,6 +370,26 @@ TEST(GenericReader, AMetricColumnAfterTheValidationLossIsTheValidationSets) {
   ASSERT_NE(metric(chainer, "eval_accuracy"), nullptr);
 }
 
+TEST(GenericReader, AStepKeyThatNeverPrintedANumberLeavesTheStepToTheCounter) {
+  // MotionSeg3D: "Update: nan mean,nan std | Epoch: [4][1040/1047]".
+  const GenericFindings f = read_log("motionseg3d/epoch4-loss-nan-acc-iou-zero.log").findings();
+  expect_metric(f, "step", 1040, 6);
+  expect_metric(f, "total_steps", 1047, 6);
+}
+
+TEST(GenericReader, ADayBeforeAMonthsNameIsADateNotACount) {
+  // RecBole: "08 Jun 17:18    INFO  epoch 0 training [time: 6.26s, train loss: 337.9507]".
+  const GenericFindings f =
+      read_log("recbole/recbole-gnn-srgnn-epoch0-traceback-in-eval.log").findings();
+  expect_metric(f, "step", 48, 2);
+  EXPECT_EQ(metric(f, "jun"), nullptr);
+}
+
+TEST(GenericReader, FlowersRunFinishedEndsTraining) {
+  // Flower's server: "Run finished 151 round(s) in ...".
+  EXPECT_NE(read_log("flower/cifar10-fl-151-rounds-finished.log").findings().end_line, 0);
+}
+
 TEST(GenericReader, ALogReadInTwoPartsGivesWhatOneReadGives) {
   const std::string file = "keras3/keras3-lstm-stock-100ep-ok.log";
   const GenericFindings whole = read_log(file).findings();
