@@ -1271,10 +1271,13 @@ GenericFindings GenericReader::findings() const {
       if (!first_short) first_short = &*s.last_epoch;
     }
     // A counter of the batches of an epoch ("epoch 1 - iter 40/40" with no total of epochs): at
-    // its total, one epoch ended, not training.
+    // its total, one epoch ended, not training — unless the epochs went on while the counter
+    // never started again: then it counts the whole run (PaddleSeg's "epoch: 216, iter:
+    // 80000/80000").
     const bool epoch_without_total =
         std::any_of(last->fields.begin(), last->fields.end(), [&](const FieldStat& f) {
-          return f.canon.name == "epoch" && !f.counter && f.last_line == last->last_line;
+          return f.canon.name == "epoch" && !f.counter && f.last_line == last->last_line &&
+                 !(f.increases > 0 && !last->counter_reset());
         });
     const bool inner_only = (last->counter_reset() || epoch_without_total) && !s.last_epoch;
     if (at_total && !inner_only) {

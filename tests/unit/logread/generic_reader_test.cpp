@@ -390,6 +390,20 @@ TEST(GenericReader, FlowersRunFinishedEndsTraining) {
   EXPECT_NE(read_log("flower/cifar10-fl-151-rounds-finished.log").findings().end_line, 0);
 }
 
+TEST(GenericReader, ACounterThatNeverStartsAgainWhileEpochsGoOnCountsTheWholeRun) {
+  // PaddleSeg: "[TRAIN] epoch: 216, iter: 80000/80000, loss: 0.1656": the iterations of the whole
+  // run, not of an epoch's batches; at its total, training ended.
+  const GenericFindings f =
+      read_log("paddleseg/encnet-cityscapes-80k-iters-finished.log").findings();
+  ASSERT_TRUE(f.counter_done && f.counter_planned);
+  EXPECT_EQ(*f.counter_done, 80000);
+  EXPECT_EQ(*f.counter_planned, 80000);
+  // Horovod's MNIST example counts each epoch's samples beside the epoch: no end there.
+  const GenericFindings h =
+      read_log("horovod/horovod-pytorch-mnist-3proc-timestamped.log").findings();
+  EXPECT_FALSE(h.counter_done && h.counter_planned && *h.counter_done == *h.counter_planned);
+}
+
 TEST(GenericReader, ALogReadInTwoPartsGivesWhatOneReadGives) {
   const std::string file = "keras3/keras3-lstm-stock-100ep-ok.log";
   const GenericFindings whole = read_log(file).findings();
