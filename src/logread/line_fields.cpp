@@ -684,6 +684,31 @@ void read_keys(std::string_view line, const std::vector<Token>& tokens, LineFiel
   for (Field& f : out.fields)
     if (f.counter && eval_word(std::string_view(f.key).substr(0, f.key.find(' '))))
       f.key.clear();  // also "Test (EMA): [ 195/195]"
+  // The value at token ti keyed by a table's column: a field already read from it takes the
+  // column's name when rekey (or when it had none), else a field is made.
+  const auto key_by_column = [&](size_t ti, const std::string& name, bool rekey) {
+    if (field_of[ti] >= 0) {
+      Field& f = out.fields[static_cast<size_t>(field_of[ti])];
+      if (rekey || f.key.empty() || f.from_unit) {
+        f.key = name;
+        f.from_unit = false;
+        f.from_header = true;
+      }
+      return;
+    }
+    Field f;
+    f.value = tokens[ti].value;
+    f.unit = tokens[ti].kind == TokKind::Duration ? "s" : tokens[ti].unit;
+    f.column = tokens[ti].start;
+    f.token = static_cast<uint32_t>(ti);
+    f.from_header = true;
+    f.key = name;
+    if (tokens[ti].kind == TokKind::Fraction) {
+      f.counter = true;
+      f.total = tokens[ti].total;
+    }
+    out.fields.push_back(std::move(f));
+  };
   // A row of a bordered table: each value its column's (a column left empty on this row is
   // skipped); a label cell that says the row is an evaluation's (`ValidationPhase`) says so.
   if (header.bordered && !header.cells.empty()) {
@@ -695,25 +720,7 @@ void read_keys(std::string_view line, const std::vector<Token>& tokens, LineFiel
         while (c < cells.size() && cells[c].second <= tokens[ti].start) ++c;
         if (c == cells.size() || tokens[ti].start < cells[c].first || header.cells[c].empty())
           continue;
-        if (field_of[ti] >= 0) {
-          Field& f = out.fields[static_cast<size_t>(field_of[ti])];
-          f.key = header.cells[c];
-          f.from_unit = false;
-          f.from_header = true;
-          continue;
-        }
-        Field f;
-        f.value = tokens[ti].value;
-        f.unit = tokens[ti].kind == TokKind::Duration ? "s" : tokens[ti].unit;
-        f.column = tokens[ti].start;
-        f.token = static_cast<uint32_t>(ti);
-        f.from_header = true;
-        f.key = header.cells[c];
-        if (tokens[ti].kind == TokKind::Fraction) {
-          f.counter = true;
-          f.total = tokens[ti].total;
-        }
-        out.fields.push_back(std::move(f));
+        key_by_column(ti, header.cells[c], true);
       }
       for (const auto& [a, b] : cells) {
         const std::string label = cell_text(line.substr(a, b - a));
@@ -745,24 +752,7 @@ void read_keys(std::string_view line, const std::vector<Token>& tokens, LineFiel
         (row.size() == header.cells.size() || row.size() == header.words.size())) {
       const auto cols =
           names_in_context(row.size() == header.cells.size() ? header.cells : header.words);
-      for (size_t c = 0; c < row.size(); ++c) {
-        const size_t ti = row[c];
-        if (field_of[ti] >= 0) {
-          Field& f = out.fields[static_cast<size_t>(field_of[ti])];
-          f.key = cols[c];
-          f.from_unit = false;
-          f.from_header = true;
-          continue;
-        }
-        Field f;
-        f.value = tokens[ti].value;
-        f.unit = tokens[ti].kind == TokKind::Duration ? "s" : tokens[ti].unit;
-        f.column = tokens[ti].start;
-        f.token = static_cast<uint32_t>(ti);
-        f.from_header = true;
-        f.key = cols[c];
-        out.fields.push_back(std::move(f));
-      }
+      for (size_t c = 0; c < row.size(); ++c) key_by_column(row[c], cols[c], true);
       if (eval_word(cols.front())) out.eval_context = true;
       return;  // no word: nothing else to read
     }
@@ -781,26 +771,8 @@ void read_keys(std::string_view line, const std::vector<Token>& tokens, LineFiel
     while (values < cells.size() && values < names.size() && value_cell(values)) ++values;
     if (first == 1 && values != cells.size()) values = 0;
     if (values >= first + 2 && values + 2 >= std::min(cells.size(), names.size())) {
-      for (size_t c = first; c < values; ++c) {
-        const size_t ti = cells[c].first;
-        if (field_of[ti] >= 0) {
-          Field& f = out.fields[static_cast<size_t>(field_of[ti])];
-          if (f.key.empty() || f.from_unit || (first == 1 && c == 1)) {  // not `all 677`
-            f.key = names[c];
-            f.from_unit = false;
-            f.from_header = true;
-          }
-          continue;
-        }
-        Field f;
-        f.value = tokens[ti].value;
-        f.unit = tokens[ti].kind == TokKind::Duration ? "s" : tokens[ti].unit;
-        f.column = tokens[ti].start;
-        f.token = static_cast<uint32_t>(ti);
-        f.from_header = true;
-        f.key = names[c];
-        out.fields.push_back(std::move(f));
-      }
+      for (size_t c = first; c < values; ++c)
+        key_by_column(cells[c].first, names[c], first == 1 && c == 1);  // not `all 677`
       if (eval_word(names.front())) out.eval_context = true;
     }
   }

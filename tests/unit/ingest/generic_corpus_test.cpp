@@ -10,6 +10,7 @@
 #include <cmath>
 #include <filesystem>
 #include <set>
+#include <utility>
 
 #include "../line_values.hpp"
 #include "aerun/case/presets.hpp"
@@ -100,17 +101,23 @@ void score(const std::string& root, Score& s, std::string& misses) {
   }
 }
 
+// The percentages of statuses and metrics read right, printed after `what`'s counts.
+std::pair<double, double> print_figures(const char* what, const Score& s) {
+  const double statuses = 100.0 * s.statuses_right / std::max(1, s.statuses);
+  const double metrics = 100.0 * s.metrics_right / std::max(1, s.metrics);
+  std::printf(
+      "generic %s: %d logs of %zu trainers; statuses %d/%d (%.1f %%), metrics %d/%d (%.1f %%)\n",
+      what, s.statuses, s.trainers.size(), s.statuses_right, s.statuses, statuses, s.metrics_right,
+      s.metrics, metrics);
+  return {statuses, metrics};
+}
+
 TEST(GenericCorpus, StatusesAndMetricsOfLogsNoPresetKnows) {
   Score s;
   std::string misses;
   score(kRoot, s, misses);
-  const double statuses = 100.0 * s.statuses_right / std::max(1, s.statuses);
-  const double metrics = 100.0 * s.metrics_right / std::max(1, s.metrics);
-  std::printf(
-      "generic corpus: %d logs of %zu trainers; statuses %d/%d (%.1f %%), metrics %d/%d "
-      "(%.1f %%)\n%s",
-      s.statuses, s.trainers.size(), s.statuses_right, s.statuses, statuses, s.metrics_right,
-      s.metrics, metrics, misses.c_str());
+  const auto [statuses, metrics] = print_figures("corpus", s);
+  std::printf("%s", misses.c_str());
   EXPECT_GE(s.statuses, 80);
   EXPECT_GE(s.trainers.size(), 40u);
   EXPECT_GE(statuses, kStatusFloor);
@@ -121,14 +128,8 @@ TEST(GenericCorpus, TheHoldOutIsReadNoWorseThanWhenItWasFirstScoredBlind) {
   Score s;
   std::string misses;
   score(kHoldout, s, misses);
-  const double statuses = 100.0 * s.statuses_right / std::max(1, s.statuses);
-  const double metrics = 100.0 * s.metrics_right / std::max(1, s.metrics);
   // Only the figures: the hold-out's misses are for checking the reader, not for writing rules.
-  std::printf(
-      "generic hold-out: %d logs of %zu trainers; statuses %d/%d (%.1f %%), metrics %d/%d "
-      "(%.1f %%)\n",
-      s.statuses, s.trainers.size(), s.statuses_right, s.statuses, statuses, s.metrics_right,
-      s.metrics, metrics);
+  const auto [statuses, metrics] = print_figures("hold-out", s);
   EXPECT_GE(s.statuses, 30);
   EXPECT_GE(statuses, kHoldoutStatusFloor);
   EXPECT_GE(metrics, kHoldoutMetricFloor);
