@@ -293,9 +293,7 @@ double parse_number(const char* b, const char* e) {
     }
   }
   if (digits == 0 || digits > 15 || scale < -22 || scale > 22) {
-    double v = 0;
-    std::from_chars(b + (*b == '+'), e, v);
-    return v;
+    return logread::to_double(std::string_view(b, static_cast<size_t>(e - b)));
   }
   double v = static_cast<double>(m);
   v = scale < 0 ? v / kPow10[-scale] : v * kPow10[scale];

@@ -534,7 +534,7 @@ void read_keys(std::string_view line, const std::vector<Token>& tokens, LineFiel
         (is_punct(tokens[i - 3], '(') || is_punct(tokens[i - 3], '[')) &&
         (is_punct(tokens[i + 1], ')') || is_punct(tokens[i + 1], ']')) &&
         tokens[i - 1].start == tokens[i - 2].start + tokens[i - 2].len &&
-        tok.start == tokens[i - 1].start + 1 && tok.value == static_cast<long long>(tok.value) &&
+        tok.start == tokens[i - 1].start + 1 && is_whole(tok.value) &&
         canonical(tokens[i - 2].text, "", false, false, 0).role == Role::Other)  // not [epoch:3]
       continue;
     // loguru's `name:function:line` (YOLOX's "yolox.core.trainer:after_iter:246 - epoch: 10"):
@@ -544,8 +544,7 @@ void read_keys(std::string_view line, const std::vector<Token>& tokens, LineFiel
         tokens[i - 4].kind == TokKind::Word && tok.start == tokens[i - 1].start + 1 &&
         tokens[i - 1].start == tokens[i - 2].start + tokens[i - 2].len &&
         tokens[i - 2].start == tokens[i - 3].start + 1 &&
-        tokens[i - 3].start == tokens[i - 4].start + tokens[i - 4].len &&
-        tok.value == static_cast<long long>(tok.value))
+        tokens[i - 3].start == tokens[i - 4].start + tokens[i - 4].len && is_whole(tok.value))
       continue;
     Field f;
     f.value = tok.value;
@@ -644,7 +643,7 @@ void read_keys(std::string_view line, const std::vector<Token>& tokens, LineFiel
     // XGBoost's `[5]\ttrain-auc:...`, darknet's `10090: 1.26, ...`, `10000 train loss: ...`
     // (a script's print('%d train loss: ...' % step)): the step.
     if (f.key.empty() && !f.counter && f.unit.empty() && tok.kind == TokKind::Number &&
-        tok.value >= 0 && tok.value == static_cast<long long>(tok.value) && out.fields.empty()) {
+        tok.value >= 0 && is_whole(tok.value) && out.fields.empty()) {
       size_t first = 0;
       while (first < tokens.size() && tokens[first].kind == TokKind::Space) ++first;
       const bool bracketed = first < i && is_punct(tokens[first], '[') && first + 1 == i &&
@@ -674,7 +673,7 @@ void read_keys(std::string_view line, const std::vector<Token>& tokens, LineFiel
     Field& b = out.fields[k + 1];
     const std::string n = normalise_key(a.key);
     if ((n == "train" || n == "training") && b.counter && (b.key.empty() || b.key == a.key) &&
-        a.value == static_cast<long long>(a.value) && !a.average) {
+        is_whole(a.value) && !a.average) {
       a.key = "epoch";
       b.key.clear();
     }

@@ -4,6 +4,7 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <string>
 
 namespace aerun::logread {
@@ -147,13 +148,6 @@ size_t scan_decimal(std::string_view s, size_t i) {
   return j;
 }
 
-double to_double(std::string_view s) {
-  double v = 0;
-  if (!s.empty() && s.front() == '+') s.remove_prefix(1);
-  std::from_chars(s.data(), s.data() + s.size(), v);
-  return v;
-}
-
 // The end of a duration of two or more parts at s[i], `2m 38s`, `2h 51m 42s`, `1h 47min 46s`,
 // `3d 4h` (whole numbers, the last part may have a fraction; each unit smaller than the one
 // before), with its length in seconds; or i when there is none.
@@ -178,7 +172,7 @@ size_t scan_hms(std::string_view s, size_t i, double& secs) {
     else if (w == "s")
       unit = 1;
     if (unit == 0 || unit >= last_unit || (u < s.size() && is_word_char(s[u]))) break;
-    if (v != static_cast<long long>(v) && unit != 1) break;
+    if (!is_whole(v) && unit != 1) break;
     secs += v * unit;
     last_unit = unit;
     ++parts;
@@ -270,6 +264,19 @@ size_t scan_duration(std::string_view s, size_t i, double& seconds) {
 }
 
 }  // namespace
+
+double to_double(std::string_view s) {
+  double v = 0;
+  if (!s.empty() && s.front() == '+') s.remove_prefix(1);
+  const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (r.ec == std::errc::result_out_of_range) {
+    // strtod's answer, which from_chars leaves to the caller: `1e999` is inf, `1e-999` zero
+    // (from_chars leaves v as it was: 0 for both, a huge value stored as nought).
+    const std::string copy(s.data(), r.ptr);
+    v = std::strtod(copy.c_str(), nullptr);
+  }
+  return v;
+}
 
 bool iequals(std::string_view a, std::string_view b) {
   const auto lower = [](char c) {
@@ -433,7 +440,7 @@ void tokenize(std::string_view line, std::vector<Token>& out) {
       // `200 / 200` (pix2pix's "End of epoch 200 / 200"): a counter written with blanks, when
       // both are whole numbers and the first does not pass the second.
       if (j + 3 < s.size() && s[j] == ' ' && s[j + 1] == '/' && s[j + 2] == ' ' &&
-          is_digit(s[j + 3]) && c != '-' && c != '+' && value == static_cast<long long>(value)) {
+          is_digit(s[j + 3]) && c != '-' && c != '+' && is_whole(value)) {
         size_t e = j + 3;
         while (e < s.size() && is_digit(s[e])) ++e;
         const double total = to_double(s.substr(j + 3, e - j - 3));

@@ -3,11 +3,18 @@
 // glyphs, punctuation and blanks. The key/value grammar (line_fields.hpp) reads these.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <string_view>
 #include <vector>
 
 namespace aerun::logread {
+
+// Whether v is a whole number a long long holds (false for inf, NaN and 1e300): the test every
+// "is this a counter" rule asks, without the cast whose overflow is undefined.
+inline bool is_whole(double v) {
+  return std::fabs(v) < 9.0e18 && v == std::trunc(v);
+}
 
 enum class TokKind : uint8_t {
   Word,      // a key word: letters, digits inside, _ . / @ - between them; a quoted key
@@ -31,6 +38,9 @@ struct Token {
   std::string_view unit;  // Number: its unit as written ("ms", "s", "%", "GB", "it/s", ...)
   std::string_view text;  // the token's text (a quoted word without its quotes)
 };
+
+// The value of a number's text (a leading `+` allowed): too big is inf, too small 0, as strtod.
+double to_double(std::string_view s);
 
 // The tokens of line, in order (out is cleared first). A line longer than kMaxTokenBytes is read on
 // its first kMaxTokenBytes only (progress lines are short).

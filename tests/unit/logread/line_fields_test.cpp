@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <limits>
 #include <memory>
 #include <string>
 
@@ -121,6 +122,29 @@ TEST(LineFields, TemplatesMaskNumbersAndBarsSoFramesOfOneBarShareOne) {
   const std::string b = corpus_line("diffusers/diffusers-t2i-pokemon-8gpu.log", 60);
   EXPECT_EQ(read(a)->lf.shape, read(b)->lf.shape) << read(a)->lf.template_text << "\n"
                                                   << read(b)->lf.template_text;
+}
+
+TEST(LineFields, ANumberNoCounterCanHoldIsReadAsAValueNeverCastToOne) {
+  // The CI's UBSan run (float-cast-overflow) found `1e999` (inf) cast to a long long by the "is
+  // it a whole number" test of the unnamed leading counter; the same test guards five rules.
+  EXPECT_TRUE(is_whole(19));
+  EXPECT_TRUE(is_whole(-3));
+  EXPECT_FALSE(is_whole(2.5));
+  EXPECT_FALSE(is_whole(1e300));
+  EXPECT_FALSE(is_whole(std::numeric_limits<double>::infinity()));
+  EXPECT_FALSE(is_whole(std::numeric_limits<double>::quiet_NaN()));
+  // A number too big for a double is inf and too small is 0, as strtod reads them (from_chars
+  // left both 0: a huge value was stored as nought).
+  const auto huge = read("grad_norm 1e999 scale 1e-999");
+  ASSERT_NE(huge->field("grad_norm"), nullptr);
+  EXPECT_EQ(huge->field("grad_norm")->value, std::numeric_limits<double>::infinity());
+  ASSERT_NE(huge->field("scale"), nullptr);
+  EXPECT_EQ(huge->field("scale")->value, 0);
+  for (const char* line : {"1e999: loss 0.5", "1e300 train loss: 0.5", "[1e999]\ttrain-auc:0.5",
+                           "End of epoch 1e999 / 200", "train 1e999 loss 0.5"}) {
+    const auto r = read(line);
+    for (const Field& f : r->lf.fields) EXPECT_NE(f.key, "step") << line;
+  }
 }
 
 TEST(Vocabulary, SpellingsUnitsAndQualifiersGiveTheCanonicalNames) {
