@@ -39,8 +39,10 @@ void ActiveRun::start(const std::vector<std::string>& env) {
         exec_.threaded_extraction());
     // Its own directory first: the log is written there.
     if (!rec_.rundir.empty()) prepare_run_directory(spec_, rec_.rundir);
-    // Never through a link or a FIFO put at the log's path (issue 40).
-    log_ = create_file(rec_.log_path, CreateMode::Truncate, 0644, "log");
+    // Never through a link or a FIFO put at the log's path, nor at logs/ or logs/<case> since
+    // they were made (issue 40): a log outside a run directory is in those two folders of aerun's.
+    log_ = create_own_file(rec_.log_path, rec_.rundir.empty() ? 2 : 0, CreateMode::Truncate, 0644,
+                           "log");
     ChildProcess::Options o;
     o.argv = {spec_.shell, "-c", plan_->command};
     o.env = env;

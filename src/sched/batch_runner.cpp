@@ -188,10 +188,12 @@ std::string BatchRunner::write_script(const BatchJob& job) const {
                         job.runs[i]->first_step_s, rundir_of(*job.runs[i])});
   req.tasks_path = job.tasks_path;
   const std::string text = render_job_script(spec_, req);
-  make_own_directory(fs::path(job.script_path).parent_path().string());
-  if (!req.tasks_path.empty()) write_created_file(req.tasks_path, task_table(req), "task table");
-  write_created_file(job.script_path, text, "job script");
-  ::chmod(job.script_path.c_str(), 0755);
+  // logs/, logs/<case> and logs/<case>/jobs are aerun's: a link put at any is never followed.
+  constexpr int kOwnLevels = 3;
+  make_own_directory(fs::path(job.script_path).parent_path().string(), kOwnLevels);
+  if (!req.tasks_path.empty())
+    write_created_file(req.tasks_path, task_table(req), "task table", kOwnLevels);
+  write_created_file(job.script_path, text, "job script", kOwnLevels, 0755);
   return text;
 }
 

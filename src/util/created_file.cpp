@@ -13,16 +13,20 @@
 
 namespace aerun {
 
-UniqueFd create_file(const std::string& path, CreateMode how, mode_t mode, const char* what) {
-  const std::string name = what ? std::string(what) + " " + path : path;
+namespace {
+
+// create_file's work on the entry name of the folder dir (AT_FDCWD: name is a path); shown names
+// the file in errors.
+UniqueFd create_at(int dir, const char* name, const std::string& shown, CreateMode how,
+                   mode_t mode) {
   const auto fail = [&](const std::string& why) {
-    throw SystemError("cannot write " + name + ": " + why);
+    throw SystemError("cannot write " + shown + ": " + why);
   };
   for (int attempt = 0; attempt < 3; ++attempt) {
     struct stat st {};
-    if (::lstat(path.c_str(), &st) == 0) {
+    if (::fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
       if (S_ISDIR(st.st_mode)) fail(std::strerror(EISDIR));
-      if ((!S_ISREG(st.st_mode) || st.st_nlink > 1) && ::unlink(path.c_str()) != 0 &&
+      if ((!S_ISREG(st.st_mode) || st.st_nlink > 1) && ::unlinkat(dir, name, 0) != 0 &&
           errno != ENOENT)
         fail(std::string("it is not a regular file of aerun's and cannot be replaced: ") +
              std::strerror(errno));
@@ -30,7 +34,7 @@ UniqueFd create_file(const std::string& path, CreateMode how, mode_t mode, const
     // Not truncated at open: a file that another name links to is seen first (fstat), then left.
     const int flags = O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK |
                       (how == CreateMode::Append ? O_APPEND : 0);
-    UniqueFd fd(::open(path.c_str(), flags, mode));
+    UniqueFd fd(::openat(dir, name, flags, mode));
     if (fd.get() < 0)
       fail(errno == ELOOP ? std::string("a link was put there (not followed)")
                           : std::string(std::strerror(errno)));
@@ -45,7 +49,22 @@ UniqueFd create_file(const std::string& path, CreateMode how, mode_t mode, const
   return UniqueFd();  // not reached
 }
 
-void make_own_directory(const std::string& path, int own_levels) {
+}  // namespace
+
+UniqueFd create_file(const std::string& path, CreateMode how, mode_t mode, const char* what) {
+  return create_at(AT_FDCWD, path.c_str(), what ? std::string(what) + " " + path : path, how, mode);
+}
+
+UniqueFd create_own_file(const std::string& path, int own_levels, CreateMode how, mode_t mode,
+                         const char* what) {
+  if (own_levels <= 0) return create_file(path, how, mode, what);
+  const std::filesystem::path p(path);
+  const UniqueFd dir = open_own_directory(p.parent_path().string(), own_levels);
+  return create_at(dir.get(), p.filename().c_str(), what ? std::string(what) + " " + path : path,
+                   how, mode);
+}
+
+UniqueFd open_own_directory(const std::string& path, int own_levels) {
   namespace fs = std::filesystem;
   const auto fail = [&](const std::string& why) {
     throw SystemError("cannot create " + path + ": " + why);
@@ -81,10 +100,19 @@ void make_own_directory(const std::string& path, int own_levels) {
     if (fd < 0) fail("a link keeps being put at " + name + " (not followed)");
     dir = UniqueFd(fd);
   }
+  return dir;
 }
 
-void write_created_file(const std::string& path, std::string_view text, const char* what) {
-  UniqueFd fd = create_file(path, CreateMode::Truncate, 0644, what);
+void make_own_directory(const std::string& path, int own_levels) {
+  open_own_directory(path, own_levels);
+}
+
+void write_created_file(const std::string& path, std::string_view text, const char* what,
+                        int own_levels, mode_t exact_mode) {
+  UniqueFd fd = create_own_file(path, own_levels, CreateMode::Truncate, 0644, what);
+  if (exact_mode != 0 && ::fchmod(fd.get(), exact_mode) != 0)
+    throw SystemError(std::string("cannot write ") + what + " " + path + ": " +
+                      std::strerror(errno));
   size_t done = 0;
   while (done < text.size()) {
     const ssize_t n = ::write(fd.get(), text.data() + done, text.size() - done);

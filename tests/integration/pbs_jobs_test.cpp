@@ -71,6 +71,21 @@ TEST_F(PbsJobs, ASweepIsOneArrayJobWithPolarisDirectives) {
             "3");
 }
 
+TEST_F(PbsJobs, ALinkPutAtTheCasesLogsFolderIsNotWrittenThrough) {
+  // Issue 40: a batch case made only logs/<case>/jobs its own, creating logs/<case> by its path:
+  // a link put at logs/<case> got the job scripts and task tables (and the jobs' logs).
+  write_file(dir_ / "c.yaml", kSweep);
+  fs::create_directories(dir_ / "results/logs");
+  fs::create_directories(dir_ / "elsewhere");
+  fs::create_directory_symlink(dir_ / "elsewhere", dir_ / "results/logs/polaris");
+  const auto r = aerun({"case", "c.yaml", "--scheduler", "pbs"});
+  EXPECT_EQ(r.code, 1) << r.err;  // the sweep's n=2 fails
+  EXPECT_TRUE(fs::is_empty(dir_ / "elsewhere"));
+  EXPECT_TRUE(fs::is_directory(fs::symlink_status(dir_ / "results/logs/polaris")));
+  EXPECT_FALSE(fs::is_empty(dir_ / "results/logs/polaris/jobs"));
+  EXPECT_EQ(sql1(db(), "SELECT count(*) FROM runs WHERE status='ok'"), "2");
+}
+
 TEST_F(PbsJobs, NoWaitThenCollectAndCancel) {
   write_file(dir_ / "c.yaml",
              "case: q\nparams: {t: [0, 300]}\ncommand: echo hi; sleep {t}\n"

@@ -22,9 +22,20 @@ enum class CreateMode { Truncate, Append };
 UniqueFd create_file(const std::string& path, CreateMode how = CreateMode::Truncate,
                      mode_t mode = 0644, const char* what = nullptr);
 
-// Writes text to path through create_file (whole, every write checked); what names the file in
-// the error ("job script").
-void write_created_file(const std::string& path, std::string_view text, const char* what);
+// create_file for a file in folders of aerun's: the last own_levels folders above it (`logs/` and
+// `logs/<case>` for a run's log: 2) are walked from the one above them with openat(O_NOFOLLOW), as
+// make_own_directory walks them, and the file is made relative to the last one. A folder of
+// aerun's swapped for a link after it was made (between the two calls) is then never followed:
+// it is replaced. own_levels 0 is create_file.
+UniqueFd create_own_file(const std::string& path, int own_levels,
+                         CreateMode how = CreateMode::Truncate, mode_t mode = 0644,
+                         const char* what = nullptr);
+
+// Writes text to path through create_own_file (whole, every write checked); what names the file
+// in the error ("job script"). exact_mode, when not 0, is set on the open file (fchmod: never a
+// path a link could be put at), whatever the umask.
+void write_created_file(const std::string& path, std::string_view text, const char* what,
+                        int own_levels = 0, mode_t exact_mode = 0);
 
 // Creates the folder path (and its missing parents) for aerun's files. Its last own_levels
 // components are aerun's (`logs/<case>` under the store's folder): each is walked from the one
@@ -32,5 +43,9 @@ void write_created_file(const std::string& path, std::string_view text, const ch
 // removed first, never followed; the folders above them are the user's, taken as they are.
 // Throws SystemError naming path.
 void make_own_directory(const std::string& path, int own_levels = 1);
+
+// make_own_directory, returning the folder opened (O_DIRECTORY): what is made in it relative to
+// this descriptor can never be sent elsewhere by a link put at one of aerun's folders later.
+UniqueFd open_own_directory(const std::string& path, int own_levels = 1);
 
 }  // namespace aerun

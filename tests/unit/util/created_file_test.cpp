@@ -120,6 +120,43 @@ TEST_F(CreatedFile, EveryFolderOfAerunsOnAPathIsNeverALinkPutThere) {
   EXPECT_EQ(read(logs + "/x-a1.log"), "step 1\n");
 }
 
+TEST_F(CreatedFile, AFolderOfAerunsSwappedForALinkAfterItWasMadeIsNotWrittenThrough) {
+  // The window between making logs/<case> and opening a log in it: a link put at logs/<case>
+  // then (a group-writable project folder) sent the log elsewhere, the file opened by its path.
+  // A file of aerun's folders is now made relative to the folder walked with O_NOFOLLOW.
+  const fs::path elsewhere = dir_ / "elsewhere";
+  fs::create_directory(elsewhere);
+  const std::string logs = (dir_ / "logs" / "case").string();
+  aerun::make_own_directory(logs, 2);
+  fs::remove(logs);
+  fs::create_directory_symlink(elsewhere, logs);
+  aerun::write_created_file(logs + "/x-a1.log", "step 1\n", "log", 2);
+  EXPECT_TRUE(fs::is_empty(elsewhere));
+  EXPECT_TRUE(fs::is_directory(fs::symlink_status(logs)));
+  EXPECT_EQ(read(logs + "/x-a1.log"), "step 1\n");
+  // The same at logs/ itself, for create_own_file's descriptor.
+  fs::remove_all(dir_ / "logs");
+  fs::create_directory_symlink(elsewhere, dir_ / "logs");
+  {
+    const aerun::UniqueFd fd = aerun::create_own_file(logs + "/x-a2.log", 2);
+    ASSERT_GE(fd.get(), 0);
+    ASSERT_EQ(::write(fd.get(), "step 2\n", 7), 7);
+  }
+  EXPECT_TRUE(fs::is_empty(elsewhere));
+  EXPECT_EQ(read(logs + "/x-a2.log"), "step 2\n");
+}
+
+TEST_F(CreatedFile, AnExactModeIsSetOnTheOpenFileWhateverTheUmask) {
+  // A job script is executable (0755) even when the user's umask is 077; set with fchmod, never
+  // by a path a link could be put at.
+  const mode_t old = ::umask(077);
+  aerun::write_created_file((dir_ / "job.sh").string(), "#!/bin/bash\n", "job script", 0, 0755);
+  ::umask(old);
+  EXPECT_EQ(fs::status(dir_ / "job.sh").permissions(),
+            fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                fs::perms::others_read | fs::perms::others_exec);
+}
+
 TEST_F(CreatedFile, AnAtomicWritesTemporaryFileIsNewEveryTime) {
   // The temporary name was `<path>.aerun-tmp-<pid>`: a link planted at it was followed. Now it is
   // made with O_EXCL under a name nobody can guess; links planted at every pid-named one are not
