@@ -13,7 +13,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 cmake --install "$build" --prefix "$prefix" >/dev/null
 for f in bin/aerun bin/aerun-demo-train share/aerun/templates/slurm.sbatch \
          share/aerun/templates/pbs.sh share/doc/aerun/presets.md \
-         share/bash-completion/completions/aerun share/aerun/case.schema.json; do
+         share/bash-completion/completions/aerun share/aerun/case.schema.json share/aerun/systems/aurora.yaml; do
   [ -e "$prefix/$f" ] || fail "$f not installed"
 done
 if command -v help2man >/dev/null; then
@@ -35,6 +35,10 @@ grep -q 'installed-template-mark' "$script" || fail "the installed templates wer
 # Without an installed tree, the source tree's templates are used.
 script=$(script_of "$build/aerun")
 grep -q 'installed-template-mark' "$script" && fail "a build used an installed template"
+# The installed system profiles are the ones listed (issue 41).
+sed -i 's/^title: .*/title: "installed profile"/' "$prefix/share/aerun/systems/polaris.yaml"
+(cd "$work" && env -u AERUN_SYSTEMS "$prefix/bin/aerun" systems --format json) | grep -q '"installed profile"' \
+  || fail "the installed system profiles were not used"
 # The installed completion, run by bash against the installed aerun, completes a subcommand.
 words=$(cd "$work" && bash -c 'source "$1"; COMP_WORDS=("$2" ing); COMP_CWORD=1; _aerun; echo "${COMPREPLY[*]}"' \
   _ "$prefix/share/bash-completion/completions/aerun" "$prefix/bin/aerun")

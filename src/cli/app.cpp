@@ -59,6 +59,7 @@ int main(int argc, char** argv) {
   add_diff_command(app, g, action);
   add_init_command(app, g, action);
   add_schema_command(app, g, action);
+  add_systems_command(app, g, action);
   add_complete_command(app, g, action);
   try {
     app.parse(argc, argv);

@@ -43,6 +43,8 @@ void add_watch_command(CLI::App& app, Globals& g, Action& action);
 void add_diff_command(CLI::App& app, Globals& g, Action& action);
 void add_init_command(CLI::App& app, Globals& g, Action& action);
 void add_schema_command(CLI::App& app, Globals& g, Action& action);
+// The system profiles (issue 41).
+void add_systems_command(CLI::App& app, Globals& g, Action& action);
 // Hidden: the words bash completion offers (scripts/aerun-completion.bash).
 void add_complete_command(CLI::App& app, Globals& g, Action& action);
 

@@ -5,6 +5,7 @@
 #include <iostream>
 #include <map>
 
+#include "aerun/case/system_catalog.hpp"
 #include "aerun/cluster/cluster.hpp"
 #include "aerun/launch/launcher.hpp"
 #include "aerun/launch/launcher_args.hpp"
@@ -67,6 +68,8 @@ struct EnvView {
   std::string line;  // the launch line
   EnvVars rdv;       // the rendezvous variables
   std::string gpu_note;
+  std::string system;      // the system profile recognised here (issue 41)
+  std::string system_why;  // why
 };
 
 // --format sh: variables to eval, and `launch` (a function).
@@ -75,6 +78,7 @@ std::string env_sh(const EnvView& v) {
   auto exp = [&](const std::string& k, const std::string& value) {
     out += "export " + k + "=" + shell_quote(value) + "\n";
   };
+  exp("AERUN_SYSTEM", v.system);
   exp("SCHEDULER", to_string(v.c.scheduler));
   exp("HOSTFILE", v.c.hostfile);
   std::string hosts;
@@ -100,14 +104,15 @@ std::string env_json(const EnvView& v) {
   for (size_t i = 0; i < v.c.slots.size(); ++i)
     slots += (i ? ", " : "") + std::to_string(v.c.slots[i]);
   out = fmt::format(
-      "{{\n  \"scheduler\": {},\n  \"job_id\": {},\n  \"hosts\": {},\n  \"slots\": [{}],\n"
+      "{{\n  \"system\": {},\n  \"scheduler\": {},\n  \"job_id\": {},\n  \"hosts\": {},\n  "
+      "\"slots\": [{}],\n"
       "  \"hosts_source\": {},\n  \"hostfile\": {},\n  \"hostfile_format\": {},\n"
       "  \"nhosts\": {},\n  \"ngpu_per_host\": {},\n  \"gpu_source\": {},\n  \"ngpus\": {},\n"
       "  \"cpus_per_host\": {},\n  \"threads_per_core\": {},\n  \"launcher\": {},\n"
       "  \"nodes\": {},\n  \"ranks\": {},\n  \"ranks_per_node\": {},\n  \"depth\": {},\n"
       "  \"launch\": {},\n  \"launch_argv\": {},\n  \"env\": {{{}}}\n}}\n",
-      json_string(to_string(v.c.scheduler)), json_string(v.c.job_id), json_list(v.c.hosts), slots,
-      json_string(v.c.hosts_source), json_string(v.c.hostfile),
+      json_string(v.system), json_string(to_string(v.c.scheduler)), json_string(v.c.job_id),
+      json_list(v.c.hosts), slots, json_string(v.c.hosts_source), json_string(v.c.hostfile),
       json_string(v.c.hostfile.empty() ? "" : to_string(v.c.hostfile_format)), v.c.nhosts(),
       v.c.gpus_per_host, json_string(v.c.gpu_source), v.c.ngpus(), v.c.cpus_per_host,
       v.c.threads_per_core, json_string(v.spec.kind), v.layout.nodes, v.layout.ranks,
@@ -121,6 +126,7 @@ std::string env_text(const EnvView& v) {
   for (size_t i = 0; i < v.c.hosts.size(); ++i)
     out += fmt::format("    • [host:{}] - {}\n", i, v.c.hosts[i]);
   out += "\n[DIST INFO]\n";
+  out += fmt::format("    • SYSTEM={} ({})\n", v.system, v.system_why);
   out += fmt::format("    • SCHEDULER={}{}\n", to_string(v.c.scheduler),
                      v.c.job_id.empty() ? "" : " (job " + v.c.job_id + ")");
   out += fmt::format("    • HOSTFILE={}\n", v.c.hostfile.empty()
@@ -152,13 +158,27 @@ int env_command(const EnvArgs& a) {
     spec.kind = c.scheduler == Scheduler::Slurm ? "srun"
                 : c.scheduler == Scheduler::Pbs ? "pals"
                                                 : "none";
-  const EnvView v{c,
-                  spec,
-                  plan_launch(spec, c),
-                  launch_argv(spec, c),
-                  render_launch(spec, c),
-                  rendezvous_env(spec, c),
-                  c.gpus_per_host == 0 ? "no GPU found" : "from " + c.gpu_source};
+  EnvView v{c,
+            spec,
+            plan_launch(spec, c),
+            launch_argv(spec, c),
+            render_launch(spec, c),
+            rendezvous_env(spec, c),
+            c.gpus_per_host == 0 ? "no GPU found" : "from " + c.gpu_source,
+            "",
+            ""};
+  // The system profile of this machine (`aerun systems`); a profile folder with an error does not
+  // stop `aerun env` (it runs inside jobs): the system is then unknown, and the error a note.
+  try {
+    const SystemCatalog catalog = load_system_catalog(system_folders(""));
+    const SystemMatch m = recognise_system(catalog, MachineFacts::here());
+    v.system = m.profile->name;
+    v.system_why = m.why;
+  } catch (const InputError& e) {
+    v.system = "unknown";
+    v.system_why = "a system profile has an error";
+    std::cerr << "aerun: note: " << e.what() << "\n";
+  }
   if (!v.layout.note.empty()) std::cerr << "aerun: note: " << v.layout.note << "\n";
   std::cout << (a.format == "launch" ? v.line + "\n"
                 : a.format == "sh"   ? env_sh(v)
