@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cerrno>
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -31,8 +33,13 @@ std::string Globals::logs_dir() const {
 }
 
 int main(int argc, char** argv) {
+  // A reader that goes away (`aerun case ... 2>&1 | head -1`) does not kill aerun in the middle of
+  // its runs (they were left stale, their logs empty: issue 40): a write to it fails instead, and
+  // the runs go on and are stored. Every child gets the default action back (posix_spawn's
+  // SETSIGDEF in child_process.cpp and captured_command.cpp).
+  ::signal(SIGPIPE, SIG_IGN);
   // No string from a log, a file name or a store reaches a terminal raw (issue 28).
-  const TerminalGuard terminal;
+  TerminalGuard terminal;
   CLI::App app{"aerun: re-run a paper's experiments and get its tables back"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string(AERUN_VERSION));
@@ -71,6 +78,17 @@ int main(int argc, char** argv) {
   // checks every command the docs show this way).
   if (const char* check = std::getenv("AERUN_CHECK_ARGS"); check && std::string(check) == "1")
     return action ? 0 : 2;
+  // A command's text output is read by a person, piped through `less -R` or `cat` too: filtered
+  // like a terminal's (issue 40: `aerun show | cat` printed a parameter's escape sequences). A
+  // data format (--format csv, json, sh, launch, latex, html) keeps its bytes: they are values.
+  bool data_format = false;
+  for (const CLI::App* sub : app.get_subcommands())
+    if (const CLI::Option* o = sub->get_option_no_throw("--format"); o && o->count() > 0) {
+      const std::string f = o->as<std::string>();
+      data_format =
+          f == "csv" || f == "json" || f == "sh" || f == "launch" || f == "latex" || f == "html";
+    }
+  if (!data_format) terminal.text_stdout();
   try {
     set_csv_formula_guard(g.csv_safe);
     return action ? action() : 2;
@@ -80,6 +98,18 @@ int main(int argc, char** argv) {
   } catch (const SystemError& e) {  // the environment: store locked or unwritable, disk, tools
     std::cerr << "aerun: error: " << e.what() << "\n";
     return 4;
+  } catch (const std::filesystem::filesystem_error& e) {
+    // A path the user gave that cannot be used (a link loop, a file where a folder must be): said
+    // as such, not as aerun's own fault. A path that does not lead anywhere is bad input.
+    const int code = e.code().value();
+    std::string where = e.path1().string();
+    if (!e.path2().empty()) where += " -> " + e.path2().string();
+    std::cerr << "aerun: error: cannot use " << (where.empty() ? std::string("a path") : where)
+              << ": " << e.code().message() << "\n";
+    return code == ELOOP || code == ENOTDIR || code == ENOENT || code == EISDIR ||
+                   code == ENAMETOOLONG
+               ? 2
+               : 4;
   } catch (const std::exception& e) {
     std::cerr << "aerun: internal error: " << e.what() << "\n";
     return 3;

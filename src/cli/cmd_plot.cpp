@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <poll.h>
+#include <signal.h>
 #include <unistd.h>
 #include <algorithm>
 
@@ -17,6 +18,7 @@
 #include "aerun/report/table_finder.hpp"
 #include "aerun/report/table_query.hpp"
 #include "aerun/run/child_process.hpp"
+#include "aerun/run/provenance.hpp"
 #include "aerun/util/atomic_file.hpp"
 #include "aerun/util/error.hpp"
 #include "aerun/util/file_name.hpp"
@@ -89,11 +91,36 @@ void run_gnuplot(const std::string& gnuplot, const std::string& dir, const std::
 
 namespace {
 
+// The figure folders a plot killed earlier on this host left (`kill -9`: no destructor ran):
+// `.aerun-figure-<host>-<pid>-XXXXXX` whose process is gone, removed (issue 40). A live process of
+// that number keeps its folder, whoever it is; another host's are left alone.
+void remove_dead_figure_folders(const fs::path& parent, const std::string& host) {
+  const std::string prefix = ".aerun-figure-" + host + "-";
+  std::error_code ec;
+  for (fs::directory_iterator it(parent, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (!name.starts_with(prefix)) continue;
+    const std::string rest = name.substr(prefix.size());
+    const size_t dash = rest.find('-');
+    if (dash == 0 || dash == std::string::npos || dash > 9 ||
+        rest.find_first_not_of("0123456789") < dash)
+      continue;
+    const pid_t pid = static_cast<pid_t>(std::stol(rest.substr(0, dash)));
+    if (pid == ::getpid() || ::kill(pid, 0) == 0 || errno != ESRCH) continue;
+    std::error_code rm;
+    if (fs::is_directory(fs::symlink_status(it->path(), rm))) fs::remove_all(it->path(), rm);
+  }
+}
+
 // A folder of its own for one figure's files, removed with everything in it.
 class ScratchDir {
  public:
   explicit ScratchDir(const fs::path& parent) {
-    std::string tmpl = (parent / ".aerun-figure-XXXXXX").string();
+    const std::string host = file_name_part(host_name());
+    remove_dead_figure_folders(parent, host);
+    std::string tmpl =
+        (parent / (".aerun-figure-" + host + "-" + std::to_string(::getpid()) + "-XXXXXX"))
+            .string();
     if (!::mkdtemp(tmpl.data()))
       throw SystemError("cannot create a folder in " + parent.string() + ": " +
                         std::strerror(errno));

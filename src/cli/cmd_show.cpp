@@ -76,7 +76,8 @@ std::string identity_text(const RunRecord& r) {
                      r.container_digest.empty() ? "digest unknown" : printable(r.container_digest));
   if (!r.rundir.empty()) o += fmt::format("rundir      {}\n", printable(r.rundir));
   o += "parameters\n";
-  for (const auto& [n, v] : r.params) o += fmt::format("  {:<18} {}\n", n, v.text());
+  for (const auto& [n, v] : r.params)
+    o += fmt::format("  {:<18} {}\n", n, shown_param(n, v.text()));
   if (!r.env.empty()) {
     o += "environment\n";
     for (const auto& [n, v] : r.env) o += fmt::format("  {}={}\n", n, shown_variable(n, v.text()));
@@ -178,6 +179,13 @@ int explain_run(const RunRecord& r) {
   if (r.log_path.empty() || !fs::is_regular_file(r.log_path, ec))
     throw InputError(SourceLoc{}, "--explain",
                      "the run's log is not there to read: " + printable(r.log_path));
+  // A log aerun wrote is a file of one name: a link put at its path since is not read (issue
+  // 40); an ingested log is the user's own file, a link if they made one.
+  if (r.log_state != kForeignLog && (fs::is_symlink(fs::symlink_status(r.log_path, ec)) ||
+                                     fs::hard_link_count(r.log_path, ec) != 1))
+    throw InputError(SourceLoc{}, "--explain",
+                     "the run's log " + printable(r.log_path) +
+                         " was replaced by a link since aerun wrote it: not read");
   CaseSpec spec;
   bool detect = true;
   if (!r.case_file.empty() && fs::is_regular_file(r.case_file, ec)) {

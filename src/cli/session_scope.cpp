@@ -1,5 +1,7 @@
 #include "cli/session_scope.hpp"
 
+#include <algorithm>
+
 #include <pwd.h>
 #include <unistd.h>
 
@@ -46,9 +48,15 @@ SessionInfo describe_session(const SessionArgs& a, const std::string& kind,
                      "'" + a.session + "': the only value is `new` (name a session with --label)");
   if (!a.label.empty() && !a.session.empty())
     throw InputError(SourceLoc{}, "--label", "give --label LABEL or --session new, not both");
-  if (a.label.find_first_of("\n\r\t") != std::string::npos || a.label == "new")
+  // One line of text: no control character (a newline, an escape sequence that would retitle
+  // or clear the terminal of whoever reads `regress`: issue 40), and not `new`.
+  const bool control = std::any_of(a.label.begin(), a.label.end(), [](char c) {
+    return static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
+  });
+  if (control || a.label == "new")
     throw InputError(SourceLoc{}, "--label",
-                     "a label is one line of text, and not `new` (that is --session new)");
+                     "a label is one line of text without control characters, and not `new` "
+                     "(that is --session new)");
   SessionInfo s;
   s.started_at = wall_now();
   s.kind = kind;

@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "aerun/judge/run_status.hpp"
+#include "aerun/util/secret_text.hpp"
 
 namespace aerun {
 
@@ -228,7 +229,9 @@ int status_rank(const std::string& s) {
   return static_cast<int>(i ? i->rank : run_status::Rank::RootCause);  // the case's own: causes
 }
 
-Verdict judge_run(const RunEvidence& e) {
+namespace {
+
+Verdict judge(const RunEvidence& e) {
   // 1. What aerun itself knows.
   if (!e.start_error.empty()) return {run_status::failed, e.start_error};
   if (e.stopped)
@@ -250,6 +253,16 @@ Verdict judge_run(const RunEvidence& e) {
   const std::string earlier = earlier_attempts_text(attempts);
   Verdict v = judge_last_attempt(e, attempts.back());
   v.reason += v.reason.empty() && !earlier.empty() ? earlier.substr(2) : earlier;
+  return v;
+}
+
+}  // namespace
+
+// A reason quotes a log's line: a secret in it (`token=X`, an Authorization header) is redacted
+// before it is stored and shown (issue 40); the log keeps the line.
+Verdict judge_run(const RunEvidence& e) {
+  Verdict v = judge(e);
+  v.reason = redacted_log_text(v.reason);
   return v;
 }
 

@@ -6,6 +6,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "aerun/util/secret_text.hpp"
+
 namespace aerun::logread {
 
 namespace {
@@ -452,6 +454,13 @@ Canonical canonical(std::string_view key, std::string_view unit, bool eval, bool
     if (ignored_name(n)) {
       c.role = Role::Ignored;
       c.why = "an identifier, not a metric";
+      return c;
+    }
+    // `password 424242`, `api_key 987654` in a log: a secret's value, never stored and shown as
+    // a metric (issue 40).
+    if (secret_word_name(n)) {
+      c.role = Role::Ignored;
+      c.why = "a secret's name: never kept";
       return c;
     }
     c.role = (counter || counter_word(core)) && !training_word(n) ? Role::Counter

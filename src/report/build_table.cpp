@@ -17,6 +17,7 @@
 #include "aerun/util/calendar_time.hpp"
 #include "aerun/util/error.hpp"
 #include "aerun/util/log_time.hpp"
+#include "aerun/util/secret_text.hpp"
 #include "report/pivot_table.hpp"
 #include "report/row_index.hpp"
 #include "report/run_formulas.hpp"
@@ -705,7 +706,13 @@ void TableBuilder::merge(TableBuilder&& later) {
 }
 
 Table TableBuilder::finish(const std::vector<PlannedRuns>& plan) {
-  return impl_->finish(plan);
+  Table out = impl_->finish(plan);
+  // A row keyed by a secret-named parameter shows it redacted, as every listing does (issue 40).
+  for (size_t k = 0; k < out.row_params.size(); ++k)
+    if (secret_word_name(out.row_params[k]))
+      for (auto& row : out.rows)
+        if (k < row.key.size()) row.key[k] = shown_param(out.row_params[k], row.key[k]);
+  return out;
 }
 
 Table build_table(const CaseSpec& c, const TableSpec& t, const std::vector<RunRecord>& runs,

@@ -1,4 +1,5 @@
 #include "aerun/report/html_report.hpp"
+#include "aerun/util/secret_text.hpp"
 
 #include <fmt/format.h>
 
@@ -161,7 +162,8 @@ std::string report_case_html(const ReportData& d, const CaseReport& c) {
          "<th>why (the line that decided)</th><th>log</th></tr></thead>\n<tbody>\n";
     for (const auto& r : c.failures) {
       std::string point;
-      for (const auto& [n, v] : r.params) point += (point.empty() ? "" : " ") + n + "=" + v.text();
+      for (const auto& [n, v] : r.params)
+        point += (point.empty() ? "" : " ") + n + "=" + shown_param(n, v.text());
       b += fmt::format(
           "<tr><td class=\"key\">{}</td><td>{}</td><td class=\"num\">{}</td>"
           "<td class=\"status\">{}</td><td class=\"reason\">{}</td><td>{}</td></tr>\n",

@@ -107,6 +107,15 @@ PlotData plot_data(const CaseSpec& c, const PlotSpec& p, const std::vector<RunRe
     if (std::find(d.categories.begin(), d.categories.end(), row.key[xi]) == d.categories.end())
       d.categories.push_back(row.key[xi]);
   }
+  // A line is drawn over numbers: a text value on x is the case's mistake, said with its place,
+  // not gnuplot's "x range is invalid" on a script already removed (issue 40).
+  if (p.kind == "line")
+    for (const auto& s : d.series)
+      for (size_t i = 0; i < s.x.size(); ++i)
+        if (std::isnan(s.x[i]))
+          throw InputError(p.loc, "plots." + p.name + ".x",
+                           "a line plot needs numbers on x, and '" + p.x + "' has '" + s.x_text[i] +
+                               "': use kind: bars, or a numeric parameter");
   if (p.fit_linear)
     for (auto& s : d.series) {
       std::vector<double> xs, ys;

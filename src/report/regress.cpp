@@ -8,6 +8,7 @@
 
 #include "aerun/judge/run_status.hpp"
 #include "aerun/report/regress.hpp"
+#include "aerun/util/secret_text.hpp"
 
 namespace aerun {
 
@@ -35,7 +36,7 @@ struct Point {
 
 std::string canonical_point(const RunRecord& r) {
   std::vector<std::string> parts;
-  for (const auto& [n, v] : r.params) parts.push_back(n + "=" + v.text());
+  for (const auto& [n, v] : r.params) parts.push_back(n + "=" + shown_param(n, v.text()));
   std::sort(parts.begin(), parts.end());
   std::string out;
   for (const auto& p : parts) out += p + '\x1f';
@@ -125,7 +126,8 @@ double median_of(std::vector<double> v) {
 
 std::string point_text(const RunRecord& r) {
   std::string out;
-  for (const auto& [n, v] : r.params) out += (out.empty() ? "" : " ") + n + "=" + v.text();
+  for (const auto& [n, v] : r.params)
+    out += (out.empty() ? "" : " ") + n + "=" + shown_param(n, v.text());
   return out.empty() ? "(the case's one point)" : out;
 }
 

@@ -107,7 +107,8 @@ RunDiff diff_runs(const RunRecord& a, const RunRecord& b, bool all, const EnvRec
   for (const auto& n : names_of(a.params, b.params, pname)) {
     const Value* va = param(a.params, n);
     const Value* vb = param(b.params, n);
-    params.row(n, va ? shown(va->text()) : "(none)", vb ? shown(vb->text()) : "(none)");
+    params.row(n, va ? shown(shown_param(n, va->text())) : "(none)",
+               vb ? shown(shown_param(n, vb->text())) : "(none)");
   }
 
   Section metrics("metrics", true);  // every metric: a reviewer compares the numbers

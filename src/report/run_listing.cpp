@@ -13,6 +13,7 @@
 #include "aerun/report/session_pick.hpp"
 #include "aerun/report/table.hpp"
 #include "aerun/util/error.hpp"
+#include "aerun/util/secret_text.hpp"
 #include "aerun/util/text_format.hpp"
 
 namespace aerun {
@@ -39,7 +40,7 @@ std::string opt_num(const std::optional<double>& v) {
 
 std::string param_text(const RunRecord& r, const std::string& n) {
   const Value* v = find_param(r.params, n);
-  return v ? v->text() : std::string();
+  return v ? shown_param(n, v->text()) : std::string();
 }
 
 std::optional<double> metric_value(const RunRecord& r, const std::string& n) {
@@ -203,11 +204,13 @@ std::string RunListing::json_row(const RunRecord& r) const {
       json_number(r.queue_wait_s), json_string(r.job_id), json_string(r.log_path),
       json_string(r.case_digest), now_ ? "true" : "false");
   for (size_t j = 0; j < r.params.size(); ++j)
-    o +=
-        fmt::format("{}{}: {}", j ? ", " : "", json_string(r.params[j].first),
-                    r.params[j].second.is_number() && r.params[j].second.kind() != Value::Kind::Bool
-                        ? r.params[j].second.text()
-                        : json_string(r.params[j].second.text()));
+    o += fmt::format(
+        "{}{}: {}", j ? ", " : "", json_string(r.params[j].first),
+        secret_word_name(r.params[j].first)
+            ? json_string(shown_param(r.params[j].first, r.params[j].second.text()))
+        : r.params[j].second.is_number() && r.params[j].second.kind() != Value::Kind::Bool
+            ? r.params[j].second.text()
+            : json_string(r.params[j].second.text()));
   o += "}, \"metrics\": {";
   for (size_t j = 0; j < r.metrics.size(); ++j)
     o += fmt::format("{}{}: {}", j ? ", " : "", json_string(r.metrics[j].name),

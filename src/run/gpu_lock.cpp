@@ -56,6 +56,16 @@ bool GpuLock::acquire(const std::string& path, const std::string& who,
     fd_ = -1;
     throw SystemError(fmt::format("cannot open GPU lock {}: not a regular file", path));
   }
+  // A file other names link to (a hard link put at the lock's path) is someone's file: the lock
+  // writes (and empties) it, so it is refused, never truncated (issue 40).
+  if (st.st_nlink > 1) {
+    close(fd_);
+    fd_ = -1;
+    throw SystemError(fmt::format(
+        "cannot use GPU lock {}: other names link to that file (a hard link put there); remove "
+        "{} and run again",
+        path, path));
+  }
   if (flock(fd_, LOCK_EX | LOCK_NB) != 0) {
     if (errno != EWOULDBLOCK) throw SystemError(fmt::format("flock {}: {}", path, strerror(errno)));
     // The holder writes who it is just after taking the lock (and clears it just before letting

@@ -1,6 +1,7 @@
 #include "aerun/run/run_directory.hpp"
 
 #include <fmt/format.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
@@ -55,6 +56,34 @@ std::string empty_but_logs(const fs::path& dir) {
   return first_error;
 }
 
+// The marker's text for the folder dir as it is now: bound to its path and its identity (device
+// and inode), so that a copy of a run folder, a moved one or a marker written by hand is not
+// aerun's (issue 40: a folder holding a copied marker was emptied); "" when dir is not a folder
+// (a link put there included).
+std::string marker_text(const fs::path& dir) {
+  struct stat st {};
+  if (::lstat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return "";
+  return fmt::format(
+      "made by aerun: emptied before each attempt of its run\nfolder: {}\nid: {}:{}\n",
+      fs::absolute(dir).lexically_normal().string(), static_cast<unsigned long long>(st.st_dev),
+      static_cast<unsigned long long>(st.st_ino));
+}
+
+// Whether dir holds the marker aerun wrote in it (in this very folder).
+bool marker_is_ours(const fs::path& dir) {
+  const std::string want = marker_text(dir);
+  if (want.empty()) return false;
+  struct stat st {};
+  const fs::path marker = dir / kMarker;
+  if (::lstat(marker.c_str(), &st) != 0 || !S_ISREG(st.st_mode) ||
+      static_cast<size_t>(st.st_size) != want.size())
+    return false;
+  std::ifstream in(marker, std::ios::binary);
+  std::string have(want.size(), '\0');
+  in.read(have.data(), static_cast<std::streamsize>(have.size()));
+  return in.gcount() == static_cast<std::streamsize>(want.size()) && have == want;
+}
+
 bool holds(const fs::path& outer, const fs::path& inner) {
   auto o = outer.begin(), i = inner.begin();
   for (; o != outer.end(); ++o, ++i)
@@ -104,16 +133,24 @@ void prepare_run_directory(const CaseSpec& spec, const std::string& dir_text) {
                     "before each attempt; choose a folder of its own",
                     dir.string(), workdir.string()));
   std::error_code ec;
-  if (fs::exists(dir, ec) && !fs::exists(dir / kMarker, ec) && !fs::is_empty(dir, ec))
+  if (fs::exists(fs::symlink_status(dir, ec)) && !fs::is_empty(dir, ec) && !marker_is_ours(dir)) {
+    if (fs::exists(fs::symlink_status(dir / kMarker, ec)))
+      throw SystemError(fmt::format(
+          "rundir {} holds a marker aerun did not write in this folder (a copied or moved run "
+          "folder, or an older aerun's): not touched (if the folder is aerun's to empty, remove "
+          "its {}; else choose another rundir)",
+          dir.string(), kMarker));
     throw SystemError(
         fmt::format("rundir {} exists, is not empty and was not made by aerun: not "
                     "touched (remove it, or choose another rundir)",
                     dir.string()));
+  }
   fs::create_directories(dir, ec);
   if (ec) throw SystemError(fmt::format("cannot create rundir {}: {}", dir.string(), ec.message()));
-  write_created_file((dir / kMarker).string(),
-                     "made by aerun: emptied before each attempt of its run\n",
-                     "run folder marker");
+  const std::string marker = marker_text(dir);
+  if (marker.empty())
+    throw SystemError(fmt::format("cannot create rundir {}: not a folder", dir.string()));
+  write_created_file((dir / kMarker).string(), marker, "run folder marker");
   if (const std::string err = empty_but_logs(dir); !err.empty())
     throw SystemError("cannot empty rundir " + err);
   if (!spec.rundir) return;
@@ -144,8 +181,7 @@ bool clean_run_directory(const RundirSpec& rundir, const std::string& dir,
   const bool clean = rundir.keep == RundirSpec::Keep::None ||
                      (rundir.keep == RundirSpec::Keep::Failed && status == run_status::ok);
   if (!clean || dir.empty()) return false;
-  std::error_code ec;
-  if (!fs::exists(fs::path(dir) / kMarker, ec)) return false;  // never a folder aerun did not make
+  if (!marker_is_ours(dir)) return false;  // never a folder aerun did not make
   return empty_but_logs(dir).empty();
 }
 

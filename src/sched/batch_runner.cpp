@@ -191,9 +191,10 @@ std::string BatchRunner::write_script(const BatchJob& job) const {
   // logs/, logs/<case> and logs/<case>/jobs are aerun's: a link put at any is never followed.
   constexpr int kOwnLevels = 3;
   make_own_directory(fs::path(job.script_path).parent_path().string(), kOwnLevels);
+  // The user's own (0600, 0700): a script exports the case's env:, secrets included (issue 40).
   if (!req.tasks_path.empty())
-    write_created_file(req.tasks_path, task_table(req), "task table", kOwnLevels);
-  write_created_file(job.script_path, text, "job script", kOwnLevels, 0755);
+    write_created_file(req.tasks_path, task_table(req), "task table", kOwnLevels, 0600);
+  write_created_file(job.script_path, text, "job script", kOwnLevels, 0700);
   return text;
 }
 

@@ -1,6 +1,7 @@
 #include "store/sqlite.hpp"
 
 #include <fmt/format.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -125,6 +126,13 @@ std::string read_only_uri(const std::string& path) {
 }  // namespace
 
 Database::Database(const std::string& path, bool read_only) : path_(path) {
+  // A device, a FIFO or a folder is never a store: SQLite would block on a FIFO, fail on
+  // /dev/null with "disk I/O error" and leave a `-journal` file beside the device (issue 40).
+  if (struct stat st{};
+      path != ":memory:" && !path.empty() && ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+    throw InputError(
+        SourceLoc{}, "--db",
+        "store " + path + " is not a regular file (a device, a FIFO or a folder is never a store)");
   sqlite3* db = nullptr;
   // NOMUTEX: a connection is used by one thread at a time (a Store is not thread-safe), so
   // SQLite's per-call mutex is pure cost (8 % of listing a large store).

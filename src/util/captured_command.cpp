@@ -101,7 +101,12 @@ CommandResult run_captured(const std::vector<std::string>& argv, const CommandSe
   posix_spawn_file_actions_addopen(&setup.actions, 0, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_adddup2(&setup.actions, out_w.get(), 1);
   posix_spawn_file_actions_adddup2(&setup.actions, err_w.get(), 2);
-  posix_spawnattr_setflags(&setup.attr, POSIX_SPAWN_SETPGROUP);
+  // The tool gets the default action of SIGPIPE that aerun itself ignores (app.cpp).
+  sigset_t defaults;
+  sigemptyset(&defaults);
+  sigaddset(&defaults, SIGPIPE);
+  posix_spawnattr_setsigdefault(&setup.attr, &defaults);
+  posix_spawnattr_setflags(&setup.attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF);
   posix_spawnattr_setpgroup(&setup.attr, 0);
   if (!how.workdir.empty())
     posix_spawn_file_actions_addchdir_np(&setup.actions, how.workdir.c_str());

@@ -91,6 +91,14 @@ UniqueFd open_own_directory(const std::string& path, int own_levels) {
         if (::mkdirat(dir.get(), name.c_str(), 0755) != 0 && errno != EEXIST)
           fail(std::strerror(errno));
       } else if (errno == ELOOP || errno == ENOTDIR) {  // a link or a file: not aerun's folder
+        // A link, a FIFO or a socket holds nothing: removed. A file or a device is never removed:
+        // it may be the user's (a store named `logs` beside aerun.db was deleted, issue 40).
+        struct stat st {};
+        if (::fstatat(dir.get(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+            !S_ISLNK(st.st_mode) && !S_ISFIFO(st.st_mode) && !S_ISSOCK(st.st_mode))
+          fail(name +
+               " is a file, not a folder (aerun makes its own folder there and never "
+               "removes a file it did not write: move it, or use another --db)");
         if (::unlinkat(dir.get(), name.c_str(), 0) != 0 && errno != ENOENT)
           fail("cannot replace " + name + " (not a folder of aerun's): " + std::strerror(errno));
       } else {

@@ -1,5 +1,7 @@
 #include "aerun/util/gzip_file.hpp"
 
+#include <sys/stat.h>
+
 #include <zlib.h>
 
 #include <cerrno>
@@ -37,6 +39,10 @@ std::string gzip_file(const std::string& path) {
     std::unique_ptr<std::FILE, FileClose> in(std::fopen(path.c_str(), "rb"));
     if (!in) throw SystemError("cannot read " + path + ": " + std::strerror(errno));
     UniqueFd tmp_fd = create_file(tmp);  // never through a link put at the .tmp path
+    // The copy is as private as the original: a log of mode 600 never becomes a .gz of 644.
+    struct stat st {};
+    if (::fstat(::fileno(in.get()), &st) == 0 && ::fchmod(tmp_fd.get(), st.st_mode & 0777) != 0)
+      throw SystemError("cannot set the mode of " + tmp + ": " + std::strerror(errno));
     gzFile raw = gzdopen(tmp_fd.get(), "wb6");
     if (!raw) throw SystemError("cannot write " + tmp);
     tmp_fd.release();  // gzclose closes it

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <vector>
 
 #include "aerun/util/sha256.hpp"
 
@@ -51,6 +52,41 @@ bool secret_name(std::string_view name) {
                      [&](std::string_view w) { return u.find(w) != std::string::npos; });
 }
 
+bool secret_word_name(std::string_view name) {
+  std::vector<std::string> words;
+  std::string cur;
+  for (size_t i = 0; i < name.size(); ++i) {
+    const char c = name[i];
+    const bool upper_after_lower =
+        c >= 'A' && c <= 'Z' && i > 0 && name[i - 1] >= 'a' && name[i - 1] <= 'z';
+    if (c == '_' || c == '-' || c == '.' || c == ' ' || upper_after_lower) {
+      if (!cur.empty()) words.push_back(cur);
+      cur.clear();
+      if (!upper_after_lower) continue;
+    }
+    cur += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  }
+  if (!cur.empty()) words.push_back(cur);
+  for (size_t i = 0; i < words.size(); ++i) {
+    const std::string& w = words[i];
+    if (w == "secret" || w == "password" || w == "passwd" || w == "credential" ||
+        w == "credentials" || w == "apikey")
+      return true;
+    // A token names a secret last (`hf_token`, `access_token`); in a metric's name it is what is
+    // counted (`mean_token_accuracy`, `time_per_token`).
+    if (w == "token" && i + 1 == words.size() && (i == 0 || words[i - 1] != "per")) return true;
+    if (w == "key" && i > 0 &&
+        (words[i - 1] == "api" || words[i - 1] == "access" || words[i - 1] == "private" ||
+         words[i - 1] == "secret"))
+      return true;
+  }
+  return false;
+}
+
+std::string shown_param(std::string_view name, std::string_view value) {
+  return secret_word_name(name) ? redacted_secret(name, value) : std::string(value);
+}
+
 std::string redacted_secret(std::string_view name, std::string_view value) {
   std::string both(name);
   both += '\0';
@@ -93,6 +129,54 @@ std::string without_url_credentials(std::string_view text) {
 std::string shown_variable(std::string_view name, std::string_view value) {
   return secret_name(name) ? redacted_secret(name, value) : without_url_credentials(value);
 }
+
+namespace {
+
+bool ascii_iequal(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(a[i])) !=
+        std::tolower(static_cast<unsigned char>(b[i])))
+      return false;
+  return true;
+}
+
+// An HTTP Authorization header's credentials (`Authorization: Bearer TOKEN`, `Basic dXNl...`),
+// scheme and token together, redacted wherever the header is written: a command's `-H "..."`, a
+// case file, a log line. Redacting the scheme alone left the token (issue 40).
+std::string without_auth_headers(std::string_view text) {
+  static constexpr std::string_view kHeader = "authorization:";
+  std::string out;
+  size_t from = 0;
+  for (size_t i = 0; i + kHeader.size() <= text.size(); ++i) {
+    if (!ascii_iequal(text.substr(i, kHeader.size()), kHeader)) continue;
+    size_t v = i + kHeader.size();
+    while (v < text.size() && (text[v] == ' ' || text[v] == '\t')) ++v;
+    const auto word_end = [&](size_t k) {
+      while (k < text.size() && !space(text[k]) && text[k] != '"' && text[k] != '\'' &&
+             text[k] != ',' && text[k] != ';')
+        ++k;
+      return k;
+    };
+    size_t e = word_end(v);
+    if (e == v || text.substr(v).starts_with("<redacted")) continue;
+    for (std::string_view scheme : {"bearer", "basic", "token", "digest", "negotiate", "apikey"})
+      if (ascii_iequal(text.substr(v, e - v), scheme)) {
+        size_t t = e;
+        while (t < text.size() && text[t] == ' ') ++t;
+        if (t < text.size() && word_end(t) > t) e = word_end(t);
+        break;
+      }
+    out.append(text.substr(from, v - from));
+    out += redacted_secret("authorization", text.substr(v, e - v));
+    from = e;
+    i = e - 1;
+  }
+  out.append(text.substr(from));
+  return out;
+}
+
+}  // namespace
 
 std::string redacted_command(std::string_view command) {
   std::string out;
@@ -143,10 +227,14 @@ std::string redacted_command(std::string_view command) {
     }
     out += without_url_credentials(w);
   }
-  return out;
+  return without_auth_headers(out);
 }
 
-std::string redacted_text(std::string_view text) {
+namespace {
+
+std::string redacted_text_by(std::string_view original, bool (*secret)(std::string_view)) {
+  const std::string headerless = without_auth_headers(original);
+  const std::string_view text = headerless;
   std::string out;
   const auto name_char = [](char c) {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
@@ -174,10 +262,27 @@ std::string redacted_text(std::string_view text) {
     out.append(name);
     i = e;
     const std::string_view bare = name.substr(std::min(name.find_first_not_of('-'), name.size()));
-    if (bare.empty() || !secret_name(bare)) continue;
+    if (bare.empty() || !secret(bare)) continue;
+    // A quoted key (`"api_key": "X"`, JSON) ends at its quote; `KEY = "X"` has blanks around =.
+    if (const size_t start = i - name.size(); i < text.size() &&
+                                              (text[i] == '"' || text[i] == '\'') && start > 0 &&
+                                              text[start - 1] == text[i]) {
+      out += text[i];
+      ++i;
+    }
+    size_t eq = i;
+    while (eq < text.size() && (text[eq] == ' ' || text[eq] == '\t')) ++eq;
     size_t v = std::string_view::npos;
-    if (i < text.size() && text[i] == '=' && (i + 1 >= text.size() || text[i + 1] != '=')) {
-      out += '=';
+    if (eq < text.size() && text[eq] == '=' && (eq + 1 >= text.size() || text[eq + 1] != '=') &&
+        (eq == i || !name.starts_with("-"))) {
+      size_t k = eq + 1;
+      if (eq > i)  // blanks before =: blanks after it too
+        while (k < text.size() && (text[k] == ' ' || text[k] == '\t')) ++k;
+      out.append(text.substr(i, k - i));
+      v = k;
+    } else if (i < text.size() && text[i] == ':' && i + 1 < text.size() &&
+               (text[i + 1] == '"' || text[i + 1] == '\'')) {  // "key":"X"
+      out += ':';
       v = i + 1;
     } else if (i + 1 < text.size() && text[i] == ':' &&
                (text[i + 1] == ' ' || text[i + 1] == '\t')) {
@@ -206,6 +311,16 @@ std::string redacted_text(std::string_view text) {
     i = ve;
   }
   return without_url_credentials(out);
+}
+
+}  // namespace
+
+std::string redacted_text(std::string_view text) {
+  return redacted_text_by(text, secret_name);
+}
+
+std::string redacted_log_text(std::string_view text) {
+  return redacted_text_by(text, secret_word_name);
 }
 
 }  // namespace aerun

@@ -116,10 +116,14 @@ TerminalGuard::TerminalGuard() {
     out_filter_ = std::make_unique<TerminalFilter>(std::cout.rdbuf());
     out_ = std::cout.rdbuf(out_filter_.get());
   }
-  if (::isatty(STDERR_FILENO)) {
-    err_filter_ = std::make_unique<TerminalFilter>(std::cerr.rdbuf());
-    err_ = std::cerr.rdbuf(err_filter_.get());
-  }
+  err_filter_ = std::make_unique<TerminalFilter>(std::cerr.rdbuf());
+  err_ = std::cerr.rdbuf(err_filter_.get());
+}
+
+void TerminalGuard::text_stdout() {
+  if (out_filter_) return;
+  out_filter_ = std::make_unique<TerminalFilter>(std::cout.rdbuf());
+  out_ = std::cout.rdbuf(out_filter_.get());
 }
 
 TerminalGuard::~TerminalGuard() {

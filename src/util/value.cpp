@@ -5,6 +5,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include "aerun/util/secret_text.hpp"
 
 namespace aerun {
 
@@ -134,7 +135,7 @@ std::string describe_params(const ParamList& params) {
   std::string s;
   for (const auto& [n, v] : params) {
     if (!s.empty()) s += ' ';
-    s += n + "=" + v.text();
+    s += n + "=" + shown_param(n, v.text());  // a secret-named parameter redacted (issue 40)
   }
   return s;
 }

@@ -97,3 +97,37 @@ resources: {nodes: 1, walltime: 10m, queue: debug, project: p}
   EXPECT_FALSE(fs::exists(rows[0][2] + "/out.txt"));
   EXPECT_EQ(read_file(rows[1][2] + "/out.txt"), "2\n");
 }
+
+TEST(Rundir, AFolderHoldingACopiedMarkerIsNeverEmptied) {
+  // The second adversarial pass: the marker was one fixed sentence, so a folder holding a copy of
+  // it (a run folder copied to keep its outputs, or a marker written by hand) was emptied. The
+  // marker now names its folder's path and identity.
+  TempDir d;
+  write_file(d / "c.yaml",
+             "case: rd\nparams: {x: [1]}\nrundir: {path: 'scratch/{x}'}\n"
+             "command: echo made > out.txt; echo \"time 1\"\n");
+  ASSERT_EQ(run_aerun(d, {"case", "c.yaml"}).code, 0);
+  ASSERT_TRUE(fs::exists(d / "scratch/1/out.txt"));
+  // A copy of that run folder, with the user's own file added, used as another case's rundir.
+  fs::copy(d / "scratch/1", d / "kept", fs::copy_options::recursive);
+  write_file(d / "kept/thesis.txt", "the user's own\n");
+  write_file(d / "d.yaml",
+             "case: rd2\nparams: {x: [1]}\nrundir: {path: kept}\ncommand: echo \"time 1\"\n");
+  auto r = run_aerun(d, {"case", "d.yaml"});
+  EXPECT_NE(r.code, 0);
+  EXPECT_THAT(r.err + r.out, HasSubstr("marker aerun did not write in this folder"));
+  EXPECT_EQ(read_file(d / "kept/thesis.txt"), "the user's own\n");
+  EXPECT_TRUE(fs::exists(d / "kept/out.txt"));
+  // A marker written by hand, in the old one-line form, is not aerun's either.
+  write_file(d / "mine/.aerun-rundir", "made by aerun: emptied before each attempt of its run\n");
+  write_file(d / "mine/data.txt", "keep me\n");
+  write_file(d / "e.yaml",
+             "case: rd3\nparams: {x: [1]}\nrundir: {path: mine}\ncommand: echo \"time 1\"\n");
+  r = run_aerun(d, {"case", "e.yaml"});
+  EXPECT_NE(r.code, 0);
+  EXPECT_EQ(read_file(d / "mine/data.txt"), "keep me\n");
+  // The run folder aerun made is still its own: run again, it is emptied and used.
+  r = run_aerun(d, {"case", "c.yaml", "--force"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(fs::exists(d / "scratch/1/out.txt"));
+}

@@ -71,3 +71,17 @@ TEST(StoreOwnsLogs, ALogInAnotherStoresFolderIsNeverForgottenOrPruned) {
   EXPECT_THAT(r.out, HasSubstr("removed 0 log(s), kept 1 this store did not write"));
   EXPECT_TRUE(fs::exists(def));
 }
+
+TEST(StoreOwnsLogs, AStoreNamedLikeAnotherStoresLogsFolderIsNeverRemoved) {
+  // The second adversarial pass: `--db results/logs` is a store where aerun.db keeps its logs;
+  // `aerun case` on aerun.db removed that file (the store and its runs) to make its folder.
+  TempDir d;
+  write_file(d / "c.yaml", kCase);
+  ASSERT_EQ(run_aerun(d, {"case", "c.yaml", "--db", "results/logs"}).code, 0);
+  ASSERT_EQ(sql1(d / "results/logs", "SELECT count(*) FROM runs"), "1");
+  const auto r = run_aerun(d, {"case", "c.yaml"});
+  EXPECT_NE(r.code, 0);
+  EXPECT_THAT(r.err, HasSubstr("logs is a file, not a folder"));
+  EXPECT_TRUE(fs::is_regular_file(d / "results/logs"));
+  EXPECT_EQ(sql1(d / "results/logs", "SELECT count(*) FROM runs"), "1");
+}

@@ -39,8 +39,8 @@ void write_created_file(const std::string& path, std::string_view text, const ch
 
 // Creates the folder path (and its missing parents) for aerun's files. Its last own_levels
 // components are aerun's (`logs/<case>` under the store's folder): each is walked from the one
-// above with openat(O_NOFOLLOW), and a link, or anything that is not a folder, put at one is
-// removed first, never followed; the folders above them are the user's, taken as they are.
+// above with openat(O_NOFOLLOW); a link, a FIFO or a socket put at one is removed first, never
+// followed, and a file there is an error (never removed: it may be the user's); the folders above them are the user's, taken as they are.
 // Throws SystemError naming path.
 void make_own_directory(const std::string& path, int own_levels = 1);
 

@@ -12,6 +12,17 @@ namespace aerun {
 // CREDENTIAL, AUTH (any case, anywhere in the name).
 bool secret_name(std::string_view name);
 
+// The stricter test for a name chosen for something else first (a parameter, a metric a log
+// prints): its words (split at _ - . and lower-to-upper case changes) hold secret, password,
+// passwd, credential(s) or apikey, or key after api, access, private or secret, or end with token
+// (not `per_token`). `hf_token`, `apiKey`, `db_password` are; `max_tokens`, `tokenizer`,
+// `mean_token_accuracy`, `time_per_token`, `sort_key`, `author` are not.
+bool secret_word_name(std::string_view name);
+
+// A parameter's value as shown: redacted when secret_word_name(name) (issue 40: a parameter named
+// `password` or `hf_token` was printed by every listing), else as it is.
+std::string shown_param(std::string_view name, std::string_view value);
+
 // What is shown for a secret value: `<redacted sha256:1a2b3c4d>`, the first 8 hex digits of the
 // SHA-256 of the name and value (enough to see a change; too few to recover a value from).
 std::string redacted_secret(std::string_view name, std::string_view value);
@@ -34,5 +45,10 @@ std::string redacted_command(std::string_view command);
 // `KEY: value` (YAML) or `KEY=value` (not `==`), of options `--key-name value`, and URL
 // credentials, redacted; a value already `<redacted ...>` stays.
 std::string redacted_text(std::string_view text);
+
+// redacted_text for what a program printed (a status reason from a log line), by the stricter
+// secret_word_name: `token=X`, `HF_TOKEN=X` are redacted, `KeyError: 'lr'` is not. HTTP
+// Authorization headers' scheme and token are redacted by both.
+std::string redacted_log_text(std::string_view text);
 
 }  // namespace aerun

@@ -45,11 +45,16 @@ class TerminalFilter : public std::streambuf {
 // one; to any other stream as it is.
 void terminal_control(std::ostream& os, std::string_view seq);
 
-// While alive, std::cout and std::cerr each go through a TerminalFilter when its file
-// descriptor is a terminal (isatty); the buffers before are put back at the end.
+// While alive, std::cerr goes through a TerminalFilter (it carries messages, never data: an error
+// quoting a value, a progress line naming a parameter are read by a person, through a pipe too),
+// and std::cout when it is a terminal (isatty) or when text_stdout() says its output is text for
+// a person; the buffers before are put back at the end.
 class TerminalGuard {
  public:
   TerminalGuard();
+  // std::cout through a TerminalFilter from now on, a terminal or not (a command's text output,
+  // not a data format whose bytes are the values: CSV, JSON, a shell script).
+  void text_stdout();
   ~TerminalGuard();
   TerminalGuard(const TerminalGuard&) = delete;
   TerminalGuard& operator=(const TerminalGuard&) = delete;

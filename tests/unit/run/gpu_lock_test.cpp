@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include "aerun/util/error.hpp"
 
@@ -55,6 +56,24 @@ TEST(GpuLock, ALinkAtTheLocksPathIsNeverFollowed) {
                aerun::SystemError);
   EXPECT_EQ(fs::file_size(victim), std::string("the user's own file\n").size());
   EXPECT_EQ(fs::status(victim).permissions() & fs::perms::others_write, fs::perms::none);
+  fs::remove_all(dir);
+}
+
+TEST(GpuLock, AHardLinkAtTheLocksPathIsRefusedNeverEmptied) {
+  // The second adversarial pass: a hard link put at the lock's path (only symbolic links were
+  // checked) had its file emptied, the lock being truncated to write its holder.
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("aerun-gpu-hard-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  const fs::path victim = dir / "victim.txt";
+  { std::ofstream(victim) << "the user's own file\n"; }
+  fs::create_hard_link(victim, dir / "aerun-gpu.lock");
+  aerun::GpuLock lock;
+  EXPECT_THROW(lock.acquire((dir / "aerun-gpu.lock").string(), "pid 1", nullptr),
+               aerun::SystemError);
+  std::ifstream in(victim);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(text, "the user's own file\n");
   fs::remove_all(dir);
 }
 

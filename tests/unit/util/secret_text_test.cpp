@@ -71,3 +71,47 @@ TEST(SecretText, FreeTextKeepsNoSecretOfACaseFileOrAToolsOutput) {
   EXPECT_THAT(shown, HasSubstr("keyring==23.0"));  // a package, not a key=value
   EXPECT_EQ(aerun::redacted_text(shown), shown);   // what is redacted stays as it is
 }
+
+TEST(SecretText, AnAuthorizationHeadersSchemeAndTokenAreRedactedTogether) {
+  // The second adversarial pass: the scheme alone was taken for the value, the token left.
+  for (const std::string line : {"curl -H \"Authorization: Bearer tok5ecret\" https://h/x",
+                                 "curl -H 'authorization: Basic dXNlcjo1ZWNyZXQ=' https://h/x"}) {
+    const std::string shown = redacted_command(line);
+    EXPECT_THAT(shown, Not(HasSubstr("5ecret"))) << shown;
+    EXPECT_THAT(shown, Not(HasSubstr("dXNlcjo1ZWNyZXQ"))) << shown;
+    EXPECT_THAT(shown, HasSubstr("https://h/x"));
+    EXPECT_THAT(aerun::redacted_text(line), Not(HasSubstr("ecret")));
+  }
+}
+
+TEST(SecretText, KeysWithBlanksAroundTheSignOrInQuotesAreRedacted) {
+  // A diff kept in the environment record: `API_KEY = "X"` and JSON's `"api_key": "X"` were shown.
+  const std::string diff =
+      "+API_KEY = \"k5ecret1\"\n+{\"api_key\": \"k5ecret2\"}\n"
+      "+{\"token\":\"k5ecret3\"}\n+x = 1\n";
+  const std::string shown = aerun::redacted_text(diff);
+  EXPECT_THAT(shown, Not(HasSubstr("5ecret"))) << shown;
+  EXPECT_THAT(shown, HasSubstr("+x = 1"));
+  EXPECT_EQ(aerun::redacted_text(shown), shown);
+}
+
+TEST(SecretText, ANameChosenForSomethingElseIsSecretByItsWordsOnly) {
+  for (const char* n : {"password", "hf_token", "HF_TOKEN", "apiKey", "api_key", "db_password",
+                        "AWS_SECRET_ACCESS_KEY", "private-key", "credentials", "auth_token"})
+    EXPECT_TRUE(aerun::secret_word_name(n)) << n;
+  for (const char* n : {"max_tokens", "tokens_per_s", "tokenizer", "sort_key", "key", "author",
+                        "monkey", "keep_ratio", "lr", "num_key_value_heads", "mean_token_accuracy",
+                        "time_per_token", "token_acc"})
+    EXPECT_FALSE(aerun::secret_word_name(n)) << n;
+  EXPECT_EQ(aerun::shown_param("max_tokens", "4096"), "4096");
+  EXPECT_THAT(aerun::shown_param("hf_token", "hf_5ecret"), HasSubstr("<redacted sha256:"));
+}
+
+TEST(SecretText, ALogLineKeepsItsErrorsAndLosesItsSecrets) {
+  // A status reason quotes a log line: `token=X` goes, `KeyError: 'lr'` stays.
+  const std::string reason = "RuntimeError: NCCL error token=tok5ecret HF_TOKEN=hf_5ecret";
+  EXPECT_THAT(aerun::redacted_log_text(reason), Not(HasSubstr("5ecret")));
+  EXPECT_THAT(aerun::redacted_log_text(reason), HasSubstr("RuntimeError: NCCL error token="));
+  EXPECT_EQ(aerun::redacted_log_text("KeyError: 'lr'"), "KeyError: 'lr'");
+  EXPECT_EQ(aerun::redacted_log_text("monkey: 3 max_tokens=4096"), "monkey: 3 max_tokens=4096");
+}
