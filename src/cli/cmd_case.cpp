@@ -9,7 +9,9 @@
 #include <filesystem>
 #include <iostream>
 
+#include "aerun/case/apply_system.hpp"
 #include "aerun/case/case_loader.hpp"
+#include "aerun/case/system_catalog.hpp"
 #include "aerun/extract/extractor.hpp"
 #include "aerun/run/case_runner.hpp"
 #include "aerun/run/plan_printer.hpp"
@@ -40,6 +42,8 @@ struct CaseArgs {
   bool quiet_progress = false;
   // Batch schedulers (cli/batch_case.cpp).
   std::string scheduler;  // slurm | pbs | local ("" = the case's `scheduler:`, else run here)
+  std::string system;     // --system NAME: a system profile applied (docs/systems.md)
+  std::string systems;    // --systems DIRS: profile folders before $AERUN_SYSTEMS and the shipped
   bool no_wait = false;
   int max_queued = 0;
   std::string poll_interval;
@@ -171,8 +175,19 @@ int run_case_command(const Globals& g, const CaseArgs& a) {
                      "--resume is gone: `aerun case` always continues where it stopped (runs "
                      "already done are reused); drop the flag");
   // The watchdogs from the command line win over the case's (0 turns one off).
-  const CaseSpec spec = load_case(a.file, CaseOverrides{a.stall, a.first_step, a.container,
-                                                        a.container_runtime, a.no_container});
+  CaseSpec spec = load_case(a.file, CaseOverrides{a.stall, a.first_step, a.container,
+                                                  a.container_runtime, a.no_container});
+  if (!a.system.empty()) {
+    const SystemCatalog catalog = load_system_catalog(system_folders(a.systems));
+    const SystemProfile* p = catalog.find(a.system);
+    if (!p) {
+      std::string names;
+      for (const SystemProfile& q : catalog.profiles) names += (names.empty() ? "" : ", ") + q.name;
+      throw InputError(SourceLoc{}, "--system",
+                       "no system named '" + a.system + "' (known: " + names + "; aerun systems)");
+    }
+    apply_system(spec, *p);
+  }
   const auto names = planned_param_names(spec);
   const RunSelector selector(a.only, names, a.where);
   // Patterns are checked before anything starts.
@@ -211,6 +226,12 @@ void add_case_command(CLI::App& app, Globals& g, Action& action) {
                 "CONDITION: run only points where it holds (`layers >= 48 && method != \"l2l\"`)");
   c->add_option("-j,--jobs", args->jobs, "runs at once")->check(CLI::Range(1, 4096));
   c->add_flag("--no-progress", args->quiet_progress, "plain event lines even on a terminal");
+  c->add_option("--system", args->system,
+                "run on this system: its profile's scheduler, queue, account, GPUs and "
+                "environment set-up fill what the case leaves unset (aerun systems)");
+  c->add_option("--systems", args->systems,
+                "folders of system profiles before $AERUN_SYSTEMS and the shipped ones "
+                "(colon-separated)");
   c->add_option("--scheduler", args->scheduler,
                 "slurm | pbs: submit the runs as batch jobs; local: with --dry-run, write local "
                 "scripts (default: the case's `scheduler:`, else run here)")

@@ -44,7 +44,11 @@ void ActiveRun::start(const std::vector<std::string>& env) {
     log_ = create_own_file(rec_.log_path, rec_.rundir.empty() ? 2 : 0, CreateMode::Truncate, 0644,
                            "log");
     ChildProcess::Options o;
-    o.argv = {spec_.shell, "-c", plan_->command};
+    // The system's set-up lines first (`--system`), then the run's command: the key is the
+    // command's, the set-up the machine's.
+    std::string setup;
+    for (const std::string& line : spec_.system_setup) setup += line + "\n";
+    o.argv = {spec_.shell, "-c", setup + plan_->command};
     o.env = env;
     o.cwd = rec_.rundir.empty() ? spec_.workdir : rec_.rundir;
     rec_.launch_time = exec_.wall_now();

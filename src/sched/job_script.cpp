@@ -57,6 +57,9 @@ std::string runs_block(const CaseSpec& spec, const JobScriptRequest& req) {
 std::string env_block(const CaseSpec& spec, const JobScriptRequest& req) {
   std::string out = "export AERUN_CASE=" + shell_quote(spec.name) +
                     "\nexport PYTHONUNBUFFERED=\"${PYTHONUNBUFFERED-1}\"";
+  // The system's set-up (`--system`: its module lines, setup lines, variables), then the case's.
+  if (!spec.system.empty()) out += "\nexport AERUN_SYSTEM=" + shell_quote(spec.system);
+  for (const std::string& line : spec.system_setup) out += "\n" + line;
   for (const auto& [name, value] : req.env) out += "\nexport " + name + "=" + shell_quote(value);
   for (const auto& [name, value] : spec.env)
     out += "\nexport " + name + "=" + shell_quote(value.text());

@@ -8,6 +8,7 @@
 using namespace aerun::testing;
 using ::testing::AllOf;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 TEST(SystemsCommand, ListsTheShippedProfilesAndTheOneRecognisedHere) {
   TempDir d;
@@ -60,4 +61,86 @@ TEST(SystemsCommand, CheckConfirmsGoodProfilesAndRefusesABadOneWithItsLineAndKey
   EXPECT_EQ(env.code, 0) << env.err;
   EXPECT_THAT(env.out, HasSubstr("SYSTEM=unknown"));
   EXPECT_THAT(env.err, HasSubstr("x.yaml:2:"));
+}
+
+namespace {
+
+// A case that asks for what it needs and names no machine.
+const char* kPortable = R"yaml(case: portable
+params: {x: [1]}
+resources: {nodes: 2, walltime: 30m}
+command: echo "x={x} foo=$FOO"
+)yaml";
+
+std::string job_script(const TempDir& d, const std::string& ext) {
+  for (const auto& e : fs::directory_iterator(d / "results/logs/portable/jobs"))
+    if (e.path().extension() == ext) return read_file(e.path().string());
+  return "";
+}
+
+}  // namespace
+
+TEST(CaseOnASystem, APortableCaseBecomesEachCentresJobScript) {
+  // Polaris: ALCF's submit_gpu.sh asks `-q debug`, `-l filesystems=home:eagle`, 4 GPUs a node;
+  // its PyTorch page loads `module use /soft/modulefiles; module load conda` (systems/NOTES.md).
+  TempDir d;
+  write_file(d / "c.yaml", kPortable);
+  auto r = run_aerun(d, {"case", "c.yaml", "--system", "polaris", "--dry-run"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::string script = job_script(d, ".pbs");
+  EXPECT_THAT(script,
+              AllOf(HasSubstr("#PBS -q debug\n"), HasSubstr("#PBS -l filesystems=home:eagle\n"),
+                    HasSubstr("ngpus=4"), HasSubstr("#PBS -l walltime=00:30:00\n")))
+      << script;
+  EXPECT_THAT(script, AllOf(HasSubstr("\nmodule use /soft/modulefiles\nmodule load conda\n"),
+                            HasSubstr("export NCCL_NET_GDR_LEVEL=PHB"),
+                            HasSubstr("export AERUN_SYSTEM=polaris")));
+  // Perlmutter: NERSC's launchers page asks `-C gpu` and 4 GPUs a node; its default QOS is debug.
+  fs::remove_all(d / "results");
+  r = run_aerun(d, {"case", "c.yaml", "--system", "perlmutter", "--dry-run"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  script = job_script(d, ".sbatch");
+  EXPECT_THAT(script,
+              AllOf(HasSubstr("gpu"), HasSubstr("--qos=debug"), HasSubstr("--gpus-per-node=4")))
+      << script;
+  EXPECT_THAT(script, Not(HasSubstr("module load conda")));
+}
+
+TEST(CaseOnASystem, WhatTheSystemsQueueDoesNotAllowIsRefusedAtTheCasesKey) {
+  TempDir d;
+  write_file(d / "c.yaml",
+             "case: big\nparams: {x: [1]}\nresources: {nodes: 600, queue: prod}\n"
+             "command: echo {x}\n");
+  auto r = run_aerun(d, {"case", "c.yaml", "--system", "polaris", "--dry-run"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, AllOf(HasSubstr("c.yaml:3:"), HasSubstr("resources.nodes"),
+                           HasSubstr("at most 496"), HasSubstr("polaris.yaml")));
+  write_file(d / "w.yaml",
+             "case: long\nparams: {x: [1]}\nresources: {nodes: 1, walltime: 2h}\n"
+             "command: echo {x}\n");
+  r = run_aerun(d, {"case", "w.yaml", "--system", "polaris", "--dry-run"});  // debug: 1 h
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, AllOf(HasSubstr("resources.walltime"), HasSubstr("at most 1h")));
+  write_file(d / "q.yaml",
+             "case: q\nparams: {x: [1]}\nresources: {queue: gpu_p2}\ncommand: echo\n");
+  r = run_aerun(d, {"case", "q.yaml", "--system", "polaris", "--dry-run"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err,
+              AllOf(HasSubstr("resources.queue"), HasSubstr("not a queue of system polaris")));
+  r = run_aerun(d, {"case", "q.yaml", "--system", "summit"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("no system named 'summit'"));
+}
+
+TEST(CaseOnASystem, ALocalRunStartsWithTheSystemsSetUpAndKeepsItsKey) {
+  TempDir d;
+  write_file(d / "c.yaml", kPortable);
+  write_file(d / "mine/lab.yaml", "name: lab\nenvironment: {variables: {FOO: from-lab}}\n");
+  ASSERT_EQ(run_aerun(d, {"case", "c.yaml", "--system", "lab", "--systems", d / "mine"}).code, 0);
+  EXPECT_THAT(read_file(sql1(d / "results/aerun.db", "SELECT log_path FROM runs")),
+              HasSubstr("x=1 foo=from-lab"));
+  // The same point without the system is the same run (the key is the command's): reused.
+  const auto again = run_aerun(d, {"case", "c.yaml"});
+  EXPECT_EQ(again.code, 0);
+  EXPECT_EQ(sql1(d / "results/aerun.db", "SELECT count(*) FROM runs"), "1");
 }

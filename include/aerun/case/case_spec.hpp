@@ -233,6 +233,11 @@ struct CaseSpec {
   std::string workdir;  // absolute; relative paths resolve against the case file's folder
   ParamList env;        // exported to every run
   std::string shell = "/bin/bash";
+  // The system profile applied (`aerun case --system NAME`, docs/systems.md): its name, and the
+  // shell lines that set a run's environment up there (its module lines, setup lines and
+  // variables), run before the case's own env: and command. Not part of a run's key.
+  std::string system;
+  std::vector<std::string> system_setup;
   std::vector<ProvenanceSpec> provenance;  // the case's own entries of the environment record
   std::optional<RundirSpec> rundir;        // nullopt: every run runs in the workdir
   std::vector<StepSpec> steps;             // setup steps, in file order
