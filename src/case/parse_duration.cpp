@@ -78,7 +78,14 @@ bool read_units(std::string_view s, double& out) {
 double parse_duration(const std::string& text, const SourceLoc& loc, const std::string& key) {
   const std::string_view s = trim(text);
   double v = 0;
-  if (read_number(s, v) || read_clock(s, v) || read_units(s, v)) return v;
+  if (read_number(s, v) || read_clock(s, v) || read_units(s, v)) {
+    // Ten years: more is a typo, and would overflow the hours of a job's time limit (issue 40's
+    // third pass: 99999999999999999999d became `--time=-2562047788015215:-30:-8`).
+    constexpr double kLongest = 10 * 366 * 86400.0;
+    if (!(v <= kLongest))
+      throw InputError(loc, key, "duration '" + text + "' is longer than ten years");
+    return v;
+  }
   throw InputError(loc, key,
                    "invalid duration '" + text +
                        "' (write seconds, or e.g. 90s, 10m, 2h, 1h30m, 1:30:00, 30:00)");

@@ -63,6 +63,16 @@ std::vector<std::pair<std::string, std::string>> read_variables(const YamlReader
   return out;
 }
 
+// A value that goes into a job script's directive line (a queue, an account, a constraint, a QOS):
+// checked as a case's `resources:` value is, so a newline or a quote in a profile can never add a
+// directive or a shell line (issue 40's third pass).
+std::string directive_word(const YamlReader& r, const Item& e, const char* as) {
+  const std::string v = r.text(e);
+  ResourcesSpec scratch;
+  detail::set_resource(scratch, as, v, e.loc, e.key);
+  return v;
+}
+
 long long positive(const YamlReader& r, const Item& e, long long min = 1) {
   const long long v = r.integer(e);
   if (v < min) throw InputError(e.loc, e.key, "must be at least " + std::to_string(min));
@@ -89,7 +99,7 @@ SystemQueue read_queue(const YamlReader& r, const Item& it) {
   bool named = false;
   for (const Item& e : r.entries(it, system_queue_keys())) {
     if (e.name == "name") {
-      q.name = r.text(e);
+      q.name = directive_word(r, e, "queue");
       named = true;
     } else if (e.name == "nodes") {
       read_nodes(r, e, q);
@@ -105,11 +115,11 @@ SystemQueue read_queue(const YamlReader& r, const Item& it) {
       q.memory_gb = r.number(e);
       if (!(*q.memory_gb > 0)) throw InputError(e.loc, e.key, "must be more than 0");
     } else if (e.name == "constraint") {
-      q.constraint = r.text(e);
+      q.constraint = directive_word(r, e, "constraint");
     } else if (e.name == "qos") {
-      q.qos = r.text(e);
+      q.qos = directive_word(r, e, "account");
     } else if (e.name == "partition") {
-      q.partition = r.text(e);
+      q.partition = directive_word(r, e, "queue");
     }
   }
   if (!named) throw InputError(it.loc, it.key, "missing required key 'name' (the queue's name)");
@@ -128,13 +138,23 @@ void read_recognise(const YamlReader& r, const Item& it, SystemRecognition& rec)
   }
 }
 
+// Each entry is one line of the job script: a line break inside one would be a line nobody sees
+// in the list.
+std::vector<std::string> one_line_each(const YamlReader& r, const Item& e) {
+  std::vector<std::string> out = r.texts(e);
+  for (const std::string& line : out)
+    if (line.find_first_of("\n\r") != std::string::npos)
+      throw InputError(e.loc, e.key, "each entry is one line: '" + line + "' holds a line break");
+  return out;
+}
+
 void read_environment(const YamlReader& r, const Item& it, SystemProfile& p) {
   r.expect_map(it);
   for (const Item& e : r.entries(it, {"modules", "setup", "variables"})) {
     if (e.name == "modules")
-      p.modules = r.texts(e);
+      p.modules = one_line_each(r, e);
     else if (e.name == "setup")
-      p.setup = r.texts(e);
+      p.setup = one_line_each(r, e);
     else
       p.variables = read_variables(r, e);
   }
@@ -192,12 +212,12 @@ SystemProfile parse_system_profile(const std::string& yaml_text, const std::stri
     } else if (e.name == "container") {
       p.container = one_of(r, e, container_runtimes(), "container runtime");
     } else if (e.name == "account") {
-      p.account = r.text(e);
+      p.account = directive_word(r, e, "account");
     } else if (e.name == "queue") {
-      p.queue = r.text(e);
+      p.queue = directive_word(r, e, "queue");
       queue_item = e;
     } else if (e.name == "filesystems") {
-      p.filesystems = r.text(e);
+      p.filesystems = directive_word(r, e, "filesystems");
     } else if (e.name == "scratch") {
       p.scratch = r.text(e);
     } else if (e.name == "queues") {

@@ -1,6 +1,7 @@
 // `aerun case FILE`: expand, launch, collect, store.
 #include <signal.h>
 #include <unistd.h>
+#include <cstdio>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -201,7 +202,16 @@ int run_case_command(const Globals& g, const CaseArgs& a) {
   if (sched && !(*sched == Scheduler::None && !a.dry_run && a.scheduler.empty()))
     return run_batch_case(g, spec, selector, batch_args(a, *sched));
   if (a.dry_run) {
-    print_plan(spec, &selector, stdout);
+    // Through std::cout, so that the terminal filter sees it (a parameter's escape sequences
+    // printed raw by --dry-run: issue 40's third pass).
+    char* text = nullptr;
+    size_t size = 0;
+    std::FILE* mem = ::open_memstream(&text, &size);
+    if (!mem) throw SystemError("cannot print the plan: out of memory");
+    print_plan(spec, &selector, mem);
+    std::fclose(mem);
+    std::cout.write(text, static_cast<std::streamsize>(size));
+    std::free(text);
     return 0;
   }
   return run_local_case(g, a, spec, selector);

@@ -15,6 +15,7 @@
 #include "aerun/run/provenance.hpp"
 #include "aerun/util/file_name.hpp"
 #include "aerun/util/shell_quote.hpp"
+#include "aerun/util/store_signature.hpp"
 #include "cli/app.hpp"
 #include "cli/open_store.hpp"
 
@@ -73,7 +74,11 @@ void remove_dead_merges_scratch(const fs::path& folder) {
     const pid_t pid = static_cast<pid_t>(std::stol(rest));
     if (pid == ::getpid() || ::kill(pid, 0) == 0 || errno != ESRCH) continue;
     std::error_code rm;
-    if (fs::is_regular_file(fs::symlink_status(it->path(), rm))) fs::remove(it->path(), rm);
+    // Only a copy of an aerun store (SQLite, with aerun's schema_migrations): a file of the user's
+    // that merely has such a name is never removed (issue 40's third pass).
+    if (fs::is_regular_file(fs::symlink_status(it->path(), rm)) &&
+        is_aerun_store_file(it->path().string()))
+      fs::remove(it->path(), rm);
   }
 }
 

@@ -69,12 +69,14 @@ std::string identity_text(const RunRecord& r) {
                      r.case_digest.substr(0, 16));
   o += fmt::format("status      {}{}\n", r.status, r.reason.empty() ? "" : "  — " + r.reason);
   o += fmt::format("repeat      {}   attempt {}\n", r.repeat_index, r.attempt);
-  o += fmt::format("command     {}\n", redacted_command(r.command));
+  o +=
+      fmt::format("command     {}\n", without_param_secrets(redacted_command(r.command), r.params));
   o += fmt::format("workdir     {}\n", r.workdir);
   if (!r.container_image.empty())
     o += fmt::format("image       {}  ({})\n", printable(r.container_image),
                      r.container_digest.empty() ? "digest unknown" : printable(r.container_digest));
-  if (!r.rundir.empty()) o += fmt::format("rundir      {}\n", printable(r.rundir));
+  if (!r.rundir.empty())
+    o += fmt::format("rundir      {}\n", printable(without_param_secrets(r.rundir, r.params)));
   o += "parameters\n";
   for (const auto& [n, v] : r.params)
     o += fmt::format("  {:<18} {}\n", n, shown_param(n, v.text()));
@@ -146,11 +148,11 @@ std::string provenance_text(const RunRecord& r, const Store& store) {
 // Its log, and what was read from it: metrics (each to its line), series, warnings.
 std::string results_text(const RunRecord& r) {
   std::string o;
-  o +=
-      fmt::format("log         {}  ({} bytes, sha256 {}){}\n", r.log_path, r.log_size, r.log_sha256,
-                  r.log_state == "pruned"       ? "  [log pruned: the lines below are gone]"
-                  : r.log_state == "compressed" ? "  [compressed: zless reads it]"
-                                                : "");
+  o += fmt::format("log         {}  ({} bytes, sha256 {}){}\n",
+                   without_param_secrets(r.log_path, r.params), r.log_size, r.log_sha256,
+                   r.log_state == "pruned"       ? "  [log pruned: the lines below are gone]"
+                   : r.log_state == "compressed" ? "  [compressed: zless reads it]"
+                                                 : "");
   if (!r.metrics.empty()) {
     o += "metrics (value ← log line)\n";
     for (const auto& m : r.metrics)

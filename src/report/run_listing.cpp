@@ -115,7 +115,7 @@ RunListing::RunListing(const Store::Outline& outline, RunListingOptions opts)
   all_.push_back({"wall_s", [this] { return num(run_->wall_s); }});
   all_.push_back({"queue_wait_s", [this] { return num(run_->queue_wait_s); }});
   all_.push_back({"job_id", [this] { return run_->job_id; }});
-  all_.push_back({"log", [this] { return run_->log_path; }});
+  all_.push_back({"log", [this] { return without_param_secrets(run_->log_path, run_->params); }});
   all_.push_back({"case_digest", [this] { return run_->case_digest; }});
   all_.push_back({"current_version", [this] { return std::string(now_ ? "true" : "false"); }});
   if (!opts_.columns.empty()) {
@@ -201,16 +201,18 @@ std::string RunListing::json_row(const RunRecord& r) const {
       "\"params\": {{",
       r.id, json_string(r.key), json_string(r.case_name), r.repeat_index, r.attempt,
       json_string(r.status), json_string(r.reason), json_number(r.startup_s), json_number(r.wall_s),
-      json_number(r.queue_wait_s), json_string(r.job_id), json_string(r.log_path),
-      json_string(r.case_digest), now_ ? "true" : "false");
-  for (size_t j = 0; j < r.params.size(); ++j)
-    o += fmt::format(
-        "{}{}: {}", j ? ", " : "", json_string(r.params[j].first),
-        secret_word_name(r.params[j].first)
-            ? json_string(shown_param(r.params[j].first, r.params[j].second.text()))
-        : r.params[j].second.is_number() && r.params[j].second.kind() != Value::Kind::Bool
-            ? r.params[j].second.text()
-            : json_string(r.params[j].second.text()));
+      json_number(r.queue_wait_s), json_string(r.job_id),
+      json_string(without_param_secrets(r.log_path, r.params)), json_string(r.case_digest),
+      now_ ? "true" : "false");
+  for (size_t j = 0; j < r.params.size(); ++j) {
+    const auto& [name, value] = r.params[j];
+    const std::string text = value.text();
+    const std::string shown = shown_param(name, text);  // a secret or URL credentials hidden
+    o += fmt::format("{}{}: {}", j ? ", " : "", json_string(name),
+                     shown == text && value.is_number() && value.kind() != Value::Kind::Bool
+                         ? text
+                         : json_string(shown));
+  }
   o += "}, \"metrics\": {";
   for (size_t j = 0; j < r.metrics.size(); ++j)
     o += fmt::format("{}{}: {}", j ? ", " : "", json_string(r.metrics[j].name),

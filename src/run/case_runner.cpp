@@ -346,9 +346,20 @@ RunLoop::Started RunLoop::start(const Todo& t) {
   r.launch_time = exec_.wall_now();
   const bool first = owned_[t.plan].attempts_left == spec_.retries + 1;
   r.session_id = opts_.session_id;
-  if (spec_.rundir)
+  if (spec_.rundir) {
     r.rundir = run_directory(spec_, p.params, p.key, p.repeat_index,
                              fs::path(opts_.logs_dir).parent_path().string());
+    // A run folder is emptied before each attempt: one that holds the store's folder would take
+    // the store and its logs with it (issue 40's third pass: the case then said "1 ok").
+    const fs::path store_dir = fs::absolute(fs::path(opts_.logs_dir)).parent_path();
+    const fs::path rundir = fs::path(r.rundir).lexically_normal();
+    const fs::path rel = store_dir.lexically_normal().lexically_relative(rundir);
+    if (!rel.empty() && *rel.begin() != "..")
+      throw SystemError(fmt::format(
+          "rundir {} holds the store's folder {}: a run folder is emptied before each attempt; "
+          "keep the store (--db) outside run folders",
+          r.rundir, store_dir.string()));
+  }
   Store::Claim claim;
   if (busy_during([&] {
         claim = store_.claim_run(r, [&](const RunRecord& found) {

@@ -79,9 +79,9 @@ void Progress::redraw() {
     const long long s = static_cast<long long>(per_run * static_cast<double>(remaining) / par);
     eta = fmt::format("{}:{:02}", s / 60, s % 60);
   }
-  out_ << fmt::format("\r\033[K[aerun] {}: {}/{} done, {} failed, {} running, ETA {}{}", case_,
-                      finished_, planned_, failed_, running_, eta,
-                      live_.empty() ? "" : " | " + live_);
+  terminal_control(out_, "\r\033[K");  // aerun's own sequence: past the terminal filter
+  out_ << fmt::format("[aerun] {}: {}/{} done, {} failed, {} running, ETA {}{}", case_, finished_,
+                      planned_, failed_, running_, eta, live_.empty() ? "" : " | " + live_);
   out_.flush();
   line_shown_ = true;
 }

@@ -10,6 +10,7 @@
 #include "aerun/judge/run_status.hpp"
 #include "aerun/util/created_file.hpp"
 #include "aerun/util/error.hpp"
+#include "aerun/util/store_signature.hpp"
 #include "aerun/util/template_text.hpp"
 
 namespace aerun {
@@ -42,10 +43,26 @@ bool kept_file(const std::string& name) {
   return name == kMarker || std::regex_match(name, log);
 }
 
+// An aerun store anywhere in dir (the one being written, or another kept there): a run folder
+// holding one is never emptied (issue 40's third pass: `--db R/own.db` with `rundir: R` lost the
+// store while the case reported its run ok).
+std::string store_inside(const fs::path& dir) {
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    std::error_code st;
+    if (it->is_regular_file(st) && !it->is_symlink(st) && is_aerun_store_file(it->path().string()))
+      return it->path().string();
+  }
+  return "";
+}
+
 // Removes every entry but the kept ones; the first error's text, or "".
 std::string empty_but_logs(const fs::path& dir) {
   std::error_code ec;
   std::string first_error;
+  if (const std::string store = store_inside(dir); !store.empty())
+    return dir.string() + ": it holds the aerun store " + store +
+           " (not emptied: keep stores outside run folders)";
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
     if (kept_file(it->path().filename().string())) continue;
     std::error_code rm;

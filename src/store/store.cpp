@@ -165,6 +165,15 @@ void Store::Impl::refuse_foreign_schema(const std::string& path) {
         "store {} holds {} that aerun did not create: aerun runs no SQL a store brings. Drop "
         "it (sqlite3 {} 'DROP TRIGGER name' / 'DROP VIEW name') or use a copy without it",
         printable(path), found, shell_quote(path)));
+  // Another program's database (tables, none of them aerun's): never given aerun's tables nor
+  // switched to WAL, even by a `runs` that only reads (issue 40's third pass).
+  auto t = db.prepare(
+      "SELECT count(*), sum(name = 'schema_migrations') FROM sqlite_master WHERE type = 'table'");
+  if (t->step() && t->int64(0) > 0 && t->int64(1) == 0)
+    throw InputError(SourceLoc{}, "--db",
+                     fmt::format("{} is an SQLite database of another program (its tables are not "
+                                 "aerun's): not touched; give aerun a store of its own",
+                                 printable(path)));
 }
 
 Store::Impl::Impl(const std::string& path, ReadOnly) : db(path, /*read_only=*/true) {

@@ -83,8 +83,48 @@ bool secret_word_name(std::string_view name) {
   return false;
 }
 
+bool known_token_shape(std::string_view v) {
+  const auto alnum_run = [&](size_t from) {
+    size_t n = 0;
+    while (from + n < v.size() &&
+           (std::isalnum(static_cast<unsigned char>(v[from + n])) || v[from + n] == '_'))
+      ++n;
+    return from + n == v.size() ? n : 0;  // the whole rest, or nothing
+  };
+  for (std::string_view p : {"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"})
+    if (v.starts_with(p) && alnum_run(p.size()) >= 20) return true;
+  if (v.starts_with("hf_") && alnum_run(3) >= 30) return true;
+  if (v.starts_with("glpat-") && v.size() >= 26) return true;
+  if (v.starts_with("sk-") && v.size() >= 23 && alnum_run(3) + 3 >= v.size() - 8) return true;
+  if (v.size() >= 15 && (v.starts_with("xoxb-") || v.starts_with("xoxp-"))) return true;
+  if (v.size() == 20 && v.starts_with("AKIA") && std::all_of(v.begin(), v.end(), [](char c) {
+        return std::isupper(static_cast<unsigned char>(c)) ||
+               std::isdigit(static_cast<unsigned char>(c));
+      }))
+    return true;
+  return false;
+}
+
+std::string without_param_secrets(std::string_view text, const ParamList& params) {
+  std::string out(text);
+  for (const auto& [name, value] : params) {
+    const std::string v = value.text();
+    if (v.size() < 4 || !(secret_word_name(name) || known_token_shape(v))) continue;
+    const std::string shown = redacted_secret(name, v);
+    for (size_t at = out.find(v); at != std::string::npos; at = out.find(v, at + shown.size()))
+      out.replace(at, v.size(), shown);
+  }
+  return out;
+}
+
 std::string shown_param(std::string_view name, std::string_view value) {
-  return secret_word_name(name) ? redacted_secret(name, value) : std::string(value);
+  // A value that is an Authorization header's credentials (`Bearer X`, `Basic X`) is one too.
+  const auto scheme = [&](std::string_view s) {
+    return value.size() > s.size() + 1 && value.substr(0, s.size()) == s && value[s.size()] == ' ';
+  };
+  if (secret_word_name(name) || known_token_shape(value) || scheme("Bearer") || scheme("Basic"))
+    return redacted_secret(name, value);
+  return without_url_credentials(value);  // https://bob:SECRET@host in a value
 }
 
 std::string redacted_secret(std::string_view name, std::string_view value) {
@@ -127,7 +167,8 @@ std::string without_url_credentials(std::string_view text) {
 }
 
 std::string shown_variable(std::string_view name, std::string_view value) {
-  return secret_name(name) ? redacted_secret(name, value) : without_url_credentials(value);
+  return secret_name(name) || known_token_shape(value) ? redacted_secret(name, value)
+                                                       : without_url_credentials(value);
 }
 
 namespace {
@@ -224,6 +265,10 @@ std::string redacted_command(std::string_view command) {
         out += redacted_secret(name, w.substr(eq + 1));
         continue;
       }
+    }
+    if (known_token_shape(w)) {
+      out += redacted_secret("token", w);
+      continue;
     }
     out += without_url_credentials(w);
   }

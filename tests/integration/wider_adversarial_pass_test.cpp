@@ -218,3 +218,111 @@ TEST(Leftovers, AReaderThatGoesAwayNeverStopsTheRuns) {
       20));
   EXPECT_EQ(sql1(d / "results/aerun.db", "SELECT count(*) FROM runs WHERE log_size > 0"), "3");
 }
+
+// The third pass (56 blind attempts on 1cb6211): what it still broke.
+
+TEST(SecretsShownThirdPass, UrlCredentialsTokenShapesAndValuesInPathsAreRedacted) {
+  TempDir d;
+  write_file(d / "c.yaml", R"yaml(case: e
+params:
+  password: ["PW5ecret32"]
+  url: ["https://bob:URL5ecret@hub.example/m"]
+  gh: ["ghp_GH5ecretaaaaaaaaaaaaaaaaaaaaaaaaaaa"]
+  auth_header: ["Bearer BEARER5ecret"]
+rundir: "r/{password}"
+command: "echo {password} {url}"
+)yaml");
+  const auto run = run_aerun(d, {"case", "c.yaml"});
+  ASSERT_EQ(run.code, 0) << run.err;
+  const std::string key = sql1(d / "results/aerun.db", "SELECT key FROM runs");
+  std::string shown = run.out + run.err;
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+           {"show", key}, {"runs", "--all-columns"}, {"runs", "--format", "json"}})
+    shown += run_aerun(d, args).out;
+  EXPECT_THAT(shown, Not(HasSubstr("5ecret"))) << shown;
+  EXPECT_THAT(shown, HasSubstr("https://bob:<redacted"));
+}
+
+TEST(OddBytesShownThirdPass, ADryRunsPlanAndTheProgressLineOnATerminal) {
+  TempDir d;
+  write_file(d / "c.yaml", "case: odd\nparams:\n  v: [\"\\e]0;TITLE\\aZ\"]\ncommand: echo {v}\n");
+  const auto dry = run_aerun(d, {"case", "c.yaml", "--dry-run"});
+  ASSERT_EQ(dry.code, 0) << dry.err;
+  EXPECT_THAT(dry.out, AllOf(Not(HasSubstr("\x1b")), HasSubstr("\\x1b]0;TITLE")));
+  // On a terminal (util-linux's script), aerun's own progress sequence is a sequence, not text.
+  write_file(d / "p.yaml", "case: p\nparams: {x: [1, 2]}\ncommand: \"sleep 0.3; echo loss: 1\"\n");
+  const std::string cmd = "cd " + aerun::shell_quote(d.path().string()) + " && script -qec " +
+                          aerun::shell_quote(aerun::shell_quote(AERUN_BINARY) + " case p.yaml") +
+                          " tty.txt >/dev/null 2>&1";
+  ASSERT_EQ(std::system(cmd.c_str()), 0);
+  const std::string tty = read_file(d / "tty.txt");
+  EXPECT_THAT(tty, HasSubstr("[aerun] p: 2 ok"));
+  EXPECT_THAT(tty, Not(HasSubstr("\\x1b[K")));
+}
+
+TEST(BadPathsThirdPass, AnotherProgramsDatabaseAndADecadeLongWalltimeAreRefused) {
+  TempDir d;
+  ASSERT_EQ(std::system(("sqlite3 " + aerun::shell_quote(d / "bookmarks.sqlite") +
+                         " 'CREATE TABLE bookmarks(url TEXT)'")
+                            .c_str()),
+            0);
+  const std::string before = read_file(d / "bookmarks.sqlite");
+  const auto r = run_aerun(d, {"runs", "--db", "bookmarks.sqlite"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("SQLite database of another program"));
+  EXPECT_EQ(read_file(d / "bookmarks.sqlite"), before);
+  EXPECT_FALSE(fs::exists(d / "bookmarks.sqlite-wal"));
+  write_file(d / "w.yaml",
+             "case: w\nparams: {x: [1]}\nscheduler: slurm\n"
+             "resources: {walltime: 99999999999999999999d}\ncommand: echo {x}\n");
+  const auto w = run_aerun(d, {"case", "w.yaml", "--dry-run"});
+  EXPECT_EQ(w.code, 2);
+  EXPECT_THAT(w.err, AllOf(HasSubstr("w.yaml:4:"), HasSubstr("longer than ten years")));
+}
+
+TEST(ForeignFilesThirdPass, ScratchNamesNeverRemoveAUsersFileOrFolder) {
+  // A folder or file of the user's named like plot's or merge's scratch, with a dead pid in it,
+  // was removed (its contents with it).
+  TempDir d;
+  write_file(d / "c.yaml", R"yaml(case: pd
+params: {n: [1, 2]}
+command: echo "time 2.5"
+metrics: {t: 'time ([0-9.]+)'}
+tables:
+  tb: {rows: [n], columns: [{metric: t}]}
+plots:
+  f1: {table: tb, kind: line, x: n, y: t}
+)yaml");
+  ASSERT_EQ(run_aerun(d, {"case", "c.yaml"}).code, 0);
+  const std::string host = command_output("hostname | tr -d '\\n'");
+  const std::string folder = ".aerun-figure-" + host + "-999999-keepme";
+  write_file(d / ("results/plots/" + folder + "/thesis.txt"), "mine\n");
+  const auto p = run_aerun(d, {"plot", "f1", "--cases", "c.yaml"});
+  EXPECT_EQ(p.code, 0) << p.err;
+  EXPECT_EQ(read_file(d / ("results/plots/" + folder + "/thesis.txt")), "mine\n");
+  const std::string scratch = ".aerun-merge-" + host + "-999999.db";
+  write_file(d / ("results/" + scratch), "my own notes\n");
+  ASSERT_EQ(run_aerun(d, {"case", "c.yaml", "--db", "other.db"}).code, 0);
+  const auto m = run_aerun(d, {"merge", "other.db", "--into", "results/aerun.db"});
+  EXPECT_EQ(m.code, 0) << m.err;
+  EXPECT_EQ(read_file(d / ("results/" + scratch)), "my own notes\n");
+}
+
+TEST(ForeignFilesThirdPass, ARunFolderHoldingAStoreIsNeverEmptied) {
+  // A run folder is emptied before each attempt: the case's own store kept in it (`--db R/own.db`)
+  // was deleted while the case said "1 ok"; another store kept there went with the emptying.
+  TempDir d;
+  write_file(d / "c.yaml", "case: c6\nparams: {x: [1]}\nrundir: R\ncommand: \"echo loss: 1\"\n");
+  ASSERT_EQ(run_aerun(d, {"case", "c.yaml", "--db", "s.db"}).code, 0);  // makes R, aerun's
+  auto r = run_aerun(d, {"case", "c.yaml", "--db", "R/own.db"});
+  EXPECT_EQ(r.code, 4);
+  EXPECT_THAT(r.err, HasSubstr("holds the store's folder"));
+  EXPECT_TRUE(fs::exists(d / "R/own.db"));
+  // Another store, closed, kept in the run folder: the folder is not emptied.
+  fs::remove(d / "R/own.db");
+  ASSERT_EQ(run_aerun(d, {"case", "c.yaml", "--db", "elsewhere.db"}).code, 0);
+  fs::copy_file(d / "elsewhere.db", d / "R/kept.db");
+  r = run_aerun(d, {"case", "c.yaml", "--db", "s.db", "--force"});
+  EXPECT_THAT(r.err + r.out, HasSubstr("holds the aerun store"));
+  EXPECT_TRUE(fs::exists(d / "R/kept.db"));
+}

@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "aerun/util/value.hpp"
+
 namespace aerun {
 
 // Whether a variable or option name says it holds a secret: TOKEN, SECRET, PASSWORD, PASSWD, KEY,
@@ -19,9 +21,21 @@ bool secret_name(std::string_view name);
 // `mean_token_accuracy`, `time_per_token`, `sort_key`, `author` are not.
 bool secret_word_name(std::string_view name);
 
-// A parameter's value as shown: redacted when secret_word_name(name) (issue 40: a parameter named
-// `password` or `hf_token` was printed by every listing), else as it is.
+// Whether a value has the shape of a well-known service's token whatever its name: GitHub
+// (`ghp_`, `gho_`, `ghu_`, `ghs_`, `ghr_`, `github_pat_`), Hugging Face (`hf_` and 30 or more
+// letters and digits), GitLab (`glpat-`), OpenAI (`sk-`), Slack (`xoxb-`, `xoxp-`), an AWS access
+// key id (`AKIA` and 16 capitals or digits).
+bool known_token_shape(std::string_view value);
+
+// A parameter's value as shown: redacted when secret_word_name(name) or known_token_shape(value)
+// (issue 40: a parameter named `password` or `hf_token` was printed by every listing), else
+// without URL credentials.
 std::string shown_param(std::string_view name, std::string_view value);
+
+// text with every occurrence of a secret parameter's value (by shown_param's test, 4 bytes or
+// more) redacted: a password passed as a plain argument (`--user bob {password}`) or put in a run
+// folder's path (`{case}-{password}`) is found by its value (issue 40's third pass).
+std::string without_param_secrets(std::string_view text, const ParamList& params);
 
 // What is shown for a secret value: `<redacted sha256:1a2b3c4d>`, the first 8 hex digits of the
 // SHA-256 of the name and value (enough to see a change; too few to recover a value from).

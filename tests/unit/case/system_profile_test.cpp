@@ -238,3 +238,23 @@ TEST(ShippedSystems, EachLoadsCitesItsSourcesAndIsRecognisedAsItsCentreDocuments
 
 }  // namespace
 }  // namespace aerun
+
+namespace aerun {
+namespace {
+
+TEST(SystemProfile, AValueThatGoesIntoADirectiveIsOneWordAsInACase) {
+  // The third pass: a newline in a profile's account added `#PBS` directives and shell lines to
+  // every job script, while the same value in a case's resources: was refused.
+  EXPECT_THAT(error_of("name: p\naccount: \"acct\\n#PBS -l select=999\"\n"),
+              AllOf(StartsWith("sys.yaml:2:"), HasSubstr("account")));
+  EXPECT_THAT(error_of("name: p\nqueues:\n  - {name: a, qos: \"q\\ntouch x\"}\n"),
+              AllOf(StartsWith("sys.yaml:3:"), HasSubstr("qos")));
+  EXPECT_THAT(error_of("name: p\nfilesystems: \"home eagle\"\n"), HasSubstr("filesystems"));
+  EXPECT_THAT(error_of("name: p\nenvironment: {modules: [\"load a\\nrm -rf x\"]}\n"),
+              HasSubstr("one line"));
+  EXPECT_NO_THROW(
+      parse_system_profile("name: p\nqueues: [{name: r, constraint: 'gpu&hbm80g'}]\n", "sys.yaml"));
+}
+
+}  // namespace
+}  // namespace aerun
