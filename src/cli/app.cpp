@@ -82,12 +82,16 @@ int main(int argc, char** argv) {
   // like a terminal's (issue 40: `aerun show | cat` printed a parameter's escape sequences). A
   // data format (--format csv, json, sh, launch, latex, html) keeps its bytes: they are values.
   bool data_format = false;
-  for (const CLI::App* sub : app.get_subcommands())
+  for (const CLI::App* sub : app.get_subcommands()) {
     if (const CLI::Option* o = sub->get_option_no_throw("--format"); o && o->count() > 0) {
       const std::string f = o->as<std::string>();
       data_format =
           f == "csv" || f == "json" || f == "sh" || f == "launch" || f == "latex" || f == "html";
     }
+    // `aerun case --dry-run` prints a shell script, to be piped into bash: its values exact.
+    if (const CLI::Option* o = sub->get_option_no_throw("--dry-run"); o && o->count() > 0)
+      data_format = data_format || sub->get_name() == "case";
+  }
   if (!data_format) terminal.text_stdout();
   try {
     set_csv_formula_guard(g.csv_safe);

@@ -5,9 +5,11 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <map>
 
@@ -52,6 +54,22 @@ long long target_session(Store& into, const SessionInfo& s) {
 // destructor ran), removed: `.aerun-merge-<host>-<pid>.db` of this host, and the older
 // `.aerun-merge-<pid>.db`, when that process is gone (issue 40: 61 MB after three kills). A live
 // process of that number keeps its files, whoever it is.
+// A merge's scratch file by its kind (the text after `.db`): the copy itself is an aerun store,
+// its rollback journal and WAL start with SQLite's magic numbers (sqlite.org/fileformat.html).
+bool is_sqlite_scratch(const std::string& path, const std::string& tail) {
+  if (tail.empty()) return is_aerun_store_file(path);
+  std::ifstream in(path, std::ios::binary);
+  unsigned char magic[8] = {};
+  in.read(reinterpret_cast<char*>(magic), sizeof magic);
+  if (in.gcount() != sizeof magic) return false;
+  static constexpr unsigned char kJournal[8] = {0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7};
+  if (tail == "-journal") return std::equal(magic, magic + 8, kJournal);
+  if (tail == "-wal")
+    return magic[0] == 0x37 && magic[1] == 0x7f && magic[2] == 0x06 &&
+           (magic[3] == 0x82 || magic[3] == 0x83);
+  return false;
+}
+
 void remove_dead_merges_scratch(const fs::path& folder) {
   const std::string host = file_name_part(host_name());
   std::error_code ec;
@@ -77,7 +95,7 @@ void remove_dead_merges_scratch(const fs::path& folder) {
     // Only a copy of an aerun store (SQLite, with aerun's schema_migrations): a file of the user's
     // that merely has such a name is never removed (issue 40's third pass).
     if (fs::is_regular_file(fs::symlink_status(it->path(), rm)) &&
-        is_aerun_store_file(it->path().string()))
+        is_sqlite_scratch(it->path().string(), name.substr(name.rfind(".db") + 3)))
       fs::remove(it->path(), rm);
   }
 }

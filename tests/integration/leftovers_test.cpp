@@ -33,10 +33,14 @@ TEST(Leftovers, AMergeRemovesTheScratchCopiesThatKilledMergesLeftHere) {
   const std::string all = d / "all";
   const std::string dead = std::to_string(dead_pid());
   const std::string live = std::to_string(getpid());  // this test's: alive
-  for (const std::string& name :
-       {".aerun-merge-" + dead + ".db", ".aerun-merge-" + dead + ".db-journal",
-        ".aerun-merge-" + live + ".db", ".aerun-merge-otherhost-" + dead + ".db"})
-    write_file(all + "/" + name, "scratch");
+  // What a killed merge leaves: copies of a store (SQLite with aerun's schema) and a rollback
+  // journal (SQLite's magic number first). A file of the user's of such a name is kept
+  // (ForeignFilesThirdPass.ScratchNamesNeverRemoveAUsersFileOrFolder).
+  for (const std::string& name : {".aerun-merge-" + dead + ".db", ".aerun-merge-" + live + ".db",
+                                  ".aerun-merge-otherhost-" + dead + ".db"})
+    fs::copy_file(d / "src/a.db", all + "/" + name);
+  write_file(all + "/.aerun-merge-" + dead + ".db-journal",
+             std::string("\xd9\xd5\x05\xf9\x20\xa1\x63\xd7", 8) + std::string(504, '\0'));
   const auto r = run_aerun(d, {"merge", "src/a.db", "--into", "all/all.db"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_FALSE(fs::exists(all + "/" + ".aerun-merge-" + dead + ".db"));
