@@ -6,10 +6,7 @@
 #include <fmt/format.h>
 
 #include <cctype>
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
 #include "aerun/util/sha256.hpp"
@@ -389,15 +386,8 @@ CaseSpec load_case(const std::string& path, const CaseOverrides& overrides) {
   if (type != fs::file_type::regular && type != fs::file_type::not_found && !ec)
     throw InputError(SourceLoc{file, 0, 0}, "",
                      "not a regular file (a device or a pipe is never read as a case file)");
-  std::ifstream in(file, std::ios::binary);
-  if (!in)
-    throw InputError(SourceLoc{file, 0, 0}, "",
-                     std::string("cannot read case file: ") + std::strerror(errno));
-  std::string text(kMaxCaseFileBytes + 1, '\0');
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  if (in.bad()) throw InputError(SourceLoc{file, 0, 0}, "", "cannot read case file");
-  text.resize(static_cast<size_t>(in.gcount()));
-  return parse_case(text, file, fs::path(file).parent_path().string(), overrides);
+  return parse_case(detail::read_yaml_file(file, kMaxCaseFileBytes, "case file"), file,
+                    fs::path(file).parent_path().string(), overrides);
 }
 
 }  // namespace aerun

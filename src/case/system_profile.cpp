@@ -1,9 +1,6 @@
 #include "aerun/case/system_profile.hpp"
 
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 
 #include "aerun/case/case_loader.hpp"
 #include "aerun/case/container_spec.hpp"
@@ -254,15 +251,8 @@ SystemProfile load_system_profile(const std::string& path) {
     throw InputError(SourceLoc{file, 0, 0}, "",
                      "not a regular file (a folder, a device or a pipe is never read as a "
                      "system profile)");
-  std::ifstream in(file, std::ios::binary);
-  if (!in)
-    throw InputError(SourceLoc{file, 0, 0}, "",
-                     std::string("cannot read system profile: ") + std::strerror(errno));
-  std::string text(kMaxProfileBytes + 1, '\0');
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  if (in.bad()) throw InputError(SourceLoc{file, 0, 0}, "", "cannot read system profile");
-  text.resize(static_cast<size_t>(in.gcount()));
-  return parse_system_profile(text, file);
+  return parse_system_profile(detail::read_yaml_file(file, kMaxProfileBytes, "system profile"),
+                              file);
 }
 
 }  // namespace aerun

@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 #include <yaml-cpp/depthguard.h>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
 
 #include <algorithm>
 #include <cctype>
@@ -226,6 +229,18 @@ std::vector<std::string> YamlReader::texts(const Item& it) const {
   std::vector<std::string> out;
   for (const auto& e : elements(it)) out.push_back(text(e));
   return out;
+}
+
+std::string read_yaml_file(const std::string& file, size_t max_bytes, const std::string& what) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in)
+    throw InputError(SourceLoc{file, 0, 0}, "",
+                     "cannot read " + what + ": " + std::string(std::strerror(errno)));
+  std::string text(max_bytes + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  if (in.bad()) throw InputError(SourceLoc{file, 0, 0}, "", "cannot read " + what);
+  text.resize(static_cast<size_t>(in.gcount()));
+  return text;
 }
 
 }  // namespace aerun::detail

@@ -66,6 +66,11 @@ class YamlReader {
   Item root_;
 };
 
+// The text of a YAML file aerun reads (a case file, a system profile): its first max_bytes + 1
+// bytes, so that the caller can refuse a larger one. InputError "cannot read <what>[: reason]"
+// at file.
+std::string read_yaml_file(const std::string& file, size_t max_bytes, const std::string& what);
+
 // What a node is, for messages: "a map", "a list", "a scalar", "nothing".
 std::string describe(const YAML::Node& n);
 // "a.b" (or "b" when a is empty).

@@ -3,7 +3,6 @@
 
 #include <poll.h>
 #include <signal.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include <algorithm>
 
@@ -21,9 +20,9 @@
 #include "aerun/run/child_process.hpp"
 #include "aerun/run/provenance.hpp"
 #include "aerun/util/atomic_file.hpp"
-#include "aerun/util/created_file.hpp"
 #include "aerun/util/error.hpp"
 #include "aerun/util/file_name.hpp"
+#include "aerun/util/folder_marker.hpp"
 #include "cli/app.hpp"
 #include "cli/gnuplot_run.hpp"
 #include "cli/open_store.hpp"
@@ -94,30 +93,7 @@ void run_gnuplot(const std::string& gnuplot, const std::string& dir, const std::
 namespace {
 
 constexpr const char* kFigureMarker = ".aerun-figure-folder";
-
-// The marker's text for dir as it is: its path, device and inode (a copy or a folder made by hand
-// never holds the text of its own identity).
-std::string marker_text(const fs::path& dir) {
-  struct stat st {};
-  if (::lstat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return "";
-  return fmt::format("made by aerun plot for its figure files\nfolder: {}\nid: {}:{}\n",
-                     fs::absolute(dir).lexically_normal().string(),
-                     static_cast<unsigned long long>(st.st_dev),
-                     static_cast<unsigned long long>(st.st_ino));
-}
-
-void write_own_marker(const fs::path& dir) {
-  write_created_file((dir / kFigureMarker).string(), marker_text(dir), "figure folder marker");
-}
-
-bool holds_own_marker(const fs::path& dir) {
-  const std::string want = marker_text(dir);
-  if (want.empty()) return false;
-  std::ifstream in(dir / kFigureMarker, std::ios::binary);
-  std::string have(want.size() + 1, '\0');
-  in.read(have.data(), static_cast<std::streamsize>(have.size()));
-  return static_cast<size_t>(in.gcount()) == want.size() && have.compare(0, want.size(), want) == 0;
-}
+constexpr const char* kFigureMarkerLine = "made by aerun plot for its figure files";
 
 // The figure folders a plot killed earlier on this host left (`kill -9`: no destructor ran):
 // `.aerun-figure-<host>-<pid>-XXXXXX` whose process is gone, removed (issue 40). A live process of
@@ -137,7 +113,7 @@ void remove_dead_figure_folders(const fs::path& parent, const std::string& host)
     if (pid == ::getpid() || ::kill(pid, 0) == 0 || errno != ESRCH) continue;
     // Only a folder aerun made: it holds the marker naming this very folder (a folder of the
     // user's that merely has such a name is never removed: issue 40's third pass).
-    if (!holds_own_marker(it->path())) continue;
+    if (!holds_folder_marker(it->path().string(), kFigureMarker, kFigureMarkerLine)) continue;
     std::error_code rm;
     fs::remove_all(it->path(), rm);
   }
@@ -156,7 +132,7 @@ class ScratchDir {
       throw SystemError("cannot create a folder in " + parent.string() + ": " +
                         std::strerror(errno));
     path_ = tmpl;
-    write_own_marker(path_);
+    write_folder_marker(path_.string(), kFigureMarker, kFigureMarkerLine);
   }
   ~ScratchDir() {
     std::error_code ec;

@@ -1,15 +1,14 @@
 #include "aerun/run/run_directory.hpp"
 
 #include <fmt/format.h>
-#include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
 #include <regex>
 
 #include "aerun/judge/run_status.hpp"
-#include "aerun/util/created_file.hpp"
 #include "aerun/util/error.hpp"
+#include "aerun/util/folder_marker.hpp"
 #include "aerun/util/store_signature.hpp"
 #include "aerun/util/template_text.hpp"
 
@@ -73,32 +72,12 @@ std::string empty_but_logs(const fs::path& dir) {
   return first_error;
 }
 
-// The marker's text for the folder dir as it is now: bound to its path and its identity (device
-// and inode), so that a copy of a run folder, a moved one or a marker written by hand is not
-// aerun's (issue 40: a folder holding a copied marker was emptied); "" when dir is not a folder
-// (a link put there included).
-std::string marker_text(const fs::path& dir) {
-  struct stat st {};
-  if (::lstat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return "";
-  return fmt::format(
-      "made by aerun: emptied before each attempt of its run\nfolder: {}\nid: {}:{}\n",
-      fs::absolute(dir).lexically_normal().string(), static_cast<unsigned long long>(st.st_dev),
-      static_cast<unsigned long long>(st.st_ino));
-}
+constexpr const char* kMarkerLine = "made by aerun: emptied before each attempt of its run";
 
-// Whether dir holds the marker aerun wrote in it (in this very folder).
+// Whether dir holds the marker aerun wrote in it (in this very folder: a copy, a move or a marker
+// written by hand is not aerun's; issue 40).
 bool marker_is_ours(const fs::path& dir) {
-  const std::string want = marker_text(dir);
-  if (want.empty()) return false;
-  struct stat st {};
-  const fs::path marker = dir / kMarker;
-  if (::lstat(marker.c_str(), &st) != 0 || !S_ISREG(st.st_mode) ||
-      static_cast<size_t>(st.st_size) != want.size())
-    return false;
-  std::ifstream in(marker, std::ios::binary);
-  std::string have(want.size(), '\0');
-  in.read(have.data(), static_cast<std::streamsize>(have.size()));
-  return in.gcount() == static_cast<std::streamsize>(want.size()) && have == want;
+  return holds_folder_marker(dir.string(), kMarker, kMarkerLine);
 }
 
 bool holds(const fs::path& outer, const fs::path& inner) {
@@ -164,10 +143,7 @@ void prepare_run_directory(const CaseSpec& spec, const std::string& dir_text) {
   }
   fs::create_directories(dir, ec);
   if (ec) throw SystemError(fmt::format("cannot create rundir {}: {}", dir.string(), ec.message()));
-  const std::string marker = marker_text(dir);
-  if (marker.empty())
-    throw SystemError(fmt::format("cannot create rundir {}: not a folder", dir.string()));
-  write_created_file((dir / kMarker).string(), marker, "run folder marker");
+  write_folder_marker(dir.string(), kMarker, kMarkerLine);
   if (const std::string err = empty_but_logs(dir); !err.empty())
     throw SystemError("cannot empty rundir " + err);
   if (!spec.rundir) return;
