@@ -109,6 +109,17 @@ MachineFacts MachineFacts::here() {
   return f;
 }
 
+std::string stored_system_name(const SystemProfile& p) {
+  return p.name == "local" ? std::string() : p.name;
+}
+
+std::string system_named_by_host(const SystemCatalog& catalog, const std::string& host) {
+  MachineFacts facts;
+  facts.hostname = host;
+  const SystemMatch m = recognise_system(catalog, facts);
+  return m.profile ? stored_system_name(*m.profile) : std::string();
+}
+
 SystemMatch recognise_system(const SystemCatalog& catalog, const MachineFacts& facts) {
   SystemMatch m;
   const std::string host = facts.hostname.substr(0, facts.hostname.find('.'));

@@ -11,6 +11,7 @@
 #include "aerun/util/error.hpp"
 #include "aerun/util/terminal_text.hpp"
 #include "aerun/util/text_format.hpp"
+#include "cli/stored_systems.hpp"
 
 namespace aerun::cli {
 
@@ -95,6 +96,7 @@ int main(int argc, char** argv) {
   if (!data_format) terminal.text_stdout();
   try {
     set_csv_formula_guard(g.csv_safe);
+    name_stored_hosts_by("");  // `aerun case --systems` names its own folders
     return action ? action() : 2;
   } catch (const InputError& e) {
     std::cerr << "aerun: error: " << e.what() << "\n";

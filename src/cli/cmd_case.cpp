@@ -27,6 +27,7 @@
 #include "cli/app.hpp"
 #include "cli/batch_case.hpp"
 #include "cli/session_scope.hpp"
+#include "cli/stored_systems.hpp"
 
 namespace aerun::cli {
 
@@ -179,16 +180,26 @@ int run_case_command(const Globals& g, const CaseArgs& a) {
   // The watchdogs from the command line win over the case's (0 turns one off).
   CaseSpec spec = load_case(a.file, CaseOverrides{a.stall, a.first_step, a.container,
                                                   a.container_runtime, a.no_container});
+  // The system: --system, else the one recognised here (none: `local`, no named machine).
+  if (!a.systems.empty()) name_stored_hosts_by(a.systems);
+  const SystemCatalog catalog = load_system_catalog(system_folders(a.systems));
+  const SystemProfile* p = nullptr;
   if (!a.system.empty()) {
-    const SystemCatalog catalog = load_system_catalog(system_folders(a.systems));
-    const SystemProfile* p = catalog.find(a.system);
+    p = catalog.find(a.system);
     if (!p) {
       std::string names;
       for (const SystemProfile& q : catalog.profiles) names += (names.empty() ? "" : ", ") + q.name;
       throw InputError(SourceLoc{}, "--system",
                        "no system named '" + a.system + "' (known: " + names + "; aerun systems)");
     }
+  } else if (const SystemMatch m = recognise_system(catalog, MachineFacts::here());
+             m.profile && !stored_system_name(*m.profile).empty()) {
+    p = m.profile;
+    std::cerr << "aerun: system " << p->name << " (" << m.why << "; --system local for none)\n";
+  }
+  if (p) {
     apply_system(spec, *p);
+    spec.system = stored_system_name(*p);
   }
   const auto names = planned_param_names(spec);
   const RunSelector selector(a.only, names, a.where);

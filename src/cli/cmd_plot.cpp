@@ -206,12 +206,15 @@ int plot_command(const Globals& g, const PlotArgs& a) {
   Store store = open_existing_store(g.resolved_db());
   // The runs its tables show: the case's and every case its tables read.
   TableQuery::Options o;
+  SelectionArgs select = a.select;
+  if (selects_by_system(select, ""))
+    o.systems = take_system_selection(select, planned_param_names(spec), "");
   o.cases = {spec.name};
   for (const auto& t : spec.tables)
     for (const auto& n : t.runs_from)
       if (std::find(o.cases.begin(), o.cases.end(), n) == o.cases.end()) o.cases.push_back(n);
   std::vector<RunRecord> runs = TableQuery(&spec, std::move(o)).runs(store);
-  keep_selected(runs, a.select, planned_param_names(spec));
+  keep_selected(runs, select, planned_param_names(spec));
   const fs::path out =
       a.out.empty() ? fs::path(g.resolved_db()).parent_path() / "plots" : fs::path(a.out);
   fs::create_directories(out);

@@ -22,6 +22,7 @@ struct RunsArgs {
   bool all_versions = false;
   std::string session;
   SelectionArgs select;
+  std::string system;                // --system
   std::vector<std::string> columns;  // --columns
   bool all_columns = false;
 };
@@ -59,10 +60,13 @@ int runs_command(const Globals& g, const RunsArgs& a) {
   }
   // The names first (light queries), then the runs streamed one at a time: memory stays flat
   // however many runs the store holds.
+  SelectionArgs select = a.select;
+  if (selects_by_system(select, a.system))
+    f.systems = take_system_selection(select, store.outline(f).params, a.system);
   const Store::Outline outline = store.outline(f);
   if (outline.runs == 0 && !a.case_name.empty()) require_case(store, a.case_name, g.resolved_db());
   std::optional<RunSelector> selector;
-  if (!a.select.empty()) selector.emplace(a.select.only, outline.params, a.select.where);
+  if (!select.empty()) selector.emplace(select.only, outline.params, select.where);
   RunListing listing(outline, {a.format, a.columns, a.all_columns, a.all_versions});
   f.columns = RunListing::store_columns();
   f.with_metric_details = false;  // a listing shows their values
@@ -109,6 +113,9 @@ void add_runs_command(CLI::App& app, Globals& g, Action& action) {
               "every column (md); the default shows key, case, rep, status, parameters, the "
               "headline metrics, startup_s, wall_s");
   add_selection_options(c, args->select);
+  c->add_option("--system", args->system,
+                "NAME[,NAME...]: only runs on these systems (local: on none named; the same as "
+                "--only system=NAME)");
   c->add_option("--db", g.db, "results store");
   c->add_flag("--csv-safe", g.csv_safe,
               "csv: a cell starting with = + - @ or a tab that is not a number gets a leading ' "

@@ -1,6 +1,7 @@
 // `aerun show RUN`: one run in full — parameters, metrics with their log lines, times, provenance.
 #include <fmt/format.h>
 
+#include <cmath>
 #include <ctime>
 #include <filesystem>
 #include <iostream>
@@ -20,6 +21,9 @@ namespace {
 
 std::string when(const std::optional<double>& t) {
   if (!t) return "-";
+  // A time no clock gives (a store edited by hand: -1e308, NaN) is shown as its number, never cast
+  // (out of range, a cast to an integer is undefined: issue 40's fourth pass).
+  if (!std::isfinite(*t) || std::fabs(*t) > 1e11) return fmt::format("({})", *t);
   const time_t s = static_cast<time_t>(*t);
   std::tm tm{};
   localtime_r(&s, &tm);
@@ -64,6 +68,7 @@ std::string identity_text(const RunRecord& r) {
   std::string o;
   o += fmt::format("run {}  (id {})\n", r.key, r.id);
   o += fmt::format("case        {}  ({})\n", r.case_name, r.case_file);
+  if (!r.system.empty()) o += fmt::format("system      {}\n", printable(r.system));
   if (!r.case_version.empty())
     o += fmt::format("version     {}  (case file sha256 {})\n", r.case_version,
                      r.case_digest.substr(0, 16));

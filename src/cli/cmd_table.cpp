@@ -147,7 +147,9 @@ Table table_of(const Globals& g, const TableArgs& a, const CaseSpec& spec, const
   TableQuery::Options o;
   o.cases = src.cases;
   o.all_versions = a.all_versions;
-  o.make_selection = table_selection(a.select, known);
+  SelectionArgs select = a.select;
+  if (selects_by_system(select, "")) o.systems = take_system_selection(select, known, "");
+  o.make_selection = table_selection(select, known);
   o.db_path = g.resolved_db();
   o.threads = a.threads;
   table_reads(table, o);
@@ -174,7 +176,7 @@ Table table_of(const Globals& g, const TableArgs& a, const CaseSpec& spec, const
                      "session '" + session_label + "' has no run of case '" + spec.name + "'");
   note_older(query.older());
   std::vector<PlannedRuns> plans = planned_runs(spec, table.runs_from, src.case_files);
-  if (!a.select.empty()) keep_selected(plans, a.select, known);
+  if (!select.empty()) keep_selected(plans, select, known);
   progress.show(
       fmt::format("[aerun] table {}: {} runs read, building the rows…", a.name, query.runs_read()),
       true);

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,38 @@ inline void add_selection_options(CLI::App* c, SelectionArgs& s) {
                 "KEY=VALUE[,VALUE...]: only runs with one of these values (repeatable)");
   c->add_option("--where", s.where,
                 "CONDITION: only runs where it holds (`layers >= 48 && method != \"l2l\"`)");
+}
+
+// `--only system=NAME[,NAME...]` (and --system NAME) select by the system the runs ran on
+// (docs/systems.md; `local`: on none named) unless a parameter is named `system`: taken out of
+// the selection, as the store's filter. nullopt when nothing selects by system.
+inline std::optional<std::vector<std::string>> take_system_selection(
+    SelectionArgs& s, const std::vector<std::string>& params, const std::string& system_option) {
+  std::optional<std::vector<std::string>> out;
+  auto add = [&out](const std::string& list) {
+    if (!out) out.emplace();
+    for (size_t at = 0; at <= list.size();) {
+      const size_t comma = std::min(list.find(',', at), list.size());
+      const std::string name = list.substr(at, comma - at);
+      out->push_back(name == "local" ? std::string() : name);
+      at = comma + 1;
+    }
+  };
+  if (!system_option.empty()) add(system_option);
+  if (std::find(params.begin(), params.end(), "system") != params.end()) return out;
+  std::erase_if(s.only, [&add](const std::string& only) {
+    if (!only.starts_with("system=")) return false;
+    add(only.substr(7));
+    return true;
+  });
+  return out;
+}
+
+// Whether take_system_selection may find something (a parameter's names are read only then).
+inline bool selects_by_system(const SelectionArgs& s, const std::string& system_option) {
+  return !system_option.empty() || std::any_of(s.only.begin(), s.only.end(), [](const auto& o) {
+    return o.starts_with("system=");
+  });
 }
 
 // Every parameter name of the runs, in order of first appearance.

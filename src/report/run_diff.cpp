@@ -141,8 +141,14 @@ RunDiff diff_runs(const RunRecord& a, const RunRecord& b, bool all, const EnvRec
     how.row("image", shown(a.container_image), shown(b.container_image));
     how.row("image digest", shown(a.container_digest), shown(b.container_digest));
   }
-  how.row("command", shown(redacted_command(a.command)), shown(redacted_command(b.command)));
+  // As `show` prints it: a secret parameter's value found in the command too (issue 40's fourth
+  // pass: `echo connecting {password}` was shown whole by diff alone).
+  how.row("command", shown(without_param_secrets(redacted_command(a.command), a.params)),
+          shown(without_param_secrets(redacted_command(b.command), b.params)));
   how.row("workdir", shown(a.workdir), shown(b.workdir));
+  if (!a.system.empty() || !b.system.empty())
+    how.row("system", shown(a.system.empty() ? "local" : a.system),
+            shown(b.system.empty() ? "local" : b.system));
   how.row("host", shown(a.host), shown(b.host));
   how.row("nodes", shown(a.nodes), shown(b.nodes));
   how.row("aerun", shown(a.aerun_version), shown(b.aerun_version));

@@ -94,6 +94,7 @@ RunListing::RunListing(const Store::Outline& outline, RunListingOptions opts)
   // Every column, in the order of the full listing.
   all_.push_back({"key", [this] { return md_ ? run_->key.substr(0, 12) : run_->key; }});
   all_.push_back({"case", [this] { return run_->case_name; }});
+  all_.push_back({"system", [this] { return run_->system; }});
   all_.push_back({"repeat", [this] { return std::to_string(run_->repeat_index); }});
   all_.push_back({"attempt", [this] { return std::to_string(run_->attempt); }});
   all_.push_back({"status", [this] {
@@ -133,17 +134,27 @@ RunListing::RunListing(const Store::Outline& outline, RunListingOptions opts)
       shown_.push_back(c);
     }
   } else if (!md_ || opts_.all_columns) {
+    // md: the system column when a run has one (csv and json always have it).
     for (const auto& c : all_)
-      if (c.name != "version" || (md_ && opts_.all_versions)) shown_.push_back(&c);
+      if ((c.name != "version" || (md_ && opts_.all_versions)) &&
+          (c.name != "system" || !md_ || !outline.systems.empty()))
+        shown_.push_back(&c);
   } else {
     // The default listing: who, what, the parameters, the headline metrics, the times.
     for (const char* n : {"key", "case", "repeat", "status"}) shown_.push_back(named(n));
+    // Runs on named systems (docs/systems.md): which machine each number is of.
+    if (!outline.systems.empty()) shown_.insert(shown_.begin() + 2, named("system"));
     if (opts_.all_versions) shown_.push_back(named("version"));
     for (const auto& p : params) shown_.push_back(named(p));
     for (const auto& m : headline_metrics(outline)) shown_.push_back(named(m));
     shown_.push_back(named("startup_s"));
     shown_.push_back(named("wall_s"));
   }
+  no_systems_ = outline.systems.empty();
+}
+
+bool RunListing::named_shown(const std::string& n) const {
+  return std::any_of(shown_.begin(), shown_.end(), [&](const Column* c) { return c->name == n; });
 }
 
 const RunListing::Column* RunListing::named(const std::string& n) const {
@@ -195,13 +206,14 @@ void RunListing::row(const RunRecord& r, bool current, std::string& o) {
 
 std::string RunListing::json_row(const RunRecord& r) const {
   std::string o = fmt::format(
-      "{{\"id\": {}, \"key\": {}, \"case\": {}, \"repeat\": {}, \"attempt\": {}, \"status\": "
+      "{{\"id\": {}, \"key\": {}, \"case\": {}, \"system\": {}, \"repeat\": {}, \"attempt\": {}, "
+      "\"status\": "
       "{}, \"reason\": {}, \"startup_s\": {}, \"wall_s\": {}, \"queue_wait_s\": {}, "
       "\"job_id\": {}, \"log\": {}, \"case_digest\": {}, \"current_version\": {}, "
       "\"params\": {{",
-      r.id, json_string(r.key), json_string(r.case_name), r.repeat_index, r.attempt,
-      json_string(r.status), json_string(r.reason), json_number(r.startup_s), json_number(r.wall_s),
-      json_number(r.queue_wait_s), json_string(r.job_id),
+      r.id, json_string(r.key), json_string(r.case_name), json_string(r.system), r.repeat_index,
+      r.attempt, json_string(r.status), json_string(r.reason), json_number(r.startup_s),
+      json_number(r.wall_s), json_number(r.queue_wait_s), json_string(r.job_id),
       json_string(without_param_secrets(r.log_path, r.params)), json_string(r.case_digest),
       now_ ? "true" : "false");
   for (size_t j = 0; j < r.params.size(); ++j) {
@@ -229,7 +241,8 @@ std::string RunListing::num(const std::optional<double>& v) const {
 std::string RunListing::footer() const {
   std::string out;
   if (md_) {
-    const size_t hidden = all_.size() - shown_.size() - (opts_.all_versions ? 0 : 1);
+    const size_t hidden = all_.size() - shown_.size() - (opts_.all_versions ? 0 : 1) -
+                          (no_systems_ && !named_shown("system") ? 1 : 0);
     out += fmt::format("\n{} run{}", listed_, listed_ == 1 ? "" : "s");
     if (opts_.columns.empty() && !opts_.all_columns && hidden > 0)
       out += fmt::format(" ({} more columns: --all-columns, or --columns NAME,...)", hidden);

@@ -50,8 +50,13 @@ std::vector<RunRecord> TableQuery::runs(const Store& store) {
     } else {
       RunFilter f;
       f.case_name = name;
+      f.systems = o_.systems;
       runs = store.list(f);
     }
+    if (o_.systems)
+      std::erase_if(runs, [this](const RunRecord& r) {
+        return std::find(o_.systems->begin(), o_.systems->end(), r.system) == o_.systems->end();
+      });
     read_ += static_cast<long long>(runs.size());
     for (auto& r : runs)
       if (rule.shows(store, r, older_)) out.push_back(std::move(r));
@@ -67,6 +72,7 @@ RunFilter TableQuery::filter(const std::string& case_name) const {
   f.with_metric_details = false;  // a table shows their values
   f.columns = o_.columns;
   f.metric_names = o_.metrics;
+  f.systems = o_.systems;
   return f;
 }
 

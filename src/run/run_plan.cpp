@@ -181,6 +181,7 @@ RunRecord new_run_record(const CaseSpec& spec, const PlannedRun& run, const std:
   r.git_commit = git_commit;
   r.case_version = spec.version;
   r.case_digest = spec.file_digest;
+  r.system = spec.system;
   r.container_image = run.image;
   r.container_digest = planned_image_digest(spec, run);
   r.runner_pid = getpid();
@@ -360,7 +361,7 @@ void plan_runs(const CaseSpec& spec, const PlanOptions& opts,
       run.repeat_index = r;
       run.command = shape->render(point, spec.name, r);
       run.image = shape->image;
-      if (with_keys) run.key = run_key(spec.name, run.command, point, spec.env, r);
+      if (with_keys) run.key = run_key(spec.name, run.command, point, spec.env, r, spec.system);
       if (!fn(run)) return false;
     }
     return true;

@@ -31,6 +31,7 @@ CaseSpec as_case(const CaseSpec& spec, const StepSpec& step) {
   c.timeout_loc = step.loc;
   c.resources = spec.resources;
   c.file_digest = spec.file_digest;
+  c.system = spec.system;  // a step on Polaris is not the step on Aurora
   c.version = case_version(c);
   return c;
 }
@@ -66,7 +67,7 @@ struct SetupSteps::Step {
     for (const auto& name : spec->depends_on)
       if (const Value* v = find_param(run.params, name)) p.params.emplace_back(name, *v);
     p.command = tmpl.render(p.params, case_name, 0);
-    p.key = run_key(step_case.name, p.command, p.params, step_case.env, 0);
+    p.key = run_key(step_case.name, p.command, p.params, step_case.env, 0, step_case.system);
     return p;
   }
 };

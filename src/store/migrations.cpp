@@ -1,5 +1,12 @@
 #include "store/migrations.hpp"
 
+#include <string>
+#include <utility>
+
+#include "aerun/record/system_key.hpp"
+#include "aerun/store/store.hpp"
+#include "store/sqlite.hpp"
+
 namespace aerun {
 
 namespace {
@@ -300,6 +307,53 @@ ALTER TABLE runs ADD COLUMN container_image TEXT NOT NULL DEFAULT '';
 ALTER TABLE runs ADD COLUMN container_digest TEXT NOT NULL DEFAULT '';
 )sql";
 
+// The system each run ran on (issue 41; docs/systems.md): part of its key, so that the same point
+// on two machines is two runs.
+constexpr std::string_view kSystems = R"sql(
+ALTER TABLE runs ADD COLUMN system TEXT NOT NULL DEFAULT '';
+ALTER TABLE run_history ADD COLUMN system TEXT NOT NULL DEFAULT '';
+CREATE INDEX runs_case_system ON runs(case_name, system);
+)sql";
+
+// Rows stored before systems were get the system their host name says (Store::set_system_of_host,
+// the profiles' host patterns), and a finished run the key it has on that system, so that the
+// same case run there again reuses it. A run in flight (running, pending: a batch job whose
+// script reports by its key) keeps its key and no system. A host no profile names: no system.
+void name_systems_by_host(sqlite::Database& db) {
+  const auto& system_of = Store::system_of_host();
+  if (!system_of) return;
+  std::vector<std::pair<std::string, std::string>> named;  // host, system
+  {
+    auto q =
+        db.prepare("SELECT DISTINCT host FROM runs UNION SELECT DISTINCT host FROM run_history");
+    while (q->step()) {
+      std::string host = q->text(0);
+      std::string system = system_of(host);
+      if (!system.empty()) named.emplace_back(std::move(host), std::move(system));
+    }
+  }
+  for (const auto& [host, system] : named) {
+    std::vector<std::pair<long long, std::string>> rows;  // id, key
+    {
+      auto q = db.prepare(
+          "SELECT id, key FROM runs WHERE host=? AND system='' AND status NOT IN ('running', "
+          "'pending')");
+      q->bind(1, host);
+      while (q->step()) rows.emplace_back(q->int64(0), q->text(1));
+    }
+    for (const auto& [id, key] : rows)
+      db.prepare("UPDATE runs SET system=?, key=? WHERE id=?")
+          ->bind(1, system)
+          .bind(2, key_on_system(key, system))
+          .bind(3, id)
+          .run();
+    db.prepare("UPDATE run_history SET system=? WHERE host=? AND system=''")
+        ->bind(1, system)
+        .bind(2, host)
+        .run();
+  }
+}
+
 }  // namespace
 
 const std::vector<Migration>& store_migrations() {
@@ -324,6 +378,8 @@ const std::vector<Migration>& store_migrations() {
        kClaimWatch},
       {13, "the host that writes a WAL store", kStoreWriter},
       {14, "containers: the image a run ran inside and its digest", kContainers},
+      {15, "systems: the system each run and attempt ran on, part of its key", kSystems,
+       name_systems_by_host},
   };
   return migrations;
 }

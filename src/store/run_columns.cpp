@@ -95,6 +95,7 @@ const RunColumn kRunColumnTable[] = {
     AERUN_COLUMN(nodes, text, Named, kJob | kKeepWhenEmpty),
     AERUN_COLUMN(container_image, text, Named, kBegin),
     AERUN_COLUMN(container_digest, text, Named, kBegin),
+    AERUN_COLUMN(system, text, Named, kBegin | kHistory),
 };
 #undef AERUN_COLUMN
 

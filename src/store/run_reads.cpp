@@ -155,6 +155,7 @@ struct RunWhere {
     if (f.session_id != 0) sql += " AND r.session_id=?5";
     if (f.id_from != 0) sql += " AND r.id >= ?8";
     if (f.id_to != 0) sql += " AND r.id <= ?9";
+    if (f.systems) sql += " AND r.system IN (SELECT value FROM json_each(?7))";
   }
   // The cases the filter reads, in name order: its own, or every case stored.
   std::vector<std::string> cases(sqlite::Database& db) const {
@@ -172,6 +173,11 @@ struct RunWhere {
     if (f.session_id != 0) q.bind(5, f.session_id);
     if (f.id_from != 0) q.bind(8, f.id_from);
     if (f.id_to != 0) q.bind(9, f.id_to);
+    if (f.systems) {
+      std::string json = "[";
+      for (const auto& s : *f.systems) json += (json.size() > 1 ? "," : "") + json_quote(s);
+      q.bind(7, json + "]");
+    }
   }
 };
 
@@ -223,6 +229,17 @@ Store::Outline Store::outline(const RunFilter& f, bool with_names) const {
       out.case_files[c].push_back(after);
     }
     if (out.case_files[c].empty()) out.case_files.erase(c);
+    // The named systems, each the least after the one before (seeks in runs_case_system).
+    for (std::string after;;) {
+      auto q = db.prepare("SELECT r.system FROM runs r WHERE " + where +
+                          " AND r.system > ?10 ORDER BY r.system LIMIT 1");
+      bind(*q);
+      q->bind(10, after);
+      if (!q->step()) break;
+      after = q->text(0);
+      if (std::find(out.systems.begin(), out.systems.end(), after) == out.systems.end())
+        out.systems.insert(std::lower_bound(out.systems.begin(), out.systems.end(), after), after);
+    }
     if (!with_names) continue;
     // The names of one kind of child in order of first appearance (runs by id, then order), for
     // the case c. Usually every run has the names of the first run that has any: those are

@@ -198,6 +198,7 @@ void Store::Impl::migrate() {
     check_not_newer(v);
     if (v >= m.version) continue;
     db.exec(std::string(m.sql));
+    if (m.code) m.code(db);
     db.prepare("INSERT INTO schema_migrations(version, description, applied_at) VALUES(?,?,?)")
         ->bind(1, m.version)
         .bind(2, m.description)
@@ -263,6 +264,21 @@ static_assert(Store::kBusyTimeoutMs == Database::kBusyTimeoutMs,
 
 void Store::set_busy_timeout_ms(int ms) {
   impl_->db.set_busy_timeout_ms(ms);
+}
+
+namespace {
+Store::SystemOfHost& system_of_host_fn() {
+  static Store::SystemOfHost fn;
+  return fn;
+}
+}  // namespace
+
+void Store::set_system_of_host(SystemOfHost fn) {
+  system_of_host_fn() = std::move(fn);
+}
+
+const Store::SystemOfHost& Store::system_of_host() {
+  return system_of_host_fn();
 }
 
 int Store::schema_version() const {

@@ -2,6 +2,7 @@
 
 #include <string_view>
 
+#include "aerun/record/system_key.hpp"
 #include "aerun/util/sha256.hpp"
 
 namespace aerun {
@@ -27,7 +28,8 @@ void list(std::string& out, const ParamList& l) {
 }  // namespace
 
 std::string run_key(const std::string& case_name, const std::string& command,
-                    const ParamList& params, const ParamList& env, int repeat_index) {
+                    const ParamList& params, const ParamList& env, int repeat_index,
+                    const std::string& system) {
   std::string s;
   s.reserve(64 + case_name.size() + command.size() + 24 * (params.size() + env.size()));
   s += "aerun-run-key-v1";
@@ -36,7 +38,7 @@ std::string run_key(const std::string& case_name, const std::string& command,
   list(s, params);
   list(s, env);
   field(s, std::to_string(repeat_index));
-  return sha256_hex(s);
+  return key_on_system(sha256_hex(s), system);
 }
 
 }  // namespace aerun

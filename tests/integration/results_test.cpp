@@ -43,9 +43,10 @@ TEST(Results, RunsListsEveryRunAsCsvWithAHeaderAndAColumnPerParameterAndMetric) 
   const auto r = run_aerun(d, {"runs", "--case", "results", "--format", "csv"});
   ASSERT_EQ(r.code, 0) << r.err;
   const auto header = r.out.substr(0, r.out.find('\n'));
-  EXPECT_EQ(header,
-            "key,case,repeat,attempt,status,reason,layers,method,iter_ms,startup_s,wall_s,queue_"
-            "wait_s,job_id,log,case_digest,current_version");
+  EXPECT_EQ(
+      header,
+      "key,case,system,repeat,attempt,status,reason,layers,method,iter_ms,startup_s,wall_s,queue_"
+      "wait_s,job_id,log,case_digest,current_version");
   EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 5);
   EXPECT_THAT(r.out, HasSubstr(",ok,,2,m,20,"));
   EXPECT_THAT(r.out, HasSubstr(",oom,line 3: CUDA out of memory,10,m,100,"));

@@ -139,8 +139,105 @@ TEST(CaseOnASystem, ALocalRunStartsWithTheSystemsSetUpAndKeepsItsKey) {
   ASSERT_EQ(run_aerun(d, {"case", "c.yaml", "--system", "lab", "--systems", d / "mine"}).code, 0);
   EXPECT_THAT(read_file(sql1(d / "results/aerun.db", "SELECT log_path FROM runs")),
               HasSubstr("x=1 foo=from-lab"));
-  // The same point without the system is the same run (the key is the command's): reused.
+  // On lab again: the same run, reused. On no named system: another run (the system is part of
+  // a run's identity), whose key is the one it had before systems were.
+  ASSERT_EQ(run_aerun(d, {"case", "c.yaml", "--system", "lab", "--systems", d / "mine"}).code, 0);
+  EXPECT_EQ(sql1(d / "results/aerun.db", "SELECT count(*) FROM runs"), "1");
   const auto again = run_aerun(d, {"case", "c.yaml"});
   EXPECT_EQ(again.code, 0);
-  EXPECT_EQ(sql1(d / "results/aerun.db", "SELECT count(*) FROM runs"), "1");
+  EXPECT_EQ(sql1(d / "results/aerun.db",
+                 "SELECT group_concat(system, '|') FROM (SELECT system FROM runs ORDER BY id)"),
+            "lab|");
+}
+
+// Two machines of the user's own, each a profile of a local scheduler.
+void two_labs(const TempDir& d) {
+  write_file(d / "mine/lab-a.yaml", "name: lab-a\nrecognise: {variables: {MY_SITE: a}}\n");
+  write_file(d / "mine/lab-b.yaml", "name: lab-b\n");
+}
+
+TEST(SystemsOfRuns, TheSamePointOnTwoSystemsIsTwoRunsEachListedShownAndSelectedByItsSystem) {
+  TempDir d;
+  write_file(d / "c.yaml", "case: startup\nparams: {x: [1]}\ncommand: echo x={x}\n");
+  two_labs(d);
+  for (const char* system : {"lab-a", "lab-b", "lab-a"})
+    ASSERT_EQ(run_aerun(d, {"case", "c.yaml", "--system", system, "--systems", d / "mine"}).code,
+              0);
+  ASSERT_EQ(run_aerun(d, {"case", "c.yaml"}).code, 0);
+  const auto csv = run_aerun(d, {"runs", "--format", "csv", "--columns", "case,system,x"});
+  ASSERT_EQ(csv.code, 0) << csv.err;
+  EXPECT_EQ(csv.out, "case,system,x\nstartup,lab-a,1\nstartup,lab-b,1\nstartup,,1\n");
+  const auto md = run_aerun(d, {"runs"});
+  EXPECT_THAT(md.out, AllOf(HasSubstr("| key | case | system | rep |"), HasSubstr("| lab-b |")));
+  EXPECT_THAT(run_aerun(d, {"runs", "--format", "json"}).out, HasSubstr("\"system\": \"lab-a\""));
+  const auto b =
+      run_aerun(d, {"runs", "--system", "lab-b", "--format", "csv", "--columns", "system"});
+  EXPECT_EQ(b.out, "system\nlab-b\n");
+  const auto none =
+      run_aerun(d, {"runs", "--only", "system=local", "--format", "csv", "--columns", "system,x"});
+  EXPECT_EQ(none.out, "system,x\n,1\n");
+  const auto both = run_aerun(
+      d, {"runs", "--only", "system=lab-a,lab-b", "--format", "csv", "--columns", "system"});
+  EXPECT_EQ(both.out, "system\nlab-a\nlab-b\n");
+  const std::string key_a =
+      sql1(d / "results/aerun.db", "SELECT key FROM runs WHERE system='lab-a'");
+  EXPECT_THAT(run_aerun(d, {"show", key_a}).out, HasSubstr("\nsystem      lab-a\n"));
+  const std::string key_b =
+      sql1(d / "results/aerun.db", "SELECT key FROM runs WHERE system='lab-b'");
+  EXPECT_THAT(run_aerun(d, {"diff", key_a, key_b}).out,
+              AllOf(HasSubstr("lab-a"), HasSubstr("lab-b")));
+}
+
+TEST(SystemsOfRuns, TheSystemRecognisedHereIsTheDefaultAndLocalNamesNone) {
+  TempDir d;
+  write_file(d / "c.yaml", "case: startup\nparams: {x: [1]}\ncommand: echo x={x}\n");
+  two_labs(d);
+  const std::string env = "AERUN_SYSTEMS=" + (d / "mine") + " MY_SITE=a";
+  const auto r = run_aerun(d, {"case", "c.yaml"}, env);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("system lab-a (MY_SITE='a' matches 'a'"));
+  EXPECT_EQ(sql1(d / "results/aerun.db", "SELECT system FROM runs"), "lab-a");
+  ASSERT_EQ(run_aerun(d, {"case", "c.yaml", "--system", "local"}, env).code, 0);
+  EXPECT_EQ(sql1(d / "results/aerun.db",
+                 "SELECT group_concat(system, '|') FROM (SELECT system FROM runs ORDER BY id)"),
+            "lab-a|");
+}
+
+TEST(SystemsOfRuns, MergingTwoSystemsStoresKeepsBothRunsCurrent) {
+  TempDir d;
+  write_file(d / "c.yaml", "case: startup\nparams: {x: [1]}\ncommand: echo x={x}\n");
+  two_labs(d);
+  ASSERT_EQ(
+      run_aerun(d, {"case", "c.yaml", "--system", "lab-a", "--systems", d / "mine", "--db", "a.db"})
+          .code,
+      0);
+  ASSERT_EQ(
+      run_aerun(d, {"case", "c.yaml", "--system", "lab-b", "--systems", d / "mine", "--db", "b.db"})
+          .code,
+      0);
+  const auto m = run_aerun(d, {"merge", "a.db", "b.db", "--into", "all.db"});
+  ASSERT_EQ(m.code, 0) << m.err;
+  const auto runs =
+      run_aerun(d, {"runs", "--db", "all.db", "--format", "csv", "--columns", "system,x"});
+  EXPECT_EQ(runs.out, "system,x\nlab-a,1\nlab-b,1\n");
+  EXPECT_EQ(sql1(d / "all.db", "SELECT count(*) FROM run_history"), "0");  // none hidden
+}
+
+TEST(SystemsOfRuns, AStoreOfBeforeSystemsNamesItsRunsByTheShippedProfilesHostNames) {
+  TempDir d;
+  write_file(d / "c.yaml", "case: startup\nparams: {x: [1]}\ncommand: echo x={x}\n");
+  ASSERT_EQ(run_aerun(d, {"case", "c.yaml"}).code, 0);
+  // As aerun left it before systems (schema v14), run on a Polaris login node.
+  const std::string db = d / "results/aerun.db";
+  ASSERT_EQ(run_aerun(d, {"runs"}).code, 0);
+  ASSERT_NO_FATAL_FAILURE(sql_exec(
+      db,
+      "DROP INDEX runs_case_system; ALTER TABLE runs DROP COLUMN system; ALTER TABLE run_history "
+      "DROP COLUMN system; DELETE FROM schema_migrations WHERE version=15; UPDATE runs SET "
+      "host='polaris-login-02'; PRAGMA user_version=14"));
+  const std::string old_key = sql1(db, "SELECT key FROM runs");
+  const auto r = run_aerun(d, {"runs", "--format", "csv", "--columns", "system,x"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out, "system,x\npolaris,1\n");
+  EXPECT_NE(sql1(db, "SELECT key FROM runs"), old_key);
 }

@@ -48,4 +48,11 @@ struct SystemMatch {
 // The first profile one of whose tests matches (the built-in `local` when none does: why says so).
 SystemMatch recognise_system(const SystemCatalog& catalog, const MachineFacts& facts);
 
+// The name a run on this profile stores (docs/systems.md): its name, and "" for `local` (no named
+// machine: the keys runs always had).
+std::string stored_system_name(const SystemProfile& p);
+// The stored name of the system whose host-name patterns a host matches ("" for none): what a
+// store's rows of before systems get (Store::set_system_of_host).
+std::string system_named_by_host(const SystemCatalog& catalog, const std::string& host);
+
 }  // namespace aerun

@@ -75,6 +75,9 @@ struct RunRecord {
   std::string git_commit;    // of workdir, when it is a git repository
   std::string case_version;  // CaseSpec::version of the case it ran from ("" for ingested runs)
   std::string case_digest;   // SHA-256 of the case file's text it ran from
+  // The system profile it ran under (docs/systems.md; part of its key: system_key.hpp); "" for a
+  // run on no named system, or stored before systems were.
+  std::string system;
   // The image it ran inside (case `container:`), as named, and its identity as the runtime
   // knows it (image_digest.hpp; "" when none could be found); both "" on the host.
   std::string container_image;

@@ -30,8 +30,8 @@ class RunListing {
 
   // The columns of runs it shows besides those every read of the store has (RunFilter::columns).
   static std::vector<std::string> store_columns() {
-    return {"key",      "reason",    "case_digest", "job_id",
-            "log_path", "startup_s", "wall_s",      "queue_wait_s"};
+    return {"key",       "reason", "case_digest",  "job_id", "log_path",
+            "startup_s", "wall_s", "queue_wait_s", "system"};
   }
 
   std::string header() const;
@@ -47,11 +47,13 @@ class RunListing {
     std::function<std::string()> cell;  // of the current run
   };
   const Column* named(const std::string& n) const;
+  bool named_shown(const std::string& n) const;
   std::string json_row(const RunRecord& r) const;
   std::string num(const std::optional<double>& v) const;
 
   RunListingOptions opts_;
   bool md_;
+  bool no_systems_ = true;  // no listed run ran on a named system
   const RunRecord* run_ = nullptr;
   bool now_ = true;
   size_t listed_ = 0;

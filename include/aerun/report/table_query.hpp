@@ -32,6 +32,8 @@ class TableQuery {
     // Makes the selection (once per reading thread: a selection need not be thread-safe);
     // empty: every run.
     std::function<Selection()> make_selection;
+    // Only runs on these systems ("" : on none named; docs/systems.md); nullopt: on any.
+    std::optional<std::vector<std::string>> systems;
     // For stream(): where the parts open their own connections, the run columns and the
     // metrics the table shows (RunFilter::columns, metric_names), and how many threads read a
     // case (0: one per CPU, up to 8, from kThreadedFrom runs on).

@@ -19,7 +19,9 @@ struct RunFilter {
   std::string case_name;
   std::string status;
   std::string key_prefix;
-  long long session_id = 0;         // runs whose latest attempt is of this session (0: any)
+  long long session_id = 0;  // runs whose latest attempt is of this session (0: any)
+  // Runs on one of these systems ("" : on none named); nullopt: on any.
+  std::optional<std::vector<std::string>> systems = std::nullopt;
   bool with_env = true;             // load each run's env
   bool with_series = true;          // load each run's series (every point: can be large)
   bool with_metric_details = true;  // each metric's unit, count and source line (else "", 0, 0)
@@ -150,6 +152,7 @@ class Store {
   struct Outline {
     std::vector<std::string> params, metrics;
     std::map<std::string, std::vector<std::string>> case_metrics, case_files;
+    std::vector<std::string> systems;  // the named systems the runs ran on, sorted
     long long runs = 0;
     // A run record per case file the case's runs recorded (name and file only): what
     // case_of() and planned_runs() read to find the case file as it is now.
@@ -248,6 +251,13 @@ class Store {
   // `aerun case` waits 0.2 s inside its run loop and tries again later, so that a locked store
   // never holds up its runs.
   void set_busy_timeout_ms(int ms);
+
+  // The system profile whose host names a host matches ("" for none): what the migration that
+  // brought systems (schema v15) gives the rows stored before (docs/systems.md). Process-wide,
+  // set once by the program before it opens a store; unset, such rows keep no system.
+  using SystemOfHost = std::function<std::string(const std::string& host)>;
+  static void set_system_of_host(SystemOfHost fn);
+  static const SystemOfHost& system_of_host();
   int schema_version() const;
   // The newest schema version this aerun knows.
   static int latest_schema_version();
