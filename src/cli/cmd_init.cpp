@@ -9,6 +9,7 @@
 #include "aerun/util/error.hpp"
 #include "aerun/util/text_format.hpp"
 #include "cli/app.hpp"
+#include "cli/report_file.hpp"
 
 namespace aerun::cli {
 
@@ -34,7 +35,7 @@ std::string schema_path() {
   return fs::is_regular_file(source, ec) ? source.string() : "";
 }
 
-int init_command(const InitArgs& a) {
+int init_command(const Globals& g, const InitArgs& a) {
   StarterRequest req{a.name, a.command, {}, schema_path()};
   for (const auto& s : a.sweeps) {
     const size_t eq = s.find('=');
@@ -53,6 +54,8 @@ int init_command(const InitArgs& a) {
   if (fs::exists(out, ec) && !a.force)
     throw InputError(SourceLoc{out.string(), 0, 0}, "--out",
                      "exists; pass --force to replace it or --out another file");
+  // --force replaces a case file, never a store or a log (issue 40's fourth pass).
+  check_report_file(out.string(), "--out", g.resolved_db(), g.logs_dir());
   if (out.has_parent_path()) fs::create_directories(out.parent_path(), ec);
   write_file_atomic(out.string(), text);  // its temporary file: new, never through a link
   std::cerr << "aerun: wrote " << out.string() << "; check it with: aerun case " << out.string()
@@ -62,7 +65,7 @@ int init_command(const InitArgs& a) {
 
 }  // namespace
 
-void add_init_command(CLI::App& app, Globals&, Action& action) {
+void add_init_command(CLI::App& app, Globals& g, Action& action) {
   auto a = std::make_shared<InitArgs>();
   CLI::App* c = app.add_subcommand(
       "init", "write a starter case from a command line: aerun init fig7a -- ./run.sh -l 32");
@@ -72,7 +75,7 @@ void add_init_command(CLI::App& app, Globals&, Action& action) {
       ->allow_extra_args(false);
   c->add_option("--out", a->out, "the case file (default cases/NAME.yaml; - for stdout)");
   c->add_flag("--force", a->force, "replace the file when it exists");
-  c->callback([&action, a] { action = [a] { return init_command(*a); }; });
+  c->callback([&action, &g, a] { action = [&g, a] { return init_command(g, *a); }; });
 }
 
 }  // namespace aerun::cli

@@ -14,6 +14,7 @@
 #include "aerun/report/session_pick.hpp"
 #include "cli/app.hpp"
 #include "cli/open_store.hpp"
+#include "cli/report_file.hpp"
 
 namespace aerun::cli {
 
@@ -30,6 +31,8 @@ struct RegressArgs {
 };
 
 int regress_command(const Globals& g, const RegressArgs& a) {
+  if (!a.junit.empty()) check_report_file(a.junit, "--junit", g.resolved_db(), g.logs_dir());
+  if (!a.json.empty()) check_report_file(a.json, "--json", g.resolved_db(), g.logs_dir());
   Store store = open_existing_store(g.resolved_db());
   RegressOptions opts;
   opts.tolerance = parse_tolerance(a.tolerance);
@@ -66,13 +69,11 @@ int regress_command(const Globals& g, const RegressArgs& a) {
   }
   report.baseline = pick.baseline_heading(used);
   std::cout << render_regress_markdown(report);
-  auto write = [](const std::string& path, const std::string& text, const char* what) {
-    std::ofstream f(path, std::ios::trunc);
-    f << text;
-    if (!f.flush()) throw SystemError(fmt::format("cannot write the {} report {}", what, path));
-  };
-  if (!a.junit.empty()) write(a.junit, render_regress_junit(report), "JUnit");
-  if (!a.json.empty()) write(a.json, render_regress_json(report), "JSON");
+  if (!a.junit.empty())
+    write_report_file(a.junit, render_regress_junit(report), "--junit", g.resolved_db(),
+                      g.logs_dir());
+  if (!a.json.empty())
+    write_report_file(a.json, render_regress_json(report), "--json", g.resolved_db(), g.logs_dir());
   return report.failed() ? 1 : 0;
 }
 

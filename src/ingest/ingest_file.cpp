@@ -1,6 +1,8 @@
 // One log file -> the run it describes: extraction and digest, a big log read on several threads.
 #include <sys/stat.h>
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
@@ -17,6 +19,7 @@
 #include "aerun/util/error.hpp"
 #include "aerun/util/file_chunks.hpp"
 #include "aerun/util/sha256.hpp"
+#include "aerun/util/shell_quote.hpp"
 
 namespace aerun {
 
@@ -40,6 +43,17 @@ long long segment_bytes(long long size, unsigned threads) {
     if (end && *end == '\0' && v > 0) return v;
   }
   return std::clamp(size / (4ll * threads), kMinSegmentBytes, kMaxSegmentBytes);
+}
+
+// A log cut shorter while its parts were read (truncated, rotated in place): what was read is
+// no longer the file, and its parts do not join (issue 40's fourth pass: an internal error).
+[[noreturn]] void throw_shrunk(const std::string& path, long long size) {
+  std::error_code ec;
+  const auto now = std::filesystem::file_size(path, ec);
+  throw SystemError(fmt::format(
+      "{} shrank while it was read ({} bytes when ingest began{}): not ingested; ingest it "
+      "again once nothing truncates it",
+      printable(path), size, ec ? std::string() : fmt::format(", {} now", now)));
 }
 
 // What reading a log gives.
@@ -83,8 +97,10 @@ ReadLog read_log(const Extractor& blank, const std::string& path, long long size
       try {
         Extractor ex = blank.fresh();
         if (k > 0) ex.follows_earlier_part();
-        for_each_chunk(path, starts[k], starts[k + 1] - starts[k],
-                       [&](std::string_view chunk) { ex.feed(chunk); });
+        const long long want = starts[k + 1] - starts[k];
+        if (for_each_chunk(path, starts[k], want,
+                           [&](std::string_view chunk) { ex.feed(chunk); }) != want)
+          throw_shrunk(path, size);
         if (k + 1 == parts) ex.finish();
         done[k].emplace(std::move(ex));
       } catch (...) {
@@ -101,6 +117,7 @@ ReadLog read_log(const Extractor& blank, const std::string& path, long long size
     try {
       Sha256 digest;
       bytes = for_each_chunk(path, 0, size, [&](std::string_view chunk) { digest.update(chunk); });
+      if (bytes != size) throw_shrunk(path, size);
       hex = digest.hex();
     } catch (...) {
       digest_error = std::current_exception();
@@ -124,12 +141,13 @@ RunRecord ingest_file(const CaseSpec& spec, const std::string& path, const Param
 }
 
 RunRecord ingest_file(const CaseSpec& spec, const Extractor& blank, const std::string& path,
-                      const ParamList& params, bool assume_complete, unsigned threads) {
+                      const ParamList& params, bool assume_complete, unsigned threads,
+                      std::optional<long long> size_seen) {
   namespace fs = std::filesystem;
   const std::string abs = fs::absolute(path).lexically_normal().string();
   std::error_code ec;
   const auto file_size = fs::file_size(abs, ec);  // when unknown, read on one thread to the end
-  const long long size = ec ? 0 : static_cast<long long>(file_size);
+  const long long size = size_seen ? *size_seen : ec ? 0 : static_cast<long long>(file_size);
   auto [ex, hex, bytes] = read_log(blank, abs, size, threads);
   struct stat st {};
   if (::stat(abs.c_str(), &st) != 0)

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "aerun/run/signal_watch.hpp"
 #include "aerun/util/error.hpp"
 #include "aerun/util/process_identity.hpp"
 #include "aerun/util/spawn_setup.hpp"
@@ -44,7 +45,8 @@ ChildProcess::ChildProcess(const Options& opts) {
   // Signals aerun handles must be back at their defaults in the child.
   sigset_t defaults;
   sigemptyset(&defaults);
-  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGCHLD, SIGQUIT}) sigaddset(&defaults, sig);
+  for (int sig : {SIGPIPE, SIGCHLD, SIGQUIT}) sigaddset(&defaults, sig);
+  for (int sig : kStopSignals) sigaddset(&defaults, sig);
   posix_spawnattr_setsigdefault(&s.attr, &defaults);
   posix_spawnattr_setflags(&s.attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
                                         POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_USEVFORK);

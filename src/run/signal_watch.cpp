@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include <iterator>
+
 #include "aerun/util/error.hpp"
 
 namespace aerun {
@@ -17,8 +19,8 @@ namespace {
 int g_pipe[2] = {-1, -1};
 int g_depth = 0;
 int g_stop = 0;
-struct sigaction g_old_int {
-}, g_old_term{}, g_old_hup{}, g_old_chld{};
+struct sigaction g_old_chld {};
+struct sigaction g_old_stop[std::size(kStopSignals)] = {};
 
 void on_signal(int sig) {
   const int saved = errno;
@@ -40,20 +42,20 @@ SignalWatch::SignalWatch() {
   sa.sa_handler = on_signal;
   sigemptyset(&sa.sa_mask);
   sa.sa_flags = 0;  // no SA_RESTART: blocking calls return EINTR so that Ctrl-C is seen at once
-  sigaction(SIGINT, &sa, &g_old_int);
-  sigaction(SIGTERM, &sa, &g_old_term);
   // A hang-up (the ssh session or terminal gone) stops the runs as SIGTERM does: each run is
-  // stopped and stored `interrupted`, not left running unsupervised with its output lost.
-  sigaction(SIGHUP, &sa, &g_old_hup);
+  // stopped and stored `interrupted`, not left running unsupervised with its output lost; so do
+  // the other signals whose default would end aerun alone (issue 40's fourth pass: Slurm's
+  // `--signal` sends USR1 before a job's time limit, RLIMIT_CPU sends XCPU).
+  for (size_t i = 0; i < std::size(kStopSignals); ++i)
+    sigaction(kStopSignals[i], &sa, &g_old_stop[i]);
   sa.sa_flags = SA_NOCLDSTOP;
   sigaction(SIGCHLD, &sa, &g_old_chld);
 }
 
 SignalWatch::~SignalWatch() {
   if (--g_depth > 0) return;
-  sigaction(SIGINT, &g_old_int, nullptr);
-  sigaction(SIGTERM, &g_old_term, nullptr);
-  sigaction(SIGHUP, &g_old_hup, nullptr);
+  for (size_t i = 0; i < std::size(kStopSignals); ++i)
+    sigaction(kStopSignals[i], &g_old_stop[i], nullptr);
   sigaction(SIGCHLD, &g_old_chld, nullptr);
   close(g_pipe[0]);
   close(g_pipe[1]);
@@ -70,8 +72,7 @@ int SignalWatch::drain() {
   ssize_t n;
   while ((n = read(g_pipe[0], buf, sizeof buf)) > 0)
     for (ssize_t i = 0; i < n; ++i)
-      if ((buf[i] == SIGINT || buf[i] == SIGTERM || buf[i] == SIGHUP) && g_stop == 0)
-        g_stop = buf[i];
+      if (buf[i] != SIGCHLD && g_stop == 0) g_stop = buf[i];
   return g_stop;
 }
 

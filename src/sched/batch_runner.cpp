@@ -48,7 +48,7 @@ std::string job_name(Scheduler s, const std::string& name) {
   return name;
 }
 
-// Sleeps `seconds`, or less when a stop signal (SIGINT, SIGTERM, SIGHUP) arrives: its number, else
+// Sleeps `seconds`, or less when a stop signal (kStopSignals) arrives: its number, else
 // 0. Inside a JobFollower's follow() the stop is the follower's to see too (watches nest).
 int wait_unless_stopped(double seconds) {
   SignalWatch signals;
@@ -317,8 +317,8 @@ BatchRunner::Sent BatchRunner::submit_job(const BatchJob& job, SchedulerClient& 
       return Sent::Failed;
     }
   } catch (const SchedulerError& e) {
-    std::string why = e.what();
-    const Refusal refusal = client.refusal(why);
+    const Refusal refusal = client.refusal(e.what());
+    std::string why = scheduler_words(e.what());
     // An array over the cluster's limit: say which limit, and the way out.
     if (job.runs.size() > 1 && refusal == Refusal::ArrayTooLarge) {
       const ArrayLimit limit = array_limit(&client, job.resources.queue);

@@ -174,10 +174,7 @@ int JobFollower::follow(const std::function<void()>& between) {
         out_ << fmt::format(
             "{} received: {} job(s) keep running in the scheduler; `aerun collect` gathers them "
             "later\n",
-            signals.stop_signal() == SIGINT   ? "SIGINT"
-            : signals.stop_signal() == SIGHUP ? "SIGHUP"
-                                              : "SIGTERM",
-            runs_.size());
+            signal_name(signals.stop_signal()), runs_.size());
         return signals.stop_signal();
       }
     }

@@ -103,7 +103,7 @@ JobReport report_from(const std::string& id, const std::string& state, std::opti
   j.job_id = id;
   j.state = state;
   j.run_state = pbs_run_state(j.state, substate, exit_status, comment);
-  j.reason = comment;
+  j.reason = scheduler_words(comment);
   if (exit_status) {
     j.reason =
         "Exit_status=" + std::to_string(*exit_status) + (j.reason.empty() ? "" : "; " + j.reason);

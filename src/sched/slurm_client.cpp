@@ -69,7 +69,7 @@ std::vector<JobReport> parse_squeue(const std::string& out) {
     JobReport j;
     j.job_id = f[0];
     j.state = f[1];
-    j.reason = f[2] == "None" ? "" : f[2];
+    j.reason = f[2] == "None" ? "" : scheduler_words(f[2]);
     const ExitAndSignal es = parse_slurm_exit_code(f[3]);
     j.exit_code = es.exit_code;
     j.signal = es.signal;
@@ -224,7 +224,7 @@ std::vector<JobReport> parse_sacct(const std::string& out) {
     // "CANCELLED by 1001": the requester's uid follows the state word.
     const size_t space = f[1].find(' ');
     j.state = f[1].substr(0, space);
-    if (space != std::string::npos) j.reason = f[1].substr(space + 1);
+    if (space != std::string::npos) j.reason = scheduler_words(f[1].substr(space + 1));
     const ExitAndSignal es = parse_slurm_exit_code(f[2]);
     j.exit_code = es.exit_code;
     j.signal = es.signal;

@@ -29,22 +29,26 @@ constexpr const char* kSessionColumns =
     "id, label, kind, fresh, started_at, ended_at, aerun_version, host, cluster, scheduler, "
     "user, git_commit, git_dirty, cases, env_record";
 
+// A session's words are printed as they are (headings, table cells, messages): one that holds a
+// control character (a store edited by hand, or merged from one: aerun's own labels cannot) is
+// read with it escaped (\x0a), so that no label starts a line of its own in a report (issue 40's
+// fourth pass: a label with a newline forged a row of regress's Markdown table).
 SessionInfo read_session(const Statement& q) {
   SessionInfo s;
   s.id = q.int64(0);
-  s.label = q.text(1);
-  s.kind = q.text(2);
+  s.label = printable(q.text(1));
+  s.kind = printable(q.text(2));
   s.fresh = q.int64(3) != 0;
   s.started_at = q.real(4);
   s.ended_at = q.opt_real(5);
-  s.aerun_version = q.text(6);
-  s.host = q.text(7);
-  s.cluster = q.text(8);
-  s.scheduler = q.text(9);
-  s.user = q.text(10);
-  s.git_commit = q.text(11);
+  s.aerun_version = printable(q.text(6));
+  s.host = printable(q.text(7));
+  s.cluster = printable(q.text(8));
+  s.scheduler = printable(q.text(9));
+  s.user = printable(q.text(10));
+  s.git_commit = printable(q.text(11));
   if (auto d = q.opt_int(12)) s.git_dirty = *d != 0;
-  s.cases = q.text(13);
+  s.cases = q.text(13);  // lines "NAME DIGEST" (case names are plain file names)
   s.env_record = q.text(14);
   return s;
 }

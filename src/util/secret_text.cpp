@@ -45,8 +45,9 @@ size_t word_end(std::string_view s, size_t i) {
 }  // namespace
 
 bool secret_name(std::string_view name) {
-  static constexpr std::array<std::string_view, 7> kWords = {
-      "TOKEN", "SECRET", "PASSWORD", "PASSWD", "KEY", "CREDENTIAL", "AUTH"};
+  static constexpr std::array<std::string_view, 11> kWords = {
+      "TOKEN",      "SECRET", "PASSWORD",  "PASSWD", "KEY", "CREDENTIAL",
+      "PASSPHRASE", "AUTH",   "SIGNATURE", "COOKIE", "JWT"};
   const std::string u = upper(name);
   return std::any_of(kWords.begin(), kWords.end(),
                      [&](std::string_view w) { return u.find(w) != std::string::npos; });
@@ -69,15 +70,21 @@ bool secret_word_name(std::string_view name) {
   if (!cur.empty()) words.push_back(cur);
   for (size_t i = 0; i < words.size(); ++i) {
     const std::string& w = words[i];
-    if (w == "secret" || w == "password" || w == "passwd" || w == "credential" ||
-        w == "credentials" || w == "apikey")
+    if (w.ends_with("password") || w.ends_with("passwd") || w == "signature" ||
+        (w == "sig" && words.size() == 1))
+      return true;  // `sslpassword`, `X-Amz-Signature`, a SAS token's `sig`
+    if (w == "secret" || w == "password" || w == "passwd" || w == "passphrase" ||
+        w == "credential" || w == "credentials" || w == "apikey" || w == "cookie" || w == "jwt")
       return true;
+    // `auth`, `basic_auth`, `proxy_auth` (last, as token; `auth_method` names no secret).
+    if (w == "auth" && i + 1 == words.size()) return true;
     // A token names a secret last (`hf_token`, `access_token`); in a metric's name it is what is
     // counted (`mean_token_accuracy`, `time_per_token`).
     if (w == "token" && i + 1 == words.size() && (i == 0 || words[i - 1] != "per")) return true;
     if (w == "key" && i > 0 &&
         (words[i - 1] == "api" || words[i - 1] == "access" || words[i - 1] == "private" ||
-         words[i - 1] == "secret"))
+         words[i - 1] == "secret" || words[i - 1] == "ssh" || words[i - 1] == "signing" ||
+         words[i - 1] == "encryption"))
       return true;
   }
   return false;
@@ -97,6 +104,21 @@ bool known_token_shape(std::string_view v) {
   if (v.starts_with("glpat-") && v.size() >= 26) return true;
   if (v.starts_with("sk-") && v.size() >= 23 && alnum_run(3) + 3 >= v.size() - 8) return true;
   if (v.size() >= 15 && (v.starts_with("xoxb-") || v.starts_with("xoxp-"))) return true;
+  // PyPI (`pypi-` and a macaroon), npm (`npm_` and 36), Stripe (`sk_live_`, `sk_test_`,
+  // `rk_live_`), a Google API key (`AIza` and 35 of [A-Za-z0-9_-]).
+  if (v.starts_with("pypi-") && v.size() >= 40) return true;
+  if (v.starts_with("npm_") && alnum_run(4) >= 36) return true;
+  for (std::string_view p : {"sk_live_", "sk_test_", "rk_live_", "rk_test_"})
+    if (v.starts_with(p) && alnum_run(p.size()) >= 16) return true;
+  const auto url64 = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_';
+  };
+  if (v.size() == 39 && v.starts_with("AIza") && std::all_of(v.begin() + 4, v.end(), url64))
+    return true;
+  // A JSON Web Token: three base64url parts, the first a JSON object (`eyJ` is `{"`).
+  if (v.starts_with("eyJ") && v.size() >= 30 && std::count(v.begin(), v.end(), '.') == 2 &&
+      std::all_of(v.begin(), v.end(), [&](char c) { return url64(c) || c == '.'; }))
+    return true;
   if (v.size() == 20 && v.starts_with("AKIA") && std::all_of(v.begin(), v.end(), [](char c) {
         return std::isupper(static_cast<unsigned char>(c)) ||
                std::isdigit(static_cast<unsigned char>(c));
@@ -124,7 +146,9 @@ std::string shown_param(std::string_view name, std::string_view value) {
   };
   if (secret_word_name(name) || known_token_shape(value) || scheme("Bearer") || scheme("Basic"))
     return redacted_secret(name, value);
-  return without_url_credentials(value);  // https://bob:SECRET@host in a value
+  // https://bob:SECRET@host, ?api_key=SECRET, {"hf_token": "SECRET"} in a value (issue 40's
+  // fourth pass: a query string's key was shown).
+  return redacted_log_text(value);
 }
 
 std::string redacted_secret(std::string_view name, std::string_view value) {
@@ -168,7 +192,7 @@ std::string without_url_credentials(std::string_view text) {
 
 std::string shown_variable(std::string_view name, std::string_view value) {
   return secret_name(name) || known_token_shape(value) ? redacted_secret(name, value)
-                                                       : without_url_credentials(value);
+                                                       : redacted_log_text(value);
 }
 
 namespace {
@@ -222,7 +246,8 @@ std::string without_auth_headers(std::string_view text) {
 std::string redacted_command(std::string_view command) {
   std::string out;
   size_t i = 0;
-  bool hide_next = false;  // the word after `--hf-token`
+  bool hide_next = false;      // the word after `--hf-token`
+  bool hide_password = false;  // the word after `-u`
   std::string hidden_name;
   while (i < command.size()) {
     if (space(command[i]) || command[i] == ';' || command[i] == '&' || command[i] == '|') {
@@ -238,6 +263,20 @@ std::string redacted_command(std::string_view command) {
         out += redacted_secret(hidden_name, w);
         continue;
       }
+    }
+    if (hide_password) {  // curl's `-u user:password`: the user stays
+      hide_password = false;
+      if (const size_t colon = w.find(':');
+          colon != std::string_view::npos && colon + 1 < w.size()) {
+        out += w.substr(0, colon + 1);
+        out += redacted_secret("user", w.substr(colon + 1));
+        continue;
+      }
+    }
+    if (w == "-u" || w == "--user" || w == "--proxy-user" || w == "-U") {
+      out += w;
+      hide_password = true;
+      continue;
     }
     const size_t eq = w.find('=');
     if (w.starts_with("-")) {
@@ -272,10 +311,39 @@ std::string redacted_command(std::string_view command) {
     }
     out += without_url_credentials(w);
   }
-  return without_auth_headers(out);
+  // Keys named for secrets anywhere in the line: `?access_token=X` in a URL, `-H "X-Api-Key: X"`,
+  // `'{"hf_token": "X"}'` (issue 40's fourth pass), and Authorization headers.
+  return redacted_log_text(out);
 }
 
 namespace {
+
+// Every word (letters, digits, _ - .) that has a known token's shape, redacted.
+std::string without_token_shapes(std::string_view text) {
+  const auto word_char = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
+  };
+  std::string out;
+  size_t i = 0;
+  while (i < text.size()) {
+    if (!word_char(text[i])) {
+      out += text[i++];
+      continue;
+    }
+    size_t e = i;
+    while (e < text.size() && word_char(text[e])) ++e;
+    std::string_view w = text.substr(i, e - i);
+    while (!w.empty() && w.back() == '.') w.remove_suffix(1);  // a sentence's full stop
+    if (known_token_shape(w)) {
+      out += redacted_secret("token", w);
+      out.append(text.substr(i + w.size(), e - i - w.size()));
+    } else {
+      out.append(text.substr(i, e - i));
+    }
+    i = e;
+  }
+  return out;
+}
 
 std::string redacted_text_by(std::string_view original, bool (*secret)(std::string_view)) {
   const std::string headerless = without_auth_headers(original);
@@ -284,8 +352,13 @@ std::string redacted_text_by(std::string_view original, bool (*secret)(std::stri
   const auto name_char = [](char c) {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
   };
-  // The end of a value that starts at i: a quoted one to its quote, else to a blank or , } ] ;
+  // The end of a value that starts at i: a quoted one to its quote, a YAML flow list to its `]`,
+  // else to a blank or , } ] ;
   const auto value_end = [&](size_t i) {
+    if (i < text.size() && text[i] == '[') {
+      const size_t q = text.find(']', i + 1);
+      return q == std::string_view::npos ? text.size() : q + 1;
+    }
     if (i < text.size() && (text[i] == '\'' || text[i] == '"')) {
       const size_t q = text.find(text[i], i + 1);
       return q == std::string_view::npos ? text.size() : q + 1;
@@ -307,6 +380,18 @@ std::string redacted_text_by(std::string_view original, bool (*secret)(std::stri
     out.append(name);
     i = e;
     const std::string_view bare = name.substr(std::min(name.find_first_not_of('-'), name.size()));
+    if (name == "-u" || name == "--user" || name == "--proxy-user") {  // curl's user:password
+      size_t k = i;
+      while (k < text.size() && (text[k] == ' ' || text[k] == '\t')) ++k;
+      const size_t we = value_end(k);
+      const size_t colon = text.substr(k, we - k).find(':');
+      if (k > i && colon != std::string_view::npos && k + colon + 1 < we) {
+        out.append(text.substr(i, k + colon + 1 - i));
+        out += redacted_secret("user", text.substr(k + colon + 1, we - k - colon - 1));
+        i = we;
+      }
+      continue;
+    }
     if (bare.empty() || !secret(bare)) continue;
     // A quoted key (`"api_key": "X"`, JSON) ends at its quote; `KEY = "X"` has blanks around =.
     if (const size_t start = i - name.size(); i < text.size() &&
@@ -347,7 +432,11 @@ std::string redacted_text_by(std::string_view original, bool (*secret)(std::stri
       i = v == std::string_view::npos ? i : v;
       continue;
     }
-    const size_t ve = value_end(v);
+    size_t ve = value_end(v);
+    // A URL query's parameter (`?api_key=X&page=2`) ends at the next `&` or `#`.
+    if (const size_t start = i - name.size();
+        start > 0 && (text[start - 1] == '?' || text[start - 1] == '&'))
+      ve = std::min({ve, text.find('&', v), text.find('#', v)});
     const std::string_view value = text.substr(v, ve - v);
     if (value.empty() || value.starts_with("<redacted") || value == "\n")
       out.append(value);
@@ -355,7 +444,7 @@ std::string redacted_text_by(std::string_view original, bool (*secret)(std::stri
       out += redacted_secret(bare, value);
     i = ve;
   }
-  return without_url_credentials(out);
+  return without_token_shapes(without_url_credentials(out));
 }
 
 }  // namespace

@@ -87,8 +87,12 @@ RunRecord ingest_file(const CaseSpec& spec, const std::string& path, const Param
                       bool assume_complete = false, unsigned threads = 1);
 // The same with the case's patterns compiled beforehand: blank is a new Extractor of spec (each
 // file and each part is read by a fresh() copy of it, so many logs compile the patterns once).
+// size_seen: the file's size as the caller saw it (nullopt: as it is now). A file cut shorter
+// than that while its parts are read (truncated, rotated in place) is a SystemError naming it;
+// nothing of it is returned.
 RunRecord ingest_file(const CaseSpec& spec, const Extractor& blank, const std::string& path,
-                      const ParamList& params, bool assume_complete = false, unsigned threads = 1);
+                      const ParamList& params, bool assume_complete = false, unsigned threads = 1,
+                      std::optional<long long> size_seen = std::nullopt);
 
 // One log read for `aerun ingest --explain`: the run it gives (nothing stored), the formats
 // `--preset auto` found in it, whether the generic reader read it, and what it read, template by

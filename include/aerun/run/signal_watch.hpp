@@ -1,5 +1,5 @@
-// Turns SIGINT, SIGTERM, SIGHUP and SIGCHLD into bytes on a pipe the runner polls (self-pipe
-// trick); restores the previous handlers when the last one is destroyed.
+// Turns the stop signals (kStopSignals) and SIGCHLD into bytes on a pipe the runner polls
+// (self-pipe trick); restores the previous handlers when the last one is destroyed.
 //
 // Watches nest: the outermost installs the handlers and the pipe, inner ones share them and
 // the stop signal seen so far. A command that runs several loops one after another (a search's
@@ -13,6 +13,12 @@
 
 namespace aerun {
 
+// The signals that stop aerun's runs (each stopped and stored `interrupted`) instead of ending
+// aerun with their default action: Ctrl-C, SIGTERM, a hang-up, and the others whose default is to
+// terminate (a run's children get them back at their defaults).
+inline constexpr int kStopSignals[] = {SIGINT,  SIGTERM, SIGHUP,  SIGUSR1,  SIGUSR2,
+                                       SIGALRM, SIGPWR,  SIGXCPU, SIGVTALRM};
+
 class SignalWatch {
  public:
   SignalWatch();
@@ -21,7 +27,7 @@ class SignalWatch {
   SignalWatch& operator=(const SignalWatch&) = delete;
 
   int fd() const;  // readable when a signal arrived
-  // Reads what arrived; returns the first stop signal seen (SIGINT/SIGTERM/SIGHUP) or 0.
+  // Reads what arrived; returns the first stop signal seen (kStopSignals) or 0.
   int drain();
   // The stop signal received so far by any watch of this nest (0 if none).
   int stop_signal() const;

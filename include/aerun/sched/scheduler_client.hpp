@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "aerun/cluster/cluster.hpp"
@@ -20,6 +21,11 @@ class SchedulerError : public SystemError {
 };
 
 // One job, or one task of a job array, as the scheduler reports it.
+// What a scheduler said (a job's reason or comment, a refusal) as aerun keeps and shows it: the
+// values of keys named for secrets redacted (redacted_log_text; a job's comment is anyone's
+// text), and at most 1 KiB, cut at a character (issue 40's fourth pass: a 100 KB reason).
+std::string scheduler_words(std::string_view text);
+
 struct JobReport {
   std::string job_id;            // as runs store it: "12", "12_3", "12[3].server"
   std::string state;             // the scheduler's own word: PENDING, TIMEOUT, R, F, ...

@@ -16,15 +16,18 @@ bool secret_name(std::string_view name);
 
 // The stricter test for a name chosen for something else first (a parameter, a metric a log
 // prints): its words (split at _ - . and lower-to-upper case changes) hold secret, password,
-// passwd, credential(s) or apikey, or key after api, access, private or secret, or end with token
-// (not `per_token`). `hf_token`, `apiKey`, `db_password` are; `max_tokens`, `tokenizer`,
-// `mean_token_accuracy`, `time_per_token`, `sort_key`, `author` are not.
+// passwd, passphrase, credential(s), apikey, cookie or jwt, or key after api, access, private,
+// secret, ssh, signing or encryption, or end with token (not `per_token`) or auth. `hf_token`,
+// `apiKey`, `db_password`, `ssh_key`, `basic_auth` are; `max_tokens`, `tokenizer`,
+// `mean_token_accuracy`, `time_per_token`, `sort_key`, `author`, `auth_method` are not.
 bool secret_word_name(std::string_view name);
 
 // Whether a value has the shape of a well-known service's token whatever its name: GitHub
 // (`ghp_`, `gho_`, `ghu_`, `ghs_`, `ghr_`, `github_pat_`), Hugging Face (`hf_` and 30 or more
 // letters and digits), GitLab (`glpat-`), OpenAI (`sk-`), Slack (`xoxb-`, `xoxp-`), an AWS access
-// key id (`AKIA` and 16 capitals or digits).
+// key id (`AKIA` and 16 capitals or digits), PyPI (`pypi-`), npm (`npm_`), Stripe (`sk_live_`,
+// `sk_test_`, `rk_live_`, `rk_test_`), a Google API key (`AIza` and 35), a JSON Web Token
+// (`eyJ…`, three base64url parts).
 bool known_token_shape(std::string_view value);
 
 // A parameter's value as shown: redacted when secret_word_name(name) or known_token_shape(value)

@@ -9,6 +9,7 @@ using aerun::redacted_command;
 using aerun::redacted_secret;
 using aerun::shown_variable;
 using aerun::without_url_credentials;
+using ::testing::AllOf;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
@@ -114,4 +115,38 @@ TEST(SecretText, ALogLineKeepsItsErrorsAndLosesItsSecrets) {
   EXPECT_THAT(aerun::redacted_log_text(reason), HasSubstr("RuntimeError: NCCL error token="));
   EXPECT_EQ(aerun::redacted_log_text("KeyError: 'lr'"), "KeyError: 'lr'");
   EXPECT_EQ(aerun::redacted_log_text("monkey: 3 max_tokens=4096"), "monkey: 3 max_tokens=4096");
+}
+
+// Issue 40's fourth pass: names, shapes and places the lists missed.
+TEST(SecretText, MoreNamesAndTokenShapesOfTheFourthPass) {
+  for (const char* n : {"passphrase", "ssh_key", "cookie", "auth", "basic_auth", "jwt",
+                        "signing_key", "sslpassword", "X-Amz-Signature", "sig"})
+    EXPECT_TRUE(aerun::secret_word_name(n)) << n;
+  for (const char* n : {"auth_method", "author", "signal", "sigma", "cookie_count_per_s"})
+    EXPECT_EQ(aerun::secret_word_name(n), std::string(n) == "cookie_count_per_s") << n;
+  for (const char* v : {"pypi-AgEIcHlwaS5vcmcCJGY2NDk0ZTc3LWE0ZjAtNGI3Zi04ZmQ5",
+                        "npm_abcdefghijklmnopqrstuvwxyz0123456789", "sk_live_abcdefghijklmnop1234",
+                        "AIzaSyA1234567890abcdefghijklmnopqrstuv",
+                        "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.abcdefghijklmnop"})
+    EXPECT_TRUE(aerun::known_token_shape(v)) << v;
+  for (const char* v : {"pypi-simple", "npm_install", "sk_live", "AIza", "eyJ", "3.14e-3"})
+    EXPECT_FALSE(aerun::known_token_shape(v)) << v;
+}
+
+TEST(SecretText, AValueOrACommandLosesTheSecretsItsKeysName) {
+  const std::string url = "https://h.example.com/v1?api_key=PKEY3333&page=2";
+  EXPECT_THAT(aerun::shown_param("url", url),
+              AllOf(Not(HasSubstr("PKEY3333")), HasSubstr("h.example.com/v1?api_key="),
+                    HasSubstr("&page=2")));
+  EXPECT_THAT(aerun::shown_variable("DATA_URL", "https://d/x?token=QTOK1111&x=1"),
+              Not(HasSubstr("QTOK1111")));
+  const std::string cmd =
+      "curl -u alice:CURLPW8888 -H \"X-Api-Key: HDR7777\" --json "
+      "'{\"hf_token\": \"HFJSON9999\"}' \"postgres://h/x?sslpassword=SSL1212\"";
+  const std::string shown = aerun::redacted_command(cmd);
+  for (const char* s : {"CURLPW8888", "HDR7777", "HFJSON9999", "SSL1212"})
+    EXPECT_THAT(shown, Not(HasSubstr(s))) << s;
+  EXPECT_THAT(shown, AllOf(HasSubstr("curl -u alice:"), HasSubstr("X-Api-Key")));
+  EXPECT_EQ(aerun::redacted_command("python -u train.py --lr=0.1 -u 3"),
+            "python -u train.py --lr=0.1 -u 3");
 }
