@@ -60,7 +60,15 @@ YamlReader::YamlReader(std::string file, const std::string& text)
     : file_(std::move(file)), text_(text) {
   YAML::Node doc;
   try {
-    doc = YAML::Load(text_);
+    // One document: a second after `---` was silently ignored, its keys never checked (issue 40's
+    // fourth pass). An empty one (a trailing `---`) is nothing.
+    const std::vector<YAML::Node> docs = YAML::LoadAll(text_);
+    if (!docs.empty()) doc = docs[0];
+    for (size_t i = 1; i < docs.size(); ++i)
+      if (!docs[i].IsNull())
+        throw InputError(loc(docs[i], SourceLoc{file_, 1, 1}), "",
+                         "a second YAML document: a file holds one (remove the `---` before it, "
+                         "or give it a file of its own)");
   } catch (const YAML::DeepRecursion& e) {
     throw InputError(
         SourceLoc{file_, e.mark.line + 1, e.mark.column + 1}, "",

@@ -40,6 +40,9 @@ std::string canonical_point(const RunRecord& r) {
   std::sort(parts.begin(), parts.end());
   std::string out;
   for (const auto& p : parts) out += p + '\x1f';
+  // A point on one system is compared with itself on that system, never with another machine's
+  // (docs/systems.md): the system is part of the point.
+  if (!r.system.empty()) out += "\x1esystem=" + r.system;
   return out;
 }
 
@@ -128,7 +131,8 @@ std::string point_text(const RunRecord& r) {
   std::string out;
   for (const auto& [n, v] : r.params)
     out += (out.empty() ? "" : " ") + n + "=" + shown_param(n, v.text());
-  return out.empty() ? "(the case's one point)" : out;
+  if (out.empty()) out = "(the case's one point)";
+  return r.system.empty() ? out : out + " on " + r.system;
 }
 
 std::optional<double> run_metric(const RunRecord& r, const std::string& metric) {

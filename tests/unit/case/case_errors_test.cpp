@@ -410,5 +410,11 @@ TEST(CaseErrors, APollIntervalIsADurationOrARange) {
                     HasSubstr("the longest interval is shorter than the first")));
 }
 
+TEST(CaseErrors, ASecondYamlDocumentIsRefusedWhereItStarts) {
+  EXPECT_THAT(error_of(kHead + "---\ncase: other\nbogus_key: 1\n"),
+              StartsWith("bad.yaml:4:1: a second YAML document"));
+  EXPECT_THAT(error_of(kHead + "timeout: soon\n---\n"), StartsWith("bad.yaml:3:10: timeout:"));
+}
+
 }  // namespace
 }  // namespace aerun

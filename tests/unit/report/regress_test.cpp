@@ -216,3 +216,28 @@ TEST(Regress, MarkdownCountsTheVerdictsAndListsWhatChanged) {
   EXPECT_THAT(json, HasSubstr("\"failed\": true"));
   EXPECT_THAT(json, HasSubstr("\"verdict\": \"regressed\""));
 }
+
+TEST(Regress, EachSystemIsComparedWithItselfNeverWithAnotherMachine) {
+  // Polaris stays at 100 ms; Aurora, at 130 ms in both nights, is no regression of Polaris.
+  auto on = [](SessionRuns s, const std::string& system) {
+    for (auto& r : s.runs) r.system = system;
+    return s;
+  };
+  SessionRuns base = on(session("night1", noisy(100, 0.02, 5, 1)), "polaris");
+  SessionRuns cur = on(session("night2", noisy(100, 0.02, 5, 2)), "polaris");
+  for (const auto& r : on(session("night1", noisy(130, 0.02, 5, 3)), "aurora").runs)
+    base.runs.push_back(r);
+  for (const auto& r : on(session("night2", noisy(130, 0.02, 5, 4)), "aurora").runs)
+    cur.runs.push_back(r);
+  const auto rows = compare(base, cur);
+  int iter_rows = 0;
+  for (const auto& r : rows)
+    if (r.metric == "iter_ms") {
+      ++iter_rows;
+      EXPECT_EQ(r.verdict, RegressVerdict::Unchanged) << r.point;
+      EXPECT_EQ(r.base_n, 5) << r.point;
+    }
+  EXPECT_EQ(iter_rows, 2);
+  EXPECT_THAT(rows[0].point + rows.back().point,
+              testing::AllOf(HasSubstr("hidden=64 on polaris"), HasSubstr("hidden=64 on aurora")));
+}
