@@ -226,7 +226,7 @@ TEST(Extractor, NoStatusWhenNothingMatches) {
 }
 
 TEST(Extractor, StartupLineIsTheFirstStepLine) {
-  StartupSpec startup{R"(\[Rank 0\] step=0,)", {}};
+  StartupSpec startup{.first_step = R"(\[Rank 0\] step=0,)"};
   Extractor ex({}, {}, startup);
   const std::string log = slurp(kEzpz);
   const size_t cut = log.find("step=0,");
@@ -239,7 +239,7 @@ TEST(Extractor, StartupLineIsTheFirstStepLine) {
 }
 
 TEST(Extractor, StartupIsSeenOnlyOnceTheLineIsComplete) {
-  Extractor ex({}, {}, StartupSpec{R"(iteration\s+\d+/)", {}});
+  Extractor ex({}, {}, StartupSpec{.first_step = R"(iteration\s+\d+/)"});
   ex.feed(" iteration       30/      50 | elapsed");
   EXPECT_FALSE(ex.startup_seen());
   ex.feed(" time\n");
@@ -308,7 +308,7 @@ void expect_same(const Outcome& a, const Outcome& b) {
 
 const std::vector<StatusPattern> kStatus = {{"exiting program", "exited", {}},
                                             {"NumWorkers", "workers", {}}};
-const StartupSpec kStartup{R"(iteration\s+30/|step=0,)", {}};
+const StartupSpec kStartup{.first_step = R"(iteration\s+30/|step=0,)"};
 
 }  // namespace
 
@@ -377,7 +377,8 @@ TEST(Extractor, WrongCaptureGroupCountErrorNamesTheMetric) {
 
 TEST(Extractor, InvalidStatusAndStartupPatternsAreInputErrors) {
   EXPECT_THROW(Extractor({}, {{"(oops", "oom", {"c.yaml", 3, 1}}}, {}), aerun::InputError);
-  EXPECT_THROW(Extractor({}, {}, StartupSpec{"[", {"c.yaml", 4, 1}}), aerun::InputError);
+  EXPECT_THROW(Extractor({}, {}, StartupSpec{.first_step = "[", .loc = {"c.yaml", 4, 1}}),
+               aerun::InputError);
 }
 
 // Patterns whose literals have escapes, quantifiers, classes, groups and alternation: the
@@ -418,7 +419,8 @@ TEST(Extractor, LiteralPrefilterNeverChangesResults) {
         last_line = static_cast<long long>(i) + 1;
         if (!first_line) first_line = last_line;
       }
-    auto ex = run_on(log, {metric("m", p, Reduction::Count)}, {{p, "hit", {}}}, StartupSpec{p, {}});
+    auto ex = run_on(log, {metric("m", p, Reduction::Count)}, {{p, "hit", {}}},
+                     StartupSpec{.first_step = p});
     EXPECT_EQ(named(ex, "m").count, expected) << p;
     EXPECT_EQ(named(ex, "m").source_line, last_line) << p;
     EXPECT_EQ(ex.startup_line(), first_line) << p;
