@@ -9,6 +9,7 @@
 
 #include "aerun/case/case_loader.hpp"
 #include "aerun/case/presets.hpp"
+#include "aerun/case/system_catalog.hpp"
 #include "aerun/ingest/ingest.hpp"
 #include "aerun/util/shell_quote.hpp"
 #include "cli/app.hpp"
@@ -27,7 +28,8 @@ struct IngestArgs {
   std::vector<std::string> presets;
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
   bool assume_complete = false;
-  std::string label;  // the session's
+  std::string label;   // the session's
+  std::string system;  // --system
   bool explain = false;
 };
 
@@ -125,6 +127,17 @@ int ingest_command(const Globals& g, const IngestArgs& a) {
   bool detect = false;
   const CaseSpec spec = ingest_case(a, detect);
   check_log_paths(a.paths);  // a mistyped path leaves no store behind
+  std::string system;
+  // The system the logs were made on: named, never recognised (the logs came from elsewhere).
+  if (!a.system.empty() && a.system != "local") {
+    const SystemCatalog catalog = load_system_catalog(system_folders(""));
+    const SystemProfile* p = catalog.find(a.system);
+    if (!p)
+      throw InputError(SourceLoc{}, "--system",
+                       "no system named '" + a.system + "' (aerun systems lists them)");
+    system = stored_system_name(*p);
+  }
+
   Store store(g.resolved_db());
   SessionScope session(store, describe_session(SessionArgs{a.label, ""}, "ingest", {&spec}, "",
                                                std::filesystem::current_path().string()));
@@ -134,6 +147,7 @@ int ingest_command(const Globals& g, const IngestArgs& a) {
   opts.jobs = a.jobs;
   opts.assume_complete = a.assume_complete;
   opts.auto_presets = detect;
+  opts.system = system;
   ProgressLine progress(std::cerr);
   opts.progress = [&](const char* phase, size_t done, size_t total) {
     progress.show(fmt::format("[aerun] ingest {}: {} {}/{} files", spec.name,
@@ -200,6 +214,9 @@ void add_ingest_command(CLI::App& app, Globals& g, Action& action) {
   c->add_option("--label", args->label,
                 "name this ingest's session (default: its start time); `aerun regress` compares "
                 "sessions");
+  c->add_option("--system", args->system,
+                "the system the logs' runs ran on (a profile's name: aerun systems); each run "
+                "keeps it (docs/systems.md)");
   c->add_option("--db", g.db, "results store");
   c->callback([&action, &g, args] { action = [&g, args] { return ingest_command(g, *args); }; });
 }

@@ -14,6 +14,7 @@
 #include "aerun/case/presets.hpp"
 #include "aerun/extract/extractor.hpp"
 #include "aerun/ingest/ingest.hpp"
+#include "aerun/record/system_key.hpp"
 #include "aerun/util/error.hpp"
 #include "aerun/util/file_chunks.hpp"
 #include "aerun/util/sha256.hpp"
@@ -245,7 +246,7 @@ void ingest_paths(Store& store, const CaseSpec& spec, const std::vector<std::str
       for (const ParamSpec& ps : spec.params)
         if (!ps.is_list && ps.values.size() == 1 && !find_param(w.params, ps.name))
           w.params.push_back({ps.name, ps.values.front()});
-      w.file.key = ingest_key(spec.name, file);
+      w.file.key = key_on_system(ingest_key(spec.name, file), opts.system);
       w.prev = store.find_by_key(w.file.key);
       w.todo = true;
       work.push_back(std::move(w));
@@ -308,6 +309,8 @@ void ingest_paths(Store& store, const CaseSpec& spec, const std::vector<std::str
       }
       RunRecord& r = *w.run;
       r.session_id = opts.session_id;
+      r.key = w.file.key;
+      r.system = opts.system;
       // Decided again where it is written: another ingest may have stored this log meanwhile.
       switch (store.store_ingested(r)) {
         case Store::Ingested::Added:

@@ -130,6 +130,7 @@ TEST(CaseOnASystem, WhatTheSystemsQueueDoesNotAllowIsRefusedAtTheCasesKey) {
   r = run_aerun(d, {"case", "q.yaml", "--system", "summit"});
   EXPECT_EQ(r.code, 2);
   EXPECT_THAT(r.err, HasSubstr("no system named 'summit'"));
+  EXPECT_EQ(sql1(d / "results/aerun.db", "SELECT count(*) FROM sessions"), "3");  // none opened
 }
 
 TEST(CaseOnASystem, ALocalRunStartsWithTheSystemsSetUpAndKeepsItsKey) {
@@ -240,4 +241,21 @@ TEST(SystemsOfRuns, AStoreOfBeforeSystemsNamesItsRunsByTheShippedProfilesHostNam
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out, "system,x\npolaris,1\n");
   EXPECT_NE(sql1(db, "SELECT key FROM runs"), old_key);
+}
+
+TEST(SystemsOfRuns, IngestedLogsKeepTheSystemTheyAreSaidToComeFrom) {
+  TempDir d;
+  write_file(d / "logs/a.log", "step 1 | loss: 2.5\nstep 2 | loss: 2.25\n");
+  auto r = run_aerun(d, {"ingest", "logs", "--case", "lg", "--system", "polaris"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  r = run_aerun(d, {"ingest", "logs", "--case", "lg", "--system", "aurora"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  r = run_aerun(d, {"ingest", "logs", "--case", "lg", "--system", "aurora"});  // unchanged
+  EXPECT_THAT(r.out, HasSubstr("0 added, 0 updated, 1 unchanged"));
+  EXPECT_EQ(run_aerun(d, {"runs", "--format", "csv", "--columns", "system"}).out,
+            "system\npolaris\naurora\n");
+  r = run_aerun(d, {"ingest", "logs", "--case", "lg", "--system", "summit"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("no system named 'summit'"));
+  EXPECT_EQ(sql1(d / "results/aerun.db", "SELECT count(*) FROM sessions"), "3");  // none opened
 }

@@ -67,6 +67,9 @@ struct IngestOptions {
   // `unknown_format` unless a status line says more.
   bool auto_presets = false;
   long long session_id = 0;  // the session the runs are stored in
+  // The system the logs' runs ran on ("" : none named; docs/systems.md): stored with each run and
+  // part of its key (key_on_system), so one log folder ingested as two systems' is two runs each.
+  std::string system;
   // Called on the calling thread as files are read (phase "read") and stored ("store"): how many
   // of how many so far. Optional.
   std::function<void(const char* phase, size_t done, size_t total)> progress;
