@@ -331,9 +331,10 @@ TableSpec read_table(const YamlReader& r, const Item& it, const Names& names) {
       continue;
     } else if (e.name == "pivot") {
       t.pivot = r.text(e);
-      if (!contains(names.params, t.pivot))
+      // `system`: the system each run ran on (docs/systems.md), unless a parameter has the name.
+      if (!contains(names.params, t.pivot) && t.pivot != "system")
         throw InputError(e.loc, e.key,
-                         "pivot must be a parameter; '" + t.pivot + "' is not one" +
+                         "pivot must be a parameter (or system); '" + t.pivot + "' is not one" +
                              did_you_mean(t.pivot, names.params));
     } else if (e.name == "runs_from") {
       for (const std::string& n : r.texts(e)) {
@@ -347,10 +348,10 @@ TableSpec read_table(const YamlReader& r, const Item& it, const Names& names) {
       const std::vector<Item> rows = e.node.IsScalar() ? std::vector<Item>{e} : r.elements(e);
       for (const Item& row : rows) {
         const std::string p = r.text(row);
-        if (!contains(names.params, p))
-          throw InputError(
-              row.loc, row.key,
-              "rows must be parameters; '" + p + "' is not one" + did_you_mean(p, names.params));
+        if (!contains(names.params, p) && p != "system")
+          throw InputError(row.loc, row.key,
+                           "rows must be parameters (or system); '" + p + "' is not one" +
+                               did_you_mean(p, names.params));
         t.rows.push_back(p);
       }
     } else if (e.name == "columns") {

@@ -598,9 +598,31 @@ struct TableBuilder::Impl {
 
   Table finish(const std::vector<PlannedRuns>& plan) {
     // Planned points: a row no stored run has yet reads "missing"; each row counts its runs due.
+    // A table by system (docs/systems.md) plans each point on every system its runs came from
+    // (`local` when none has come yet).
+    std::vector<Value> systems;
+    if (const auto s = std::find(keys.begin(), keys.end(), "system"); s != keys.end()) {
+      const size_t k = static_cast<size_t>(s - keys.begin());
+      for (const RowAcc& row : rows)
+        if (k < row.key.size() && !row.key[k].text().empty() &&
+            std::none_of(systems.begin(), systems.end(),
+                         [&](const Value& v) { return v.text() == row.key[k].text(); }))
+          systems.push_back(row.key[k]);
+      if (systems.empty()) systems.push_back(Value::of_string("local"));
+    }
     for (const PlannedRuns& pr : plan)
-      for (const ParamList& point : pr.points)
-        if (point_selected(pr.case_name, point, c, t)) rows[row_of(point)].planned += pr.repeat;
+      for (const ParamList& point : pr.points) {
+        if (!point_selected(pr.case_name, point, c, t)) continue;
+        if (systems.empty() || find_param(point, "system")) {
+          rows[row_of(point)].planned += pr.repeat;
+          continue;
+        }
+        for (const Value& system : systems) {
+          ParamList on = point;
+          on.emplace_back("system", system);
+          rows[row_of(on)].planned += pr.repeat;
+        }
+      }
     for (const auto& ref : t.references) {
       auto ref_key = reference_key(ref, keys);
       if (ref_key && index.find(*ref_key) == RowIndex::npos) new_row(*ref_key);

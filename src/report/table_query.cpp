@@ -22,6 +22,10 @@ class TableQuery::Rule {
       ++older;
       return false;
     }
+    // The system a run ran on is a table's `system` (a row or pivot: docs/systems.md), unless
+    // the case has a parameter of that name; `local` for none named.
+    if (q_.system_dimension_ && !find_param(r.params, "system"))
+      r.params.emplace_back("system", Value::of_string(r.system.empty() ? "local" : r.system));
     return !selection_ || selection_(r);
   }
 
@@ -38,7 +42,13 @@ struct TableQuery::Part {
   std::exception_ptr error;
 };
 
-TableQuery::TableQuery(const CaseSpec* spec, Options o) : spec_(spec), o_(std::move(o)) {}
+TableQuery::TableQuery(const CaseSpec* spec, Options o) : spec_(spec), o_(std::move(o)) {
+  // A table of the case has the system as a row or its pivot (docs/systems.md).
+  if (spec_)
+    for (const TableSpec& t : spec_->tables)
+      system_dimension_ = system_dimension_ || t.pivot == "system" ||
+                          std::find(t.rows.begin(), t.rows.end(), "system") != t.rows.end();
+}
 
 std::vector<RunRecord> TableQuery::runs(const Store& store) {
   Rule rule(*this);
@@ -71,6 +81,7 @@ RunFilter TableQuery::filter(const std::string& case_name) const {
   f.with_series = false;          // a series' reduced value is stored as a metric too
   f.with_metric_details = false;  // a table shows their values
   f.columns = o_.columns;
+  if (system_dimension_) f.columns->push_back("system");
   f.metric_names = o_.metrics;
   f.systems = o_.systems;
   return f;

@@ -259,3 +259,28 @@ TEST(SystemsOfRuns, IngestedLogsKeepTheSystemTheyAreSaidToComeFrom) {
   EXPECT_THAT(r.err, HasSubstr("no system named 'summit'"));
   EXPECT_EQ(sql1(d / "results/aerun.db", "SELECT count(*) FROM sessions"), "3");  // none opened
 }
+
+TEST(SystemsOfRuns, ATableTakesTheSystemAsARowOrAsItsColumns) {
+  TempDir d;
+  two_labs(d);
+  write_file(d / "c.yaml", R"yaml(case: startup
+params: {x: [1, 2]}
+command: 'echo "t: {x}.5"'
+metrics: {t: 't: ([0-9.]+)'}
+tables:
+  bysys: {rows: [x], pivot: system, columns: [t]}
+  rows2: {rows: [x, system], columns: [t]}
+)yaml");
+  ASSERT_EQ(run_aerun(d, {"case", "c.yaml", "--system", "lab-a", "--systems", d / "mine"}).code, 0);
+  // Before lab-b ran, its column does not exist; lab-a's points are all there.
+  EXPECT_THAT(run_aerun(d, {"table", "bysys", "--cases", "c.yaml"}).out,
+              HasSubstr("| x | lab-a |\n"));
+  ASSERT_EQ(run_aerun(d, {"case", "c.yaml", "--system", "lab-b", "--systems", d / "mine"}).code, 0);
+  EXPECT_THAT(run_aerun(d, {"table", "bysys", "--cases", "c.yaml"}).out,
+              AllOf(HasSubstr("| x | lab-a | lab-b |\n"), HasSubstr("| 1 | 1.5 | 1.5 |\n"),
+                    HasSubstr("| 2 | 2.5 | 2.5 |\n")));
+  EXPECT_THAT(run_aerun(d, {"table", "rows2", "--cases", "c.yaml"}).out,
+              AllOf(HasSubstr("| 1 | lab-a | 1.5 |\n"), HasSubstr("| 1 | lab-b | 1.5 |\n")));
+  EXPECT_THAT(run_aerun(d, {"table", "bysys", "--cases", "c.yaml", "--only", "system=lab-b"}).out,
+              AllOf(HasSubstr("| x | lab-b |\n"), Not(HasSubstr("lab-a"))));
+}

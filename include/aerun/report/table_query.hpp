@@ -72,6 +72,7 @@ class TableQuery {
 
   const CaseSpec* spec_;
   Options o_;
+  bool system_dimension_ = false;  // a table of spec_ has `system` as a row or its pivot
   long long read_ = 0;
   size_t older_ = 0;
   std::atomic<long long> total_{0};  // of the case being read, by every thread (in steps of 1024)

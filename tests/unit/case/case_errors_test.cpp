@@ -308,7 +308,8 @@ const std::string kTableHead = kHead +
 
 TEST(CaseErrors, TableRowsMustBeParameters) {
   EXPECT_EQ(error_of(kTableHead + "  t:\n    rows: [method, layer]\n    columns: [iter_ms]\n"),
-            "bad.yaml:7:20: tables.t.rows[1]: rows must be parameters; 'layer' is not one (did "
+            "bad.yaml:7:20: tables.t.rows[1]: rows must be parameters (or system); 'layer' is "
+            "not one (did "
             "you mean 'layers'?)");
 }
 
