@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <stdexcept>
@@ -217,29 +218,26 @@ Store::Outline Store::outline(const RunFilter& f, bool with_names) const {
       bind(*q);
       if (q->step()) out.runs += q->int64(0);
     }
-    // Up to 3 case files, each the least after the one before: a seek each in the index
-    // runs_case_file (a DISTINCT scan reads every run of a case that has only one).
-    for (std::string after; out.case_files[c].size() < 3;) {
-      auto q = db.prepare("SELECT r.case_file FROM runs r WHERE " + where +
-                          " AND r.case_file > ?10 ORDER BY r.case_file LIMIT 1");
-      bind(*q);
-      q->bind(10, after);
-      if (!q->step()) break;
-      after = q->text(0);
-      out.case_files[c].push_back(after);
-    }
-    if (out.case_files[c].empty()) out.case_files.erase(c);
-    // The named systems, each the least after the one before (seeks in runs_case_system).
-    for (std::string after;;) {
-      auto q = db.prepare("SELECT r.system FROM runs r WHERE " + where +
-                          " AND r.system > ?10 ORDER BY r.system LIMIT 1");
-      bind(*q);
-      q->bind(10, after);
-      if (!q->step()) break;
-      after = q->text(0);
-      if (std::find(out.systems.begin(), out.systems.end(), after) == out.systems.end())
-        out.systems.insert(std::lower_bound(out.systems.begin(), out.systems.end(), after), after);
-    }
+    // The distinct values of a column, up to `most`, each the least after the one before: a seek
+    // each in an index (runs_case_file, runs_case_system), where a DISTINCT scan reads every run.
+    auto distinct = [&](const std::string& column, size_t most) {
+      std::vector<std::string> values;
+      for (std::string after; values.size() < most;) {
+        auto q = db.prepare("SELECT r." + column + " FROM runs r WHERE " + where + " AND r." +
+                            column + " > ?10 ORDER BY r." + column + " LIMIT 1");
+        bind(*q);
+        q->bind(10, after);
+        if (!q->step()) break;
+        after = q->text(0);
+        values.push_back(after);
+      }
+      return values;
+    };
+    if (auto files = distinct("case_file", 3); !files.empty()) out.case_files[c] = std::move(files);
+    for (const std::string& system : distinct("system", SIZE_MAX))  // the named ones ('' is least)
+      if (std::find(out.systems.begin(), out.systems.end(), system) == out.systems.end())
+        out.systems.insert(std::lower_bound(out.systems.begin(), out.systems.end(), system),
+                           system);
     if (!with_names) continue;
     // The names of one kind of child in order of first appearance (runs by id, then order), for
     // the case c. Usually every run has the names of the first run that has any: those are
