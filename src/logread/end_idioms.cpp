@@ -108,6 +108,13 @@ bool says_training_ended(std::string_view line) {
   // step: dllogger.log(step=tuple(), data={"e2e_train_time": ...}) (index ids 16543686880,
   // 48080438598, 4724963553), printed "DLL 2020-05-28 03:32:59.714030 - () run_time : 442.85".
   if (line.starts_with("DLL ") && line.find(" - () ") != std::string_view::npos) return true;
+  // A notebook cell run under IPython's %%time magic prints its times once the cell's code
+  // returned (IPython/core/magics/execution.py, ExecutionMagics.time: print("CPU times: user %s,
+  // sys: %s, total: %s" ...) then print("Wall time: %s" ...); copies at index 2326664493): the
+  // cell that trained finished (a traceback instead is a failure, which wins).
+  if (line.size() < 80 && line.starts_with("Wall time: ") && line.size() > 11 && line[11] >= '0' &&
+      line[11] <= '9')
+    return true;
   // A script's last word: print("Done!") (the PyTorch quickstart tutorial's training loop,
   // icefall's train.py: logging.info("Done!")).
   if (line.size() < 200) {

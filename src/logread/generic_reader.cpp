@@ -466,6 +466,7 @@ struct GenericReader::Impl {
   // What one line of a template showed: for the rule that makes a template progress.
   struct LineFlags {
     bool training = false, counter_grew = false, named_counter = false;
+    bool worded_counter = false;  // a count the vocabulary knows by its words grew (frames)
     const std::string* grew = nullptr;
   };
 
@@ -489,6 +490,7 @@ struct GenericReader::Impl {
           flags.counter_grew = true;
           flags.grew = &s.canon.name;
           flags.named_counter |= s.canon.name == "step" || s.canon.name == "epoch";
+          flags.worded_counter |= !counter && !s.key.empty();
         }
       } else if (v < s.last) {
         ++s.decreases;
@@ -765,14 +767,19 @@ struct GenericReader::Impl {
         // A named counter that grows and values beside it that change, whatever their names
         // (CatBoost's `999:\tlearn: 0.994\ttest: 0.967`, an `auc` or a `dice` no word of the
         // vocabulary says is trained): lines that repeat with the same words and growing numbers.
-        if (why.empty() && counter_grew && named_counter)
+        // A count named by its words (Sample Factory's `Total num frames: 438272`, timesteps,
+        // episodes) counts too, with two values beside it that change.
+        if (why.empty() && counter_grew && (named_counter || flags.worded_counter)) {
+          std::string changing;
+          size_t n = 0;
           for (const auto& s : t.fields)
             if (!s.counter && s.canon.role != Role::Counter && s.canon.role != Role::Ignored &&
                 s.increases + s.decreases > 0) {
-              why = "repeats with its counter '" + grew + "' growing and '" + s.canon.name +
-                    "' changing";
-              break;
+              if (n++ == 0) changing = s.canon.name;
             }
+          if (n >= (named_counter ? 1u : 2u))
+            why = "repeats with its counter '" + grew + "' growing and '" + changing + "' changing";
+        }
       }
       if (!why.empty()) promote(t, why);
     } else if (t.progress) {

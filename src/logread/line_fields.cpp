@@ -120,6 +120,32 @@ std::string find_key(const std::vector<Token>& t, size_t i, std::string_view& ke
     --j;
     dot = true;
   }
+  // `key value` items of a list, each a phrase after the comma or semicolon before it
+  // (`Sample 100000, up 4550, avg cur reward -0.021, pi loss -3.413`: `avg cur reward`,
+  // `pi loss`): the phrase of two or three words back to that delimiter is the key.
+  bool phrase = false;
+  if (!connector && !dot && j >= 0 && t[static_cast<size_t>(j)].kind == TokKind::Word) {
+    long k = j;
+    size_t n = 0;
+    while (k >= 0 && t[static_cast<size_t>(k)].kind == TokKind::Word && n < 4) {
+      ++n;
+      if (k >= 2 && t[static_cast<size_t>(k - 1)].kind == TokKind::Space &&
+          !t[static_cast<size_t>(k - 1)].wide &&
+          t[static_cast<size_t>(k - 2)].kind == TokKind::Word)
+        k -= 2;
+      else
+        break;
+    }
+    // A sentence's words are no key: `, decreased lg_loss_scale to -16203.354`.
+    const std::string_view last = t[static_cast<size_t>(j)].text;
+    const bool sentence = last == "to" || last == "from" || last == "by" || last == "at" ||
+                          last == "in" || last == "for" || last == "with" || last == "was" ||
+                          last == "are" || last == "than" || last == "and" || last == "or";
+    const long before = skip_space(t, k - 1);
+    phrase = !sentence && n >= 2 && n <= 3 && before >= 0 && before < k - 1 &&
+             (is_punct(t[static_cast<size_t>(before)], ',') ||
+              is_punct(t[static_cast<size_t>(before)], ';'));
+  }
   // The key's words, back to a delimiter.
   std::string key;
   size_t words = 0;
@@ -135,7 +161,7 @@ std::string find_key(const std::vector<Token>& t, size_t i, std::string_view& ke
     ++words;
     if (j >= 1 && t[static_cast<size_t>(j - 1)].kind == TokKind::Space &&
         !t[static_cast<size_t>(j - 1)].wide && j >= 2 &&
-        t[static_cast<size_t>(j - 2)].kind == TokKind::Word && connector)
+        t[static_cast<size_t>(j - 2)].kind == TokKind::Word && (connector || phrase))
       j -= 2;
     else
       break;

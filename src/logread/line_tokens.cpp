@@ -263,6 +263,27 @@ size_t scan_duration(std::string_view s, size_t i, double& seconds) {
   return j;
 }
 
+// `N day, h:mm:ss` or `N days, h:mm:ss` at i (see tokenize): its end and seconds, or i.
+size_t scan_timedelta_days(std::string_view s, size_t i, double& seconds) {
+  size_t j = i;
+  while (j < s.size() && is_digit(s[j])) ++j;
+  if (j == i || j - i > 6) return i;
+  const double days = to_double(s.substr(i, j - i));
+  const std::string_view rest = s.substr(j);
+  size_t k;
+  if (rest.starts_with(" days, "))
+    k = j + 7;
+  else if (rest.starts_with(" day, "))
+    k = j + 6;
+  else
+    return i;
+  double secs = 0;
+  const size_t e = scan_duration(s, k, secs);
+  if (e == k || (e < s.size() && is_word_char(s[e]))) return i;
+  seconds = days * 86400 + secs;
+  return e;
+}
+
 }  // namespace
 
 double to_double(std::string_view s) {
@@ -353,6 +374,15 @@ void tokenize(std::string_view line, std::vector<Token>& out) {
       }
       if (is_digit(c)) {
         double secs = 0;
+        // Python's str(datetime.timedelta) past a day: `1 day, 7:44:21`, `9 days, 13:01:27`
+        // (CPython Lib/datetime.py timedelta.__str__: "%d day%s, " then "%d:%02d:%02d"), the
+        // eta of every trainer that prints one so (mmengine, PaddlePaddle's, detectron2's).
+        if (const size_t d = scan_timedelta_days(s, i, secs); d > i) {
+          Token& t = push(TokKind::Duration, i, d);
+          t.value = secs;
+          i = d;
+          continue;
+        }
         if (const size_t d = scan_duration(s, i, secs); d > i) {
           // A time of day after a date or at the start of a line is a timestamp.
           const bool stamp = !out.empty() && out.back().kind == TokKind::Space && out.size() >= 2 &&

@@ -103,7 +103,8 @@ const std::vector<Synonyms>& table() {
       {{"memory_gb", Role::Training, Reduce::Max, Family::Memory, "GB"},
        {"memory", "mem", "max_mem", "gpu_mem", "memory_allocated", "max_memory_allocated",
         "peak_memory", "max_memory", "gpu_memory", "max_reserved", "memory_reserved", "peak_mem",
-        "mem_allocated", "max_mem_allocated", "cuda_mem", "gpu_mem_usage", "max_memory_reserved"}},
+        "mem_allocated", "max_mem_allocated", "cuda_mem", "gpu_mem_usage", "max_memory_reserved",
+        "gpumem"}},
       {{"eta_s", Role::Training, Reduce::Last, Family::Time, "s"},
        {"eta", "remaining", "time_left"}},
   };
@@ -199,9 +200,15 @@ const Entry* by_words(const std::vector<std::string>& w, std::string_view unit) 
                           (has(w, {"per"}) || w.size() == 2 || w.back() == "sec" ||
                            w.back() == "s" || w.back() == "second");
   // A cost printed in a time unit is a time (PaddlePaddle's "batch_cost: 4.17194 s,
-  // reader_cost: 4.05514 s"): a cost with no unit stays a loss.
-  const bool time = has(w, {"time", "dt", "duration", "elapsed"}) ||
-                    (has(w, {"cost"}) && !unit.empty() && factor(Family::Time, unit) != 0);
+  // reader_cost: 4.05514 s"), and so is a batch's, a reader's or a data loader's cost printed
+  // bare: PaddlePaddle's toolkits print `batch_cost: {:.4f}, reader_cost: {:.5f}` in seconds
+  // (PaddleSeg paddleseg/core/train.py, the averages of time.time() differences; index ids
+  // 36887362687, 12251162791). A cost with no unit and no such word stays a loss.
+  const bool time =
+      has(w, {"time", "dt", "duration", "elapsed"}) ||
+      (has(w, {"cost"}) && ((!unit.empty() && factor(Family::Time, unit) != 0) ||
+                            (unit.empty() && w.size() == 2 &&
+                             has(w, {"batch", "reader", "data", "loader", "dataloader"}))));
   if (time && has(w, {"data", "dataload", "dataloader", "load", "loading", "loader", "reader"}))
     return &data_ms;
   if (time && has(w, {"step", "iter", "iteration", "it", "batch"}) &&
@@ -438,7 +445,9 @@ Canonical canonical(std::string_view key, std::string_view unit, bool eval, bool
                     "final",    "last",    "moving",  "ema",   "mini",    "minibatch"});
     const Entry* last = lookup(core.back());
     // A time is no loss: PaddlePaddle's "batch_cost: 4.17194 s" is the batch's time (by_words).
-    const bool timed = !u.empty() && factor(Family::Time, u) != 0;
+    const Entry* worded = by_words(core, u);
+    const bool timed =
+        (!u.empty() && factor(Family::Time, u) != 0) || (worded && worded->family == Family::Time);
     if (modifiers && last && last->role != Role::Counter && !timed &&
         (last->family == Family::None ||
          one_of(core.front(), {"avg", "avr", "average", "mean", "running", "moving", "ema"})))
@@ -499,6 +508,13 @@ Canonical canonical(std::string_view key, std::string_view unit, bool eval, bool
     } else if (f == 0 && e->family == Family::Memory && u.empty() && value >= 1024) {
       f = 1.0 / 1024;  // no accelerator has a TB of memory: a bare memory of 1024 or more is MB
       c.why += "; no unit printed, 1024 or more: MB";
+    } else if (f == 0 && e->family == Family::Memory && u.empty() && value > 0 &&
+               !is_whole(value)) {
+      // A fraction below 1024 is GB: MiB are printed whole (`torch.cuda.max_memory_allocated()
+      // // 2**20`, mmengine's `memory: 9801`), GiB with decimals (NVlabs' StyleGAN3 and EDM
+      // training_loop.py: f"gpumem {...max_memory_allocated(device) / 2**30:<6.2f}").
+      f = 1;
+      c.why += "; no unit printed, a fraction below 1024: GB";
     } else if (f == 0) {
       // The unit is not printed: the value is kept as it is, under the key's own name.
       c.name = n;

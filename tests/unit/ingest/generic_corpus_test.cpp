@@ -29,12 +29,12 @@ const std::set<std::string> kMeanNames = {"iter_ms",          "data_ms",     "sa
 const std::set<std::string> kMaxNames = {"memory_gb"};
 
 // What the reader reaches on the corpus today (the figures printed), less a little.
-constexpr double kStatusFloor = 81;
-constexpr double kMetricFloor = 79;
+constexpr double kStatusFloor = 83;
+constexpr double kMetricFloor = 80;
 // Its blind score on the hold-out, the one time it was taken (tests/fixtures/logs/
 // generic-holdout/README.md), less a little: a change of the reader must not read that set worse.
-constexpr double kHoldoutStatusFloor = 70;
-constexpr double kHoldoutMetricFloor = 63;
+constexpr double kHoldoutStatusFloor = 77;
+constexpr double kHoldoutMetricFloor = 68;
 
 aerun::CaseSpec generic_spec() {
   aerun::CaseSpec spec;

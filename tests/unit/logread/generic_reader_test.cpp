@@ -306,6 +306,57 @@ TEST(GenericReader, ACostInATimeUnitIsATime) {
   expect_metric(f, "loss", 0.258727, 97);
 }
 
+TEST(GenericReader, ABatchsOrAReadersCostPrintedBareIsATimeInSeconds) {
+  // PaddleSeg: "batch_cost: 1.1262, reader_cost: 0.00013" (seconds, as its train.py prints them).
+  const GenericFindings f =
+      read_log("paddleseg/encnet-cityscapes-80k-iters-finished.log").findings();
+  ASSERT_NE(metric(f, "iter_ms"), nullptr);
+  EXPECT_EQ(metric(f, "iter_ms")->unit, "ms");
+  EXPECT_EQ(metric(f, "iter_ms")->source_line, 188);
+  ASSERT_NE(metric(f, "data_ms"), nullptr);
+  EXPECT_EQ(metric(f, "batch_cost"), nullptr);
+}
+
+TEST(GenericReader, PythonsTimedeltaOfDaysIsADuration) {
+  // PaddleDetection: "eta: 2 days, 17:44:45" (str(datetime.timedelta)).
+  expect_metric(read_log("paddledetection/blazeface-widerface-ctrl-c-at-first-iter.log").findings(),
+                "eta_s", 2 * 86400 + 17 * 3600 + 44 * 60 + 45, 6);
+}
+
+TEST(GenericReader, AKeyOfAListIsThePhraseBackToItsComma) {
+  // hsd3: "Sample 100000, up 4550, avg cur reward -0.021, pi loss -3.413, q loss +0.286"; and
+  // guided-diffusion's sentence "Found NaN, decreased lg_loss_scale to -16203.354" is no key.
+  const GenericFindings f = read_log("hsd3/pretrain-sacmt-bmm-runtimeerror.log").findings();
+  expect_metric(f, "avg_cur_reward", -0.021, 107);
+  expect_metric(f, "pi_loss", -3.413, 107);
+  expect_metric(f, "q_loss", 0.286, 107);
+  expect_metric(f, "r_loss", 0.006, 107);
+  const GenericFindings g =
+      read_log("guided-diffusion/guided-diffusion-imagenet128-fp16-nan.log").findings();
+  EXPECT_EQ(metric(g, "decreased_lg_loss_scale_to"), nullptr);
+}
+
+TEST(GenericReader, ACountNamedByItsWordsThatGrowsWithValuesBesideItIsProgress) {
+  // Sample Factory: "Fps is (...). Total num frames: 438272. Throughput: ... Samples: 113450."
+  const GenericFindings f = read_log("sample-factory/appo-doom-basic-fps-lines.log").findings();
+  EXPECT_EQ(f.progress_lines, 3);
+  expect_metric(f, "samples", 113450, 5);
+  expect_metric(f, "total_num_frames", 438272, 5);
+}
+
+TEST(GenericReader, ABareFractionalMemoryBelow1024IsGigabytes) {
+  // StyleGAN3: "gpumem 14.76" (max_memory_allocated / 2**30).
+  const GenericFindings f = read_log("stylegan/stylegan3-tick4-traceback.log").findings();
+  ASSERT_NE(metric(f, "memory_gb"), nullptr);
+  EXPECT_EQ(metric(f, "memory_gb")->unit, "GB");
+  EXPECT_DOUBLE_EQ(metric(f, "memory_gb")->value, 14.76);
+}
+
+TEST(GenericReader, IPythonsWallTimeAfterACellEndsIt) {
+  // A notebook's %%time cell: "CPU times: ..." then "Wall time: 4min 29s" after the last update.
+  EXPECT_EQ(read_log("sonnet/vqvae-cifar10-notebook-10k-updates.log").findings().end_line, 102);
+}
+
 TEST(GenericReader, AMeanIsOverTheProgressLinesThatPrintIt) {
   // LitGPT: "iter time: 603.03 ms" on ten progress lines ("val: n/a" names a value not there yet,
   // no evaluation), then "Training time: 11.20s" once: the end, not a step's time.
