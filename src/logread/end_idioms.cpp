@@ -92,6 +92,10 @@ std::string_view message_of(std::string_view line) {
 
 }  // namespace
 
+bool contains_ci(std::string_view hay, std::string_view needle) {
+  return contains_lower(hay, needle);
+}
+
 bool launcher_says_success(std::string_view line) {
   // deepspeed/launcher/launch.py: logger.info(f"Process {process.pid} exits successfully.")
   return line.size() < 400 && ::memmem(line.data(), line.size(), " exits successfully.", 20);

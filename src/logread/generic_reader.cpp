@@ -1174,6 +1174,22 @@ GenericFindings GenericReader::findings() const {
       it->line = last_line;
     }
   };
+  // Whether training had ended when t's line was printed: an end line before it, its own words
+  // ("| End of training | test loss"), or every counter of the last progress line at its total.
+  const Template* last_progress = nullptr;
+  for (const Template& t : s.templates)
+    if (t.progress && (!last_progress || t.last_line > last_progress->last_line))
+      last_progress = &t;
+  const bool counters_at_total =
+      last_progress && !last_progress->last_counters.empty() &&
+      std::all_of(last_progress->last_counters.begin(), last_progress->last_counters.end(),
+                  [](const LastCounter& c) { return c.total > 0 && c.done >= c.total; }) &&
+      (!s.last_epoch || s.last_epoch->done >= s.last_epoch->total);
+  const auto ended_before = [&](const Template& t) {
+    if (s.end_line != 0 && s.end_line < t.first_line) return true;
+    if (logread::contains_ci(t.example, "end of training")) return true;
+    return counters_at_total;
+  };
   for (const Template* t : read)
     for (const FieldStat& f : t->fields) {
       if (f.canon.role == Role::Ignored || f.count == 0) continue;
@@ -1187,10 +1203,11 @@ GenericFindings GenericReader::findings() const {
           }))
         continue;
       std::string name = f.average ? f.canon.name + "_avg" : f.canon.name;
-      // A test printed once after training ("| End of training | test loss 3.62 |") is the test,
-      // not one of the evaluations during it.
+      // A test printed once after training ended ("| End of training | test loss 3.62 |", Keras's
+      // "Test Accuracy" after the last epoch) is the test, not one of the evaluations during it
+      // (torchvision's "Test:  Acc@1 70.300" of the last epoch, before its "Training time").
       if (f.canon.test && t->count == 1 && t->first_line > s.last_progress_line &&
-          name.starts_with("eval_"))
+          name.starts_with("eval_") && ended_before(*t))
         name = "test_" + name.substr(5);
       // A bare `time` that only grows is the time elapsed, not a step's time (flair's
       // "time (sec): 3.95" since the epoch began, against detectron2's "time: 1.2331").

@@ -229,6 +229,18 @@ void expect_metric(const GenericFindings& f, const std::string& name, double val
   EXPECT_EQ(m->source_line, line) << name;
 }
 
+TEST(GenericReader, ATestBeforeTrainingEndedIsAnEvaluation) {
+  // torchvision: the last epoch's "Test:  Acc@1 70.300 Acc@5 89.820", then "Training time";
+  // Caffe: "Test net output #0: accuracy = 0.9909" at iteration 10000, then "Optimization Done."
+  const GenericFindings tv =
+      read_log("torchvision/classification-resnet-imagenet100-epoch89-end.log").findings();
+  expect_metric(tv, "eval_acc_5", 89.82, 5);
+  EXPECT_EQ(metric(tv, "test_acc_5"), nullptr);
+  const GenericFindings caffe = read_log("caffe/caffe-lenet-mnist-blog.log").findings();
+  expect_metric(caffe, "eval_accuracy", 0.9909, 11);
+  expect_metric(caffe, "eval_loss", 0.0281938, 12);
+}
+
 TEST(GenericReader, ANumberInTheReprOfItsTypeIsThatNumber) {
   // nnU-Net under NumPy 2: "Pseudo dice [np.float32(0.4852)]".
   expect_metric(read_log("nnunet/nnunetv2-2d-wsl-rtx2060-epoch1.log").findings(), "pseudo_dice",
