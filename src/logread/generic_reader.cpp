@@ -399,7 +399,10 @@ struct GenericReader::Impl {
       const Template& t = templates[pi];
       if (t.eval != lf.eval_context || t.text.size() >= kExampleBytes) continue;
       const auto theirs = words(t.text);
-      if (theirs.size() != mine.size()) continue;
+      if (theirs.size() != mine.size()) {
+        if (extends(mine, theirs)) return &t;
+        continue;
+      }
       // Words may differ only where they are values, bars or punctuation, never a key.
       const auto keyless = [](std::string_view w) {
         if (w.find('#') != std::string_view::npos || w.find('~') != std::string_view::npos)
@@ -424,6 +427,31 @@ struct GenericReader::Impl {
       }
     }
     return best;
+  }
+
+  // Whether a line's words are a progress template's with more after them or among them: a
+  // progress line with another message glued after it (a tqdm frame, then "slurmstepd: error:
+  // *** JOB ... CANCELLED" with no newline between), or one more key printed from some step on
+  // (llama2-accessory's `grad_norm: 5.2397 (5.2397)` once warm-up ended). The progress
+  // template's words come first and in order, its first two where they were; at most four words
+  // come in among them, any number after them (the last may start the glued message's word).
+  static bool extends(const std::vector<std::string_view>& mine,
+                      const std::vector<std::string_view>& theirs) {
+    if (theirs.size() < 4 || mine.size() <= theirs.size()) return false;
+    if (mine[0] != theirs[0] || mine[1] != theirs[1]) return false;
+    size_t i = 0, inserted = 0;
+    for (size_t k = 0; k < theirs.size(); ++k) {
+      const std::string_view w = theirs[k];
+      // The glued message starts in the last word (`#]slurmstepd:`).
+      const bool last = k + 1 == theirs.size();
+      while (i < mine.size() && mine[i] != w && !(last && mine[i].starts_with(w))) {
+        ++i;
+        ++inserted;
+      }
+      if (i == mine.size()) return false;
+      ++i;
+    }
+    return inserted <= 4;
   }
 
   void rebuild_by_text() {

@@ -241,6 +241,19 @@ TEST(GenericReader, ATestBeforeTrainingEndedIsAnEvaluation) {
   expect_metric(caffe, "eval_loss", 0.0281938, 12);
 }
 
+TEST(GenericReader, AProgressLineWithMoreWordsAmongOrAfterItsOwnIsStillProgress) {
+  // llama2-accessory: "grad_norm: 5.2397 (5.2397)" printed from step 40 on, among the keys of the
+  // steps before; a tqdm frame with Slurm's "slurmstepd: error: *** JOB 42221 ON clr1247
+  // CANCELLED ..." glued after it.
+  const GenericFindings a =
+      read_log("llama2-accessory/accessory-issue48-llava-finetune.log").findings();
+  expect_metric(a, "step", 40, 14);
+  EXPECT_EQ(a.last_progress_line, 14);
+  const GenericFindings t = read_log("tqdm-script/polymergnn-soap42-slurm-timeout.log").findings();
+  expect_metric(t, "step", 11, 36);
+  EXPECT_EQ(t.last_progress_line, 36);
+}
+
 TEST(GenericReader, ANumberInTheReprOfItsTypeIsThatNumber) {
   // nnU-Net under NumPy 2: "Pseudo dice [np.float32(0.4852)]".
   expect_metric(read_log("nnunet/nnunetv2-2d-wsl-rtx2060-epoch1.log").findings(), "pseudo_dice",
