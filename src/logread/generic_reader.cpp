@@ -708,10 +708,18 @@ struct GenericReader::Impl {
     skeleton_plans.emplace(sk, std::move(plan));
   }
 
+  // Lines after a heading of an evaluation's section (`=====Evaluation Metrics=====`), up to an
+  // empty line or a progress line: an evaluation's (DL4J's ` Accuracy:        0.9856`).
+  bool eval_section = false;
+
   void line(std::string_view text, long long no) {
     if (by_skeleton(text, no)) return;
     if (!logread::read_shape(text, tokens, lf, header)) {
       if (ends(text)) end_line = no;
+      if (text.find_first_not_of(" \t\r") == std::string_view::npos)
+        eval_section = false;
+      else if (logread::heads_evaluation(text))
+        eval_section = true;
       return;
     }
     const auto found = index.find(lf.shape);
@@ -721,6 +729,7 @@ struct GenericReader::Impl {
     if (is_new) {  // a new template: kept only when the line has fields
       logread::read_keys(text, tokens, lf, false, header);
       if (lf.fields.empty()) return;
+      lf.eval_context |= eval_section;
     }
     Template& t = find_or_add(lf.shape, text);
     if (t.count == 0) t.first_line = no;
@@ -814,6 +823,7 @@ struct GenericReader::Impl {
       ++progress_count;
     }
     if (t.progress) {
+      eval_section = false;
       last_progress_line = no;
       last_progress_text.assign(text.substr(0, cut_at(text, kProgressTextBytes)));
     } else if (t.count < 3) {
@@ -990,7 +1000,14 @@ struct GenericReader::Impl {
     if (t.progress) return {"progress", t.why};
     if (first_progress_line == 0) return {"not read", "no progress line in the log"};
     if (!t.has_training()) return {"not read", "no training metric among its keys"};
-    if (t.last_line < first_progress_line)
+    // A configuration prints each of its values once; lines of one template whose training
+    // values change, printed right up to the first progress line, report training (darknet's
+    // "Region 106 Avg IOU: 0.85, Class: 0.99, ..." before each iteration's line).
+    const bool reports = t.count >= 2 && t.last_line + 3 >= first_progress_line &&
+                         std::any_of(t.fields.begin(), t.fields.end(), [](const FieldStat& f) {
+                           return f.canon.role == Role::Training && f.increases + f.decreases > 0;
+                         });
+    if (t.last_line < first_progress_line && !reports)
       return {"not read", "printed only before training started (a configuration)"};
     if (t.eval) return {"evaluation", "an evaluation's line, during or after training"};
     if (t.count == 1) return {"summary", "printed once, after training started"};

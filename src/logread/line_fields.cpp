@@ -1,5 +1,8 @@
 #include "logread/line_fields.hpp"
 
+#include <algorithm>
+#include <cctype>
+
 #include "logread/vocabulary.hpp"
 
 #include <array>
@@ -469,6 +472,35 @@ std::vector<std::string> names_in_context(const std::vector<std::string>& names)
 }
 
 }  // namespace
+
+bool heads_evaluation(std::string_view line) {
+  if (line.size() > 160) return false;
+  while (!line.empty() && (line.back() == ' ' || line.back() == '\t' || line.back() == '\r'))
+    line.remove_suffix(1);
+  const auto rule = [](std::string_view s) {
+    return s.find("===") != std::string_view::npos || s.find("---") != std::string_view::npos ||
+           s.find("***") != std::string_view::npos || s.find("###") != std::string_view::npos;
+  };
+  // The message: after the last " - " of a logger's prefix (`o.d.o.l.EvaluativeListener - `).
+  std::string_view m = line;
+  if (const size_t p = m.rfind(" - "); p != std::string_view::npos && !rule(m.substr(p + 3)))
+    m = m.substr(p + 3);
+  // Its words: runs of letters.
+  std::vector<std::string_view> words;
+  for (size_t i = 0; i < m.size() && words.size() <= 8;) {
+    while (i < m.size() && !std::isalpha(static_cast<unsigned char>(m[i]))) ++i;
+    size_t j = i;
+    while (j < m.size() && std::isalpha(static_cast<unsigned char>(m[j]))) ++j;
+    if (j > i) words.emplace_back(m.substr(i, j - i));
+    i = j;
+  }
+  if (words.empty() || words.size() > 8) return false;
+  // A rule around it, or a short title ending with a colon: an evaluation word anywhere in it; a
+  // sentence ending with "..." says what it starts doing: its first word.
+  if (rule(m) || m.ends_with(":"))
+    return std::any_of(words.begin(), words.end(), [](std::string_view w) { return eval_word(w); });
+  return m.ends_with("...") && eval_word(words.front());
+}
 
 void read_fields(std::string_view line, std::vector<Token>& tokens, LineFields& out,
                  bool with_template_text, TableHeader& header) {

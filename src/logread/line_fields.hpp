@@ -66,6 +66,12 @@ bool read_shape(std::string_view line, std::vector<Token>& tokens, LineFields& o
 void read_keys(std::string_view line, const std::vector<Token>& tokens, LineFields& out,
                bool with_template_text, const TableHeader& header);
 
+// Whether a line without a value heads an evaluation's section: its message (after a logger's
+// prefix) holds an evaluation word (eval, evaluation, validation, test, ...) and is a heading —
+// framed by a rule (`=====Evaluation Metrics=====`, `***** eval metrics *****`) or ending with
+// `:` or `...` (`Evaluating on test set...`, `Validation results:`).
+bool heads_evaluation(std::string_view line);
+
 // The template text of a line: each number, counter, duration and timestamp written as `#`, bar
 // glyphs as `~`, blanks collapsed to one (a word keeps its digits: `loss_0` and `loss_1` are
 // other keys).

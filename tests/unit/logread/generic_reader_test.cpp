@@ -254,6 +254,25 @@ TEST(GenericReader, AProgressLineWithMoreWordsAmongOrAfterItsOwnIsStillProgress)
   EXPECT_EQ(t.last_progress_line, 36);
 }
 
+TEST(GenericReader, LinesWhoseTrainingValuesChangeUpToTheFirstProgressLineAreNoConfiguration) {
+  // darknet: "Region 106 Avg IOU: 0.854799, Class: 0.999842, ..." printed before each iteration's
+  // "10090: 1.262299, 1.207728 avg loss, ..." (the excerpt starts with them).
+  const GenericFindings f = read_log("darknet/darknet-yolov3-resize-oom-issue491.log").findings();
+  expect_metric(f, "avg_iou", 0.854799, 4);
+  expect_metric(f, "no_obj", 0.000877, 4);
+}
+
+TEST(GenericReader, TheLinesUnderAnEvaluationsHeadingAreAnEvaluations) {
+  // DL4J: "=====Evaluation Metrics=====" then " Accuracy:        0.9856"; dlrm's "Defined test
+  // indices..." before training is no heading (its progress lines stay progress).
+  const GenericFindings f = read_log("dl4j/lenet-mnist-cpu-example-finished.log").findings();
+  expect_metric(f, "eval_accuracy", 0.9856, 119);
+  expect_metric(f, "eval_f1_score", 0.9855, 122);
+  EXPECT_EQ(metric(f, "accuracy"), nullptr);
+  const GenericFindings d = read_log("dlrm/dlrm-jax-kaggle-gpu.log").findings();
+  expect_metric(d, "step", 10240, 21);
+}
+
 TEST(GenericReader, ANumberInTheReprOfItsTypeIsThatNumber) {
   // nnU-Net under NumPy 2: "Pseudo dice [np.float32(0.4852)]".
   expect_metric(read_log("nnunet/nnunetv2-2d-wsl-rtx2060-epoch1.log").findings(), "pseudo_dice",

@@ -171,5 +171,19 @@ TEST(Vocabulary, SpellingsUnitsAndQualifiersGiveTheCanonicalNames) {
   EXPECT_EQ(canonical("rank", "", false, false, 1).role, Role::Ignored);
 }
 
+TEST(LineFields, AnEvaluationsHeadingIsARuleOrATitleWithAnEvaluationWord) {
+  // DL4J's banner, its EvaluativeListener's title; mingpt's "Evaluating on test set..."; not
+  // dlrm's "Defined test indices..." nor a rule with no evaluation word.
+  EXPECT_TRUE(
+      heads_evaluation("========================Evaluation Metrics========================"));
+  EXPECT_TRUE(heads_evaluation("o.d.o.l.EvaluativeListener - Evaluation:"));
+  EXPECT_TRUE(
+      heads_evaluation("10/21/2024 18:23:52 - INFO - __main__ -   Evaluating on test set..."));
+  EXPECT_FALSE(heads_evaluation("Defined test indices..."));
+  EXPECT_FALSE(
+      heads_evaluation("=========================Confusion Matrix========================="));
+  EXPECT_FALSE(heads_evaluation("time/loss/accuracy (if enabled):"));
+}
+
 }  // namespace
 }  // namespace aerun::logread
