@@ -787,6 +787,11 @@ struct GenericReader::Impl {
       // Before any line repeated: one line that counts training and prints how it goes (a log
       // cut short, a crash after the first report: `train | step: 22785 | steps/sec: 0.4`).
       promote(t, "a training counter and a training metric on one line");
+    } else if (!t.progress && !t.eval && t.count == 1 && first_progress_line == 0 &&
+               training_bar(t, text)) {
+      // A tqdm bar of training's steps or epochs, once: a run that died at its first step
+      // (`Training progress:   0%|  | 0/30000 [00:00<?, ?it/s]`, then a traceback).
+      promote(t, "a progress bar of training's steps");
     } else if (!t.progress && !t.eval && t.count >= 2) {
       std::string why;
       if (counter_grew && (training || named_counter)) {
@@ -864,6 +869,21 @@ struct GenericReader::Impl {
       record_shapes.clear();
       record_counter = record_training = record_marked = false;
     }
+  }
+
+  // Whether a line of t is a tqdm bar (its rate `it/s` or `s/it` in the brackets after the count)
+  // whose counter, done/total, is named a step or epoch by its description.
+  static bool training_bar(const Template& t, std::string_view text) {
+    if (text.find("%|") == std::string_view::npos ||
+        (text.find("it/s]") == std::string_view::npos &&
+         text.find("s/it]") == std::string_view::npos &&
+         text.find("it/s,") == std::string_view::npos &&
+         text.find("s/it,") == std::string_view::npos))
+      return false;
+    return std::any_of(t.fields.begin(), t.fields.end(), [&](const FieldStat& f) {
+      return f.counter && f.last_line == t.last_line && !f.key.empty() &&
+             (f.canon.name == "step" || f.canon.name == "epoch");
+    });
   }
 
   // Whether line `no` of t counts (a done/total step or epoch) and prints no training metric: a

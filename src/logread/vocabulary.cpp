@@ -354,6 +354,9 @@ Canonical canonical(std::string_view key, std::string_view unit, bool eval, bool
     }
   }
   const Entry* e = lookup(joined);
+  // A counter done/total that a bar's description calls progress ("Training progress:   0%|
+  // | 0/30000", "Progress on: 12.9kit/200kit"): the steps.
+  if (!e && counter && (joined == "progress" || joined == "progress_on")) e = lookup("step");
   // A unit as the key (`| ms/batch 11.43 |`, `sec/step:`): the quantity the unit measures.
   if (!e && u.empty()) {
     if (const auto uw = unit_word(key); !uw.empty()) {

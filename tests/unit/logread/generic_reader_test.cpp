@@ -273,6 +273,16 @@ TEST(GenericReader, TheLinesUnderAnEvaluationsHeadingAreAnEvaluations) {
   expect_metric(d, "step", 10240, 21);
 }
 
+TEST(GenericReader, OneFrameOfATrainingBarIsProgress) {
+  // 3D Gaussian Splatting: "Training progress:   0%|   | 0/30000 [00:00<?, ?it/s]", then the
+  // CUDA out-of-memory traceback of its first step.
+  const GenericFindings f =
+      read_log("gaussian-splatting/truck-densification-stats-oom-at-start.log").findings();
+  EXPECT_EQ(f.progress_lines, 1);
+  expect_metric(f, "step", 0, 8);
+  expect_metric(f, "total_steps", 30000, 8);
+}
+
 TEST(GenericReader, ANumberInTheReprOfItsTypeIsThatNumber) {
   // nnU-Net under NumPy 2: "Pseudo dice [np.float32(0.4852)]".
   expect_metric(read_log("nnunet/nnunetv2-2d-wsl-rtx2060-epoch1.log").findings(), "pseudo_dice",
