@@ -460,6 +460,8 @@ Canonical canonical(std::string_view key, std::string_view unit, bool eval, bool
   // A rate's unit names it whatever the key ("Speed: 363.20 samples/sec").
   if (!e && (u == "samples/s" || u == "tokens/s" || u == "steps/s" || u == "it/s"))
     e = lookup(u == "it/s" ? "it/s" : std::string(u));
+  // ... and so does TFLOP/s, a device's rate ("approx flops per GPU: 193.1TFLOPS", GPT-NeoX).
+  if (!e && u == "TFLOP/s") e = lookup("tflop/s");
   if (!e) {
     c.name = n.empty() ? std::string(unit) : n;
     if (c.name.empty()) c.name = "value";

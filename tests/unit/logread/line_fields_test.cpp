@@ -171,6 +171,14 @@ TEST(Vocabulary, SpellingsUnitsAndQualifiersGiveTheCanonicalNames) {
   EXPECT_EQ(canonical("rank", "", false, false, 1).role, Role::Ignored);
 }
 
+TEST(Vocabulary, ARateUnitNamesItsQuantityWhateverTheKey) {
+  // GPT-NeoX: "approx flops per GPU: 193.1TFLOPS".
+  const Canonical f = canonical("approx flops per GPU", "TFLOP/s", false, false, 193.1);
+  EXPECT_EQ(f.name, "tflops_per_gpu");
+  EXPECT_EQ(f.unit, "TFLOP/s");
+  EXPECT_EQ(canonical("Speed", "samples/s", false, false, 363.2).name, "samples_per_s");
+}
+
 TEST(LineFields, AnEvaluationsHeadingIsARuleOrATitleWithAnEvaluationWord) {
   // DL4J's banner, its EvaluativeListener's title; mingpt's "Evaluating on test set..."; not
   // dlrm's "Defined test indices..." nor a rule with no evaluation word.
