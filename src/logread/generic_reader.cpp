@@ -8,6 +8,7 @@
 #include <emmintrin.h>
 #endif
 #include <unordered_map>
+#include <unordered_set>
 
 #include "logread/end_idioms.hpp"
 #include "logread/line_fields.hpp"
@@ -624,6 +625,7 @@ struct GenericReader::Impl {
   // Reads a line by its skeleton's plan: true when it had one (and the line was read).
   bool by_skeleton(std::string_view text, long long no) {
     const uint64_t sk = skeleton_of(text, runs);
+    last_skeleton = sk;
     const auto it = skeleton_plans.find(sk);
     if (it == skeleton_plans.end() || it->second.runs != runs.size()) return false;
     const auto ti = index.find(it->second.shape);
@@ -712,8 +714,24 @@ struct GenericReader::Impl {
   // empty line or a progress line: an evaluation's (DL4J's ` Accuracy:        0.9856`).
   bool eval_section = false;
 
+  // The skeletons of lines that had no field (a timestamped message, a warning with a number):
+  // the next line of one is not cut into tokens again. Rows of numbers get keys from a table's
+  // header: a new header forgets them.
+  std::unordered_set<uint64_t> fieldless;
+  uint64_t fieldless_generation = 0;
+  uint64_t last_skeleton = 0;
+  static constexpr size_t kMaxFieldless = 4096;
+
   void line(std::string_view text, long long no) {
     if (by_skeleton(text, no)) return;
+    if (fieldless_generation != header.generation) {
+      fieldless.clear();
+      fieldless_generation = header.generation;
+    }
+    if (fieldless.count(last_skeleton)) {
+      if (ends(text)) end_line = no;
+      return;
+    }
     if (!logread::read_shape(text, tokens, lf, header)) {
       if (ends(text)) end_line = no;
       if (text.find_first_not_of(" \t\r") == std::string_view::npos)
@@ -728,7 +746,11 @@ struct GenericReader::Impl {
     if ((is_new || templates[found->second].count < 2) && ends(text)) end_line = no;
     if (is_new) {  // a new template: kept only when the line has fields
       logread::read_keys(text, tokens, lf, false, header);
-      if (lf.fields.empty()) return;
+      if (lf.fields.empty()) {
+        if (fieldless.size() < kMaxFieldless && header.generation == fieldless_generation)
+          fieldless.insert(last_skeleton);
+        return;
+      }
       lf.eval_context |= eval_section;
     }
     Template& t = find_or_add(lf.shape, text);
