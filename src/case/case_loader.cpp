@@ -8,6 +8,7 @@
 #include <cctype>
 #include <filesystem>
 #include <sstream>
+#include <utility>
 
 #include "aerun/util/sha256.hpp"
 #include "aerun/util/template_text.hpp"
@@ -29,8 +30,77 @@ const std::vector<std::string>& top_level_keys() {
       "command",   "repeat",     "timeout",    "retries",    "exclusive", "presets",
       "metrics",   "status",     "startup",    "tables",     "plots",     "launcher",
       "scheduler", "resources",  "search",     "completion", "rerun",     "poll_interval",
-      "stall",     "first_step", "provenance", "rundir",     "steps",     "container"};
+      "stall",     "first_step", "provenance", "rundir",     "steps",     "container",
+      "systems"};
   return keys;
+}
+
+// The keys a case may pin per system (`systems: {aurora: {...}}`): how and where its runs run,
+// not what the case is (its name, tables, plots and search stay the case's).
+const std::vector<std::string>& system_keys() {
+  static const std::vector<std::string> keys{
+      "workdir",   "shell",         "env",    "params",     "zip",       "include",  "exclude",
+      "derive",    "command",       "repeat", "timeout",    "exclusive", "launcher", "scheduler",
+      "resources", "poll_interval", "stall",  "first_step", "rundir",    "steps",    "container"};
+  return keys;
+}
+
+// base with over's entries read over it: a key both hold as a map is merged key by key, any other
+// value of over replaces base's. The nodes are the file's own (their lines kept); neither map is
+// changed.
+YAML::Node merged_map(const YAML::Node& base, const YAML::Node& over) {
+  std::vector<std::pair<std::string, YAML::Node>> out;
+  for (auto kv = base.begin(); kv != base.end(); ++kv) {
+    YAML::Node v;
+    v.reset(kv->second);
+    out.emplace_back(kv->first.Scalar(), v);
+  }
+  for (auto kv = over.begin(); kv != over.end(); ++kv) {
+    const std::string name = kv->first.Scalar();
+    const auto it =
+        std::find_if(out.begin(), out.end(), [&](const auto& p) { return p.first == name; });
+    YAML::Node v;
+    if (it != out.end() && it->second.IsMap() && kv->second.IsMap())
+      v.reset(merged_map(it->second, kv->second));
+    else
+      v.reset(kv->second);
+    if (it != out.end())
+      it->second.reset(v);
+    else
+      out.emplace_back(name, v);
+  }
+  YAML::Node m(YAML::NodeType::Map);
+  for (const auto& [name, v] : out) m[name] = v;
+  return m;
+}
+
+// The case's top-level entries with its values for `system` read over them (see CaseOverrides).
+// Each system's entry is checked to be a map of the keys a case may pin per system.
+std::vector<Item> entries_on_system(const YamlReader& r, const std::string& system) {
+  std::vector<Item> top = r.entries(r.root(), top_level_keys());
+  const auto sys =
+      std::find_if(top.begin(), top.end(), [](const Item& e) { return e.name == "systems"; });
+  if (sys == top.end()) return top;
+  std::vector<Item> pins;
+  for (const Item& s : r.entries(*sys)) {
+    if (s.name.empty() || s.name.find_first_of(" \t/") != std::string::npos)
+      throw InputError(s.key_loc, s.key, "a system's name: a profile's name (aerun systems)");
+    const std::vector<Item> keys = r.entries(s, system_keys());
+    if (s.name == system) pins = keys;
+  }
+  top.erase(sys);
+  for (const Item& p : pins) {
+    const auto it =
+        std::find_if(top.begin(), top.end(), [&](const Item& e) { return e.name == p.name; });
+    if (it == top.end()) {
+      top.push_back(Item{p.node, p.name, p.name, p.loc, p.key_loc});
+    } else if (it->node.IsMap() && p.node.IsMap()) {
+      it->node.reset(merged_map(it->node, p.node));
+    } else {
+      *it = Item{p.node, p.name, p.name, p.loc, p.key_loc};
+    }
+  }
+  return top;
 }
 
 // An absolute, normalised path without a trailing separator.
@@ -340,7 +410,7 @@ CaseSpec parse_case(const std::string& yaml_text, const std::string& file,
   std::vector<Item> search;  // after the sweep sections, before the checks
   std::vector<Item> policy;  // retries, rerun: they name statuses, known once presets are applied
   SourceLoc presets_loc;     // presets resolve once metrics, status and startup are read
-  for (const Item& e : r.entries(r.root(), top_level_keys())) {
+  for (const Item& e : entries_on_system(r, overrides.system)) {
     if (e.name == "tables")
       tables.push_back(e);
     else if (e.name == "plots")
@@ -373,6 +443,17 @@ CaseSpec parse_case(const std::string& yaml_text, const std::string& file,
   for (const Item& p : plots) detail::read_plots(r, p, spec);
   spec.file_digest = sha256_hex(yaml_text);
   spec.version = case_version(spec);
+  // Read as it runs on each system it pins values for: an error in those is found here, on any
+  // machine, naming its line.
+  if (!overrides.checking_systems)
+    if (const YAML::Node root = r.root().node, systems = std::as_const(root)["systems"];
+        systems && systems.IsMap())
+      for (auto kv = systems.begin(); kv != systems.end(); ++kv) {
+        CaseOverrides on = overrides;
+        on.system = kv->first.Scalar();
+        on.checking_systems = true;
+        if (on.system != overrides.system) parse_case(yaml_text, file, base_dir, on);
+      }
   return spec;
 }
 

@@ -177,9 +177,6 @@ int run_case_command(const Globals& g, const CaseArgs& a) {
     throw InputError(SourceLoc{}, "--resume",
                      "--resume is gone: `aerun case` always continues where it stopped (runs "
                      "already done are reused); drop the flag");
-  // The watchdogs from the command line win over the case's (0 turns one off).
-  CaseSpec spec = load_case(a.file, CaseOverrides{a.stall, a.first_step, a.container,
-                                                  a.container_runtime, a.no_container});
   // The system: --system, else the one recognised here (none: `local`, no named machine).
   if (!a.systems.empty()) name_stored_hosts_by(a.systems);
   const SystemCatalog catalog = load_system_catalog(system_folders(a.systems));
@@ -197,6 +194,11 @@ int run_case_command(const Globals& g, const CaseArgs& a) {
     p = m.profile;
     std::cerr << "aerun: system " << p->name << " (" << m.why << "; --system local for none)\n";
   }
+  // The watchdogs from the command line win over the case's (0 turns one off); the case's own
+  // values for the system are read over its keys.
+  CaseSpec spec =
+      load_case(a.file, CaseOverrides{a.stall, a.first_step, a.container, a.container_runtime,
+                                      a.no_container, p ? p->name : std::string()});
   if (p) {
     apply_system(spec, *p);
     spec.system = stored_system_name(*p);

@@ -106,6 +106,48 @@ TEST(CaseOnASystem, APortableCaseBecomesEachCentresJobScript) {
   EXPECT_THAT(script, Not(HasSubstr("module load conda")));
 }
 
+TEST(CaseOnASystem, TheCasesOwnValuesForASystemAreReadOverItsKeys) {
+  // One file for two machines: Polaris gets 10 nodes in its `prod` queue and its own variable,
+  // Perlmutter the file's 2 nodes; a key of a map the system pins (resources.nodes) leaves the
+  // map's other keys (walltime) as the file has them.
+  TempDir d;
+  write_file(d / "c.yaml", std::string(kPortable) +
+                               "env: {FOO: base}\n"
+                               "systems:\n"
+                               "  polaris:\n"
+                               "    resources: {nodes: 10, queue: prod}\n"
+                               "    env: {FOO: on-polaris}\n"
+                               "  perlmutter: {}\n");
+  auto r = run_aerun(d, {"case", "c.yaml", "--system", "polaris", "--dry-run"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::string script = job_script(d, ".pbs");
+  EXPECT_THAT(script, AllOf(HasSubstr("#PBS -q prod\n"), HasSubstr("select=10"),
+                            HasSubstr("#PBS -l walltime=00:30:00\n"), HasSubstr("on-polaris")))
+      << script;
+  fs::remove_all(d / "results");
+  r = run_aerun(d, {"case", "c.yaml", "--system", "perlmutter", "--dry-run"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  script = job_script(d, ".sbatch");
+  EXPECT_THAT(script,
+              AllOf(HasSubstr("--nodes=2"), HasSubstr("FOO=base"), Not(HasSubstr("on-polaris"))))
+      << script;
+}
+
+TEST(CaseOnASystem, AnErrorInASystemsValuesIsFoundOnAnyMachineAtItsLine) {
+  TempDir d;
+  write_file(d / "c.yaml", std::string(kPortable) +
+                               "systems:\n"
+                               "  polaris:\n"
+                               "    resources: {nodes: many}\n");
+  auto r = run_aerun(d, {"case", "c.yaml", "--system", "local", "--dry-run"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, AllOf(HasSubstr("c.yaml:7:"), HasSubstr("resources.nodes"))) << r.err;
+  write_file(d / "k.yaml", std::string(kPortable) + "systems:\n  polaris:\n    case: other\n");
+  r = run_aerun(d, {"case", "k.yaml", "--system", "local", "--dry-run"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, AllOf(HasSubstr("k.yaml:7:"), HasSubstr("unknown key 'case'"))) << r.err;
+}
+
 TEST(CaseOnASystem, WhatTheSystemsQueueDoesNotAllowIsRefusedAtTheCasesKey) {
   TempDir d;
   write_file(d / "c.yaml",

@@ -21,6 +21,12 @@ struct CaseOverrides {
   // `--container IMAGE`, `--container-runtime R`, `--no-container` (docs/containers.md).
   std::string container_image, container_runtime;
   bool no_container = false;
+  // The system the case runs on (`--system`, or the one recognised): the case's own values for
+  // it (`systems: {NAME: {...}}`) are read over its keys. "" reads none of them.
+  std::string system;
+  // Set while the other systems' values are read to check them (parse_case reads the file once
+  // for each system it pins values for): they are not checked again.
+  bool checking_systems = false;
 };
 
 // Reads and validates a case file; throws InputError ("file:line:col: key: message") on any bad

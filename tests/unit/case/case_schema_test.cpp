@@ -93,6 +93,29 @@ tables:
 plots:
   p1: {title: P, table: t2, kind: line, x: layers, y: rate, series: method, fit: linear,
        paper: false, xlabel: L, ylabel: R, logy: false}
+systems:
+  lab:
+    workdir: .
+    shell: /bin/bash
+    env: {A: b}
+    params: {layers: [16]}
+    zip: []
+    include: []
+    exclude: []
+    derive: {}
+    command: echo {layers}
+    repeat: 1
+    timeout: 1h
+    exclusive: gpu
+    launcher: none
+    scheduler: local
+    resources: {}
+    poll_interval: 5s
+    stall: 10m
+    first_step: 20m
+    rundir: none
+    steps: {}
+    container: {}
 )yaml";
 
 const char* kSearch = R"yaml(case: sink2
