@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 #include <yaml-cpp/depthguard.h>
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/parser.h>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -11,6 +13,7 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <sstream>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -56,19 +59,69 @@ std::string did_you_mean(const std::string& s, const std::vector<std::string>& v
   return near.empty() ? "" : " (did you mean '" + near + "'?)";
 }
 
+namespace {
+
+// What one YAML document holds, read as the parser's events: whether it holds anything but a null
+// and where that starts, or where its null is.
+class DocumentContent : public YAML::EventHandler {
+ public:
+  bool content = false;
+  YAML::Mark first, null_at;
+
+  void OnDocumentStart(const YAML::Mark&) override {}
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& m, YAML::anchor_t) override { null_at = m; }
+  void OnAlias(const YAML::Mark& m, YAML::anchor_t) override { hold(m); }
+  void OnScalar(const YAML::Mark& m, const std::string&, YAML::anchor_t,
+                const std::string&) override {
+    hold(m);
+  }
+  void OnSequenceStart(const YAML::Mark& m, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {
+    hold(m);
+  }
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark& m, const std::string&, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {
+    hold(m);
+  }
+  void OnMapEnd() override {}
+
+ private:
+  void hold(const YAML::Mark& m) {
+    if (!content) first = m;
+    content = true;
+  }
+};
+
+}  // namespace
+
 YamlReader::YamlReader(std::string file, const std::string& text)
     : file_(std::move(file)), text_(text) {
   YAML::Node doc;
   try {
     // One document: a second after `---` was silently ignored, its keys never checked (issue 40's
-    // fourth pass). An empty one (a trailing `---`) is nothing.
-    const std::vector<YAML::Node> docs = YAML::LoadAll(text_);
-    if (!docs.empty()) doc = docs[0];
-    for (size_t i = 1; i < docs.size(); ++i)
-      if (!docs[i].IsNull())
-        throw InputError(loc(docs[i], SourceLoc{file_, 1, 1}), "",
+    // fourth pass). An empty one (a trailing `---`) is nothing. The documents are walked as
+    // events, not by YAML::LoadAll: yaml-cpp 0.7's loops for ever on some malformed input (`,a:
+    // b\nc d`: a null document at the same place each turn, its memory growing;
+    // jbeder/yaml-cpp#1040, fixed by #1319 after 0.8.0). A null at the place of the last one is
+    // that loop: the walk stops there, and the first document is loaded alone.
+    std::istringstream in(text_);
+    YAML::Parser parser(in);
+    int last_null = -1;
+    for (int docs = 0;; ++docs) {
+      DocumentContent d;
+      if (!parser.HandleNextDocument(d)) break;
+      if (docs > 0 && d.content)
+        throw InputError(SourceLoc{file_, d.first.line + 1, d.first.column + 1}, "",
                          "a second YAML document: a file holds one (remove the `---` before it, "
                          "or give it a file of its own)");
+      if (!d.content) {
+        if (d.null_at.pos == last_null) break;
+        last_null = d.null_at.pos;
+      }
+    }
+    doc = YAML::Load(text_);
   } catch (const YAML::DeepRecursion& e) {
     throw InputError(
         SourceLoc{file_, e.mark.line + 1, e.mark.column + 1}, "",

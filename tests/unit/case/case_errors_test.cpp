@@ -417,5 +417,13 @@ TEST(CaseErrors, ASecondYamlDocumentIsRefusedWhereItStarts) {
   EXPECT_THAT(error_of(kHead + "timeout: soon\n---\n"), StartsWith("bad.yaml:3:10: timeout:"));
 }
 
+TEST(CaseErrors, AStrayCommaBeforeTheKeysIsAnErrorNotAParserThatLoopsForEver) {
+  // Found by fuzz_case_loader: yaml-cpp 0.7's LoadAll loops on it (jbeder/yaml-cpp#1040), its
+  // memory growing; the documents are walked with a guard instead.
+  EXPECT_THAT(error_of(",case: x\ncommand count \n"),
+              StartsWith("bad.yaml:1:1: a case file must be a map"));
+  EXPECT_THAT(error_of(",\n"), StartsWith("bad.yaml:1:1: a case file must be a map"));
+}
+
 }  // namespace
 }  // namespace aerun
