@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <iterator>
 #include <map>
 
 #include "aerun/judge/run_status.hpp"
@@ -202,6 +203,31 @@ const std::vector<RegressVerdict>& regress_verdicts() {
 int RegressReport::count(RegressVerdict verdict) const {
   return static_cast<int>(std::count_if(rows.begin(), rows.end(),
                                         [&](const RegressRow& r) { return r.verdict == verdict; }));
+}
+
+std::vector<RegressRow> compare_with_system(const std::string& case_name, const CaseSpec* spec,
+                                            const SessionRuns& base, const std::string& base_system,
+                                            const SessionRuns& current,
+                                            const RegressOptions& opts) {
+  std::vector<RegressRow> out;
+  if (base.runs.empty()) return out;
+  std::vector<std::string> others;  // the other systems, as first met
+  for (const RunRecord& r : current.runs)
+    if (r.system != base_system &&
+        std::find(others.begin(), others.end(), r.system) == others.end())
+      others.push_back(r.system);
+  for (const std::string& system : others) {
+    // The base system's runs stand for that point on this system: the point is the same.
+    SessionRuns b = base;
+    for (RunRecord& r : b.runs) r.system = system;
+    SessionRuns cur{current.label, {}};
+    for (const RunRecord& r : current.runs)
+      if (r.system == system) cur.runs.push_back(r);
+    auto rows = compare_case(case_name, spec, {b}, cur, opts);
+    out.insert(out.end(), std::make_move_iterator(rows.begin()),
+               std::make_move_iterator(rows.end()));
+  }
+  return out;
 }
 
 std::vector<RegressRow> compare_case(const std::string& case_name, const CaseSpec* spec,

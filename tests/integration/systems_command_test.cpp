@@ -325,3 +325,29 @@ tables:
   EXPECT_THAT(run_aerun(d, {"table", "bysys", "--cases", "c.yaml", "--only", "system=lab-b"}).out,
               AllOf(HasSubstr("| x | lab-b |\n"), Not(HasSubstr("lab-a"))));
 }
+
+TEST(SystemsOfRuns, RegressComparesOneSystemWithAnotherSessionBySession) {
+  // One case file for two machines of the user's own (its step time pinned per system), a night
+  // on each; `regress --baseline system=lab-a` judges lab-b's night against lab-a's.
+  TempDir d;
+  two_labs(d);
+  write_file(d / "c.yaml",
+             "case: speed\nparams: {x: [1]}\nrepeat: 5\ncommand: echo \"iter_ms=$T\"\n"
+             "metrics: {iter_ms: 'iter_ms=([0-9.]+)'}\n"
+             "systems:\n  lab-a: {env: {T: 100}}\n  lab-b: {env: {T: 130}}\n");
+  ASSERT_EQ(run_aerun(d, {"case", "c.yaml", "--system", "lab-a", "--systems", d / "mine", "--label",
+                          "night-a"})
+                .code,
+            0);
+  ASSERT_EQ(run_aerun(d, {"case", "c.yaml", "--system", "lab-b", "--systems", d / "mine", "--label",
+                          "night-b"})
+                .code,
+            0);
+  const auto r = run_aerun(d, {"regress", "--baseline", "system=lab-a"});
+  EXPECT_EQ(r.code, 1) << r.out << r.err;  // lab-b is slower
+  EXPECT_THAT(r.out, AllOf(HasSubstr("system lab-a (night-a)"), HasSubstr("x=1 on lab-b"),
+                           HasSubstr("regressed")));
+  const auto none = run_aerun(d, {"regress", "--baseline", "system=lab-c"});
+  EXPECT_EQ(none.code, 2);
+  EXPECT_THAT(none.err, HasSubstr("has a run on system lab-c"));
+}

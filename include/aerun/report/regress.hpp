@@ -102,6 +102,14 @@ std::vector<RegressRow> compare_case(const std::string& case_name, const CaseSpe
                                      const std::vector<SessionRuns>& baselines,
                                      const SessionRuns& current, const RegressOptions& opts);
 
+// One system against another (`aerun regress --baseline system=NAME`): each other system's runs
+// of a case in `current` compared, point by point, with `base`, the case's runs on base_system
+// ("" for runs on no named system) in the session that last ran it there. Runs of `current` on
+// base_system itself are left out. Empty when `base` is.
+std::vector<RegressRow> compare_with_system(const std::string& case_name, const CaseSpec* spec,
+                                            const SessionRuns& base, const std::string& base_system,
+                                            const SessionRuns& current, const RegressOptions& opts);
+
 // A short Markdown summary: counts per verdict, then every row that is not unchanged.
 std::string render_regress_markdown(const RegressReport& r);
 // JUnit XML: a testsuite per case, a testcase per point × metric; regressed and newly failing are

@@ -217,6 +217,32 @@ TEST(Regress, MarkdownCountsTheVerdictsAndListsWhatChanged) {
   EXPECT_THAT(json, HasSubstr("\"verdict\": \"regressed\""));
 }
 
+TEST(Regress, OneSystemAgainstAnotherComparesEachPointWithTheBaseSystemsRuns) {
+  // A night on Polaris (100 ms) and, merged beside it, one on Aurora (130 ms): `--baseline
+  // system=polaris` says Aurora's point is slower; Polaris's own runs are the baseline, never
+  // judged.
+  auto on = [](SessionRuns s, const std::string& system) {
+    for (auto& r : s.runs) r.system = system;
+    return s;
+  };
+  const SessionRuns polaris = on(session("night1", noisy(100, 0.02, 5, 1)), "polaris");
+  SessionRuns night = on(session("night1@beta", noisy(130, 0.02, 5, 2)), "aurora");
+  for (const auto& r : polaris.runs) night.runs.push_back(r);  // left out: the base system's
+  const auto rows = compare_with_system("c", nullptr, polaris, "polaris", night, RegressOptions{});
+  int iter_rows = 0;
+  for (const auto& r : rows)
+    if (r.metric == "iter_ms") {
+      ++iter_rows;
+      EXPECT_EQ(r.verdict, RegressVerdict::Regressed) << r.point;
+      EXPECT_THAT(r.point, HasSubstr("on aurora"));
+      EXPECT_EQ(r.base_n, 5);
+    }
+  EXPECT_EQ(iter_rows, 1);
+  EXPECT_TRUE(
+      compare_with_system("c", nullptr, SessionRuns{}, "perlmutter", night, RegressOptions{})
+          .empty());
+}
+
 TEST(Regress, EachSystemIsComparedWithItselfNeverWithAnotherMachine) {
   // Polaris stays at 100 ms; Aurora, at 130 ms in both nights, is no regression of Polaris.
   auto on = [](SessionRuns s, const std::string& system) {
