@@ -82,7 +82,15 @@ std::vector<Item> entries_on_system(const YamlReader& r, const std::string& syst
       std::find_if(top.begin(), top.end(), [](const Item& e) { return e.name == "systems"; });
   if (sys == top.end()) return top;
   std::vector<Item> pins;
-  for (const Item& s : r.entries(*sys)) {
+  const std::vector<Item> systems = r.entries(*sys);
+  // Each system's values are checked by reading the file once more (parse_case): a bound keeps
+  // a file of thousands of systems from taking minutes.
+  constexpr size_t kMaxSystems = 64;
+  if (systems.size() > kMaxSystems)
+    throw InputError(
+        sys->loc, sys->key,
+        fmt::format("{} systems: a case pins values for at most {}", systems.size(), kMaxSystems));
+  for (const Item& s : systems) {
     if (s.name.empty() || s.name.find_first_of(" \t/") != std::string::npos)
       throw InputError(s.key_loc, s.key, "a system's name: a profile's name (aerun systems)");
     const std::vector<Item> keys = r.entries(s, system_keys());

@@ -417,6 +417,16 @@ TEST(CaseErrors, ASecondYamlDocumentIsRefusedWhereItStarts) {
   EXPECT_THAT(error_of(kHead + "timeout: soon\n---\n"), StartsWith("bad.yaml:3:10: timeout:"));
 }
 
+TEST(CaseErrors, ACasePinsValuesForAtMost64Systems) {
+  // Each system's values are checked by reading the file again: thousands would take minutes.
+  std::string many = kHead + "systems:\n";
+  for (int i = 0; i < 65; ++i) many += "  s" + std::to_string(i) + ": {}\n";
+  EXPECT_THAT(error_of(many), StartsWith("bad.yaml:4:3: systems: 65 systems: a case pins values "
+                                         "for at most 64"));
+  EXPECT_THAT(error_of(kHead + "systems:\n  lab: {timeout: soon}\n"),
+              StartsWith("bad.yaml:4:18: timeout:"));
+}
+
 TEST(CaseErrors, AStrayCommaBeforeTheKeysIsAnErrorNotAParserThatLoopsForEver) {
   // Found by fuzz_case_loader: yaml-cpp 0.7's LoadAll loops on it (jbeder/yaml-cpp#1040), its
   // memory growing; the documents are walked with a guard instead.
