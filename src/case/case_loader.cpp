@@ -94,21 +94,30 @@ std::vector<Item> entries_on_system(const YamlReader& r, const std::string& syst
     if (s.name.empty() || s.name.find_first_of(" \t/") != std::string::npos)
       throw InputError(s.key_loc, s.key, "a system's name: a profile's name (aerun systems)");
     const std::vector<Item> keys = r.entries(s, system_keys());
-    if (s.name == system) pins = keys;
+    if (s.name == system)
+      for (const Item& k : keys) pins.push_back(k);
   }
-  top.erase(sys);
-  for (const Item& p : pins) {
-    const auto it =
-        std::find_if(top.begin(), top.end(), [&](const Item& e) { return e.name == p.name; });
-    if (it == top.end()) {
-      top.push_back(Item{p.node, p.name, p.name, p.loc, p.key_loc});
-    } else if (it->node.IsMap() && p.node.IsMap()) {
-      it->node.reset(merged_map(it->node, p.node));
+  // A new list, never assignment into the old one: assigning a YAML::Node writes into the node it
+  // refers to (yaml-cpp's Node::operator=), which would rewrite the file's own tree.
+  std::vector<Item> out;
+  for (const Item& e : top) {
+    if (e.name == "systems") continue;
+    const auto p =
+        std::find_if(pins.begin(), pins.end(), [&](const Item& x) { return x.name == e.name; });
+    if (p == pins.end()) {
+      out.push_back(e);
+    } else if (e.node.IsMap() && p->node.IsMap()) {
+      Item merged = e;
+      merged.node.reset(merged_map(e.node, p->node));
+      out.push_back(merged);
     } else {
-      *it = Item{p.node, p.name, p.name, p.loc, p.key_loc};
+      out.push_back(Item{p->node, p->name, p->name, p->loc, p->key_loc});
     }
   }
-  return top;
+  for (const Item& p : pins)
+    if (std::none_of(top.begin(), top.end(), [&](const Item& e) { return e.name == p.name; }))
+      out.push_back(Item{p.node, p.name, p.name, p.loc, p.key_loc});
+  return out;
 }
 
 // An absolute, normalised path without a trailing separator.
@@ -460,6 +469,7 @@ CaseSpec parse_case(const std::string& yaml_text, const std::string& file,
         CaseOverrides on = overrides;
         on.system = kv->first.Scalar();
         on.checking_systems = true;
+        spec.pinned_systems.push_back(on.system);
         if (on.system != overrides.system) parse_case(yaml_text, file, base_dir, on);
       }
   return spec;

@@ -71,8 +71,25 @@ std::vector<PlannedRuns> planned_runs(const CaseSpec& spec, const std::vector<st
   return out;
 }
 
-CurrentVersion::CurrentVersion(const CaseSpec& spec)
+CurrentVersion::CurrentVersion(const CaseSpec& spec) : CurrentVersion(spec, false) {}
+
+CurrentVersion::~CurrentVersion() = default;
+
+CurrentVersion::CurrentVersion(const CaseSpec& spec, bool on_system)
     : version_(spec.version), repeat_(spec.repeat) {
+  if (!on_system)
+    for (const std::string& system : spec.pinned_systems) {
+      CaseOverrides o;
+      o.system = system;
+      o.checking_systems = true;
+      try {
+        const CaseSpec there = load_case(spec.file, o);
+        on_system_.emplace(system == "local" ? std::string() : system,
+                           std::unique_ptr<CurrentVersion>(new CurrentVersion(there, true)));
+      } catch (const std::exception&) {
+        // The file changed since: runs on that system are judged by the case as read.
+      }
+    }
   const Sweep sweep(spec);
   check_points_ = small_enough(sweep);
   if (!check_points_) return;
@@ -84,6 +101,8 @@ CurrentVersion::CurrentVersion(const CaseSpec& spec)
 }
 
 bool CurrentVersion::holds(const RunRecord& r) const {
+  if (const auto it = on_system_.find(r.system); it != on_system_.end())
+    return it->second->holds(r);
   if (r.case_version.empty()) return true;
   if (r.case_version != version_ || r.repeat_index >= repeat_) return false;
   return !check_points_ || std::binary_search(points_.begin(), points_.end(), canonical(r.params));

@@ -351,3 +351,30 @@ TEST(SystemsOfRuns, RegressComparesOneSystemWithAnotherSessionBySession) {
   EXPECT_EQ(none.code, 2);
   EXPECT_THAT(none.err, HasSubstr("has a run on system lab-c"));
 }
+
+TEST(SystemsOfRuns, ATableAndAPlotBySystemOfACaseWithItsOwnValuesPerSystem) {
+  // Each machine's runs are of the version the case has there (its env pinned per system): the
+  // table shows both machines' values, and the plot draws a line per system.
+  TempDir d;
+  two_labs(d);
+  write_file(d / "c.yaml",
+             "case: speed\nparams: {x: [1, 2]}\ncommand: echo \"iter_ms=$(( {x} * $T ))\"\n"
+             "metrics: {iter_ms: 'iter_ms=([0-9.]+)'}\n"
+             "systems:\n  lab-a: {env: {T: 100}}\n  lab-b: {env: {T: 130}}\n"
+             "tables:\n  t: {rows: [x, system], columns: [{metric: iter_ms}]}\n"
+             "plots:\n  p: {table: t, kind: line, x: x, y: iter_ms, series: system}\n");
+  for (const char* system : {"lab-a", "lab-b"})
+    ASSERT_EQ(run_aerun(d, {"case", "c.yaml", "--system", system, "--systems", d / "mine"}).code,
+              0);
+  const auto t = run_aerun(d, {"table", "t", "--cases", "c.yaml"});
+  ASSERT_EQ(t.code, 0) << t.err;
+  EXPECT_THAT(t.out, AllOf(HasSubstr("| 1 | lab-a | 100 |"), HasSubstr("| 1 | lab-b | 130 |"),
+                           HasSubstr("| 2 | lab-b | 260 |")))
+      << t.out;
+  EXPECT_THAT(t.err, Not(HasSubstr("earlier versions")));
+  const auto p = run_aerun(d, {"plot", "p", "--cases", "c.yaml", "--out", d / "plots"});
+  if (p.code == 4) GTEST_SKIP() << "no gnuplot";
+  ASSERT_EQ(p.code, 0) << p.err;
+  const std::string gp = read_file(d / "plots/p.gp");
+  EXPECT_THAT(gp, AllOf(HasSubstr("lab-a"), HasSubstr("lab-b"))) << gp;
+}

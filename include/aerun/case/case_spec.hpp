@@ -272,6 +272,9 @@ struct CaseSpec {
   // env, launcher counts) — a run of another version is not the current case's result.
   std::string file_digest;
   std::string version;
+  // The systems the case pins its own values for (`systems:`, by profile name): on each, its
+  // runs are of the version the case has there.
+  std::vector<std::string> pinned_systems;
   int retries = 0;                    // extra attempts within one invocation
   std::vector<std::string> retry_on;  // the statuses retried (empty: the transient ones)
   std::vector<std::string> rerun;     // failures a later invocation runs again (`rerun:`)

@@ -20,9 +20,14 @@ namespace aerun {
 class CurrentVersion {
  public:
   explicit CurrentVersion(const CaseSpec& spec);
+  ~CurrentVersion();
   bool holds(const RunRecord& r) const;
 
  private:
+  CurrentVersion(const CaseSpec& spec, bool on_system);
+  // The case as it is on each system it pins values for (by the system a run stores: "" for
+  // `local`), read from its file; a run on one of them is judged by it.
+  std::map<std::string, std::unique_ptr<CurrentVersion>> on_system_;
   std::string version_;
   int repeat_ = 1;
   bool check_points_ = true;

@@ -427,6 +427,33 @@ TEST(CaseErrors, ACasePinsValuesForAtMost64Systems) {
               StartsWith("bad.yaml:4:18: timeout:"));
 }
 
+TEST(CaseSystems, ASystemsValuesAreReadOverTheCasesWhereverTheKeysAreWritten) {
+  // `systems:` first: the keys after it (tables, plots) stay theirs, and the file's own values
+  // stay the case's on any other system.
+  const std::string text =
+      "systems:\n  lab: {command: 'echo lab {x}', env: {A: lab}}\ncase: c\nparams: {x: [1]}\n"
+      "env: {A: base, B: b}\ncommand: echo base {x}\nmetrics: {v: 'v=([0-9]+)'}\n"
+      "tables:\n  t: {rows: [x], columns: [{metric: v}]}\n"
+      "plots:\n  p: {table: t, kind: line, x: x, y: v}\n";
+  CaseOverrides on_lab;
+  on_lab.system = "lab";
+  const CaseSpec lab = parse_case(text, "c.yaml", ".", on_lab);
+  EXPECT_EQ(lab.command, "echo lab {x}");
+  ASSERT_EQ(lab.tables.size(), 1u);
+  ASSERT_EQ(lab.plots.size(), 1u);
+  const CaseSpec base = parse_case(text, "c.yaml", ".");
+  EXPECT_EQ(base.command, "echo base {x}");
+  ASSERT_EQ(base.tables.size(), 1u);
+  ASSERT_EQ(base.plots.size(), 1u);
+  const auto env = [](const CaseSpec& s, const std::string& k) {
+    const Value* v = find_param(s.env, k);
+    return v ? v->text() : std::string("(none)");
+  };
+  EXPECT_EQ(env(lab, "A"), "lab");
+  EXPECT_EQ(env(lab, "B"), "b");
+  EXPECT_EQ(env(base, "A"), "base");
+}
+
 TEST(CaseErrors, AStrayCommaBeforeTheKeysIsAnErrorNotAParserThatLoopsForEver) {
   // Found by fuzz_case_loader: yaml-cpp 0.7's LoadAll loops on it (jbeder/yaml-cpp#1040), its
   // memory growing; the documents are walked with a guard instead.
