@@ -713,6 +713,8 @@ struct GenericReader::Impl {
   // Lines after a heading of an evaluation's section (`=====Evaluation Metrics=====`), up to an
   // empty line or a progress line: an evaluation's (DL4J's ` Accuracy:        0.9856`).
   bool eval_section = false;
+  long long eval_section_line = 0;
+  static constexpr long long kEvalSectionLines = 100;
 
   // The skeletons of lines that had no field (a timestamped message, a warning with a number):
   // the next line of one is not cut into tokens again. Rows of numbers get keys from a table's
@@ -736,8 +738,10 @@ struct GenericReader::Impl {
       if (ends(text)) end_line = no;
       if (text.find_first_not_of(" \t\r") == std::string_view::npos)
         eval_section = false;
-      else if (logread::heads_evaluation(text))
+      else if (logread::heads_evaluation(text)) {
         eval_section = true;
+        eval_section_line = no;
+      }
       return;
     }
     const auto found = index.find(lf.shape);
@@ -751,6 +755,9 @@ struct GenericReader::Impl {
           fieldless.insert(last_skeleton);
         return;
       }
+      // A section is its results (` Accuracy:        0.9856`, Knover's `step 100:lm_loss: ...`
+      // over an evaluation's batches): a line far below the heading is training going on.
+      if (eval_section && no - eval_section_line > kEvalSectionLines) eval_section = false;
       lf.eval_context |= eval_section;
     }
     Template& t = find_or_add(lf.shape, text);

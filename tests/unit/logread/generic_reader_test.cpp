@@ -271,6 +271,12 @@ TEST(GenericReader, TheLinesUnderAnEvaluationsHeadingAreAnEvaluations) {
   EXPECT_EQ(metric(f, "accuracy"), nullptr);
   const GenericFindings d = read_log("dlrm/dlrm-jax-kaggle-gpu.log").findings();
   expect_metric(d, "step", 10240, 21);
+  // Knover: "Evaluation:" then `step 100:lm_loss: 4.1322, ppl: 62.3161, ...` per batch: the
+  // evaluation's, not training's (whose last ppl is 72.3931 at line 33).
+  const GenericFindings k =
+      read_log("knover/plato-12l-luge-dialogue-keyboardinterrupt-in-eval.log").findings();
+  expect_metric(k, "eval_ppl", 66.8995, 61);
+  expect_metric(k, "ppl", 72.3931, 33);
 }
 
 TEST(GenericReader, OneFrameOfATrainingBarIsProgress) {
