@@ -496,7 +496,9 @@ struct GenericReader::Impl {
   struct LineFlags {
     bool training = false, counter_grew = false, named_counter = false;
     bool worded_counter = false;  // a count the vocabulary knows by its words grew (frames)
-    const std::string* grew = nullptr;
+    // The field whose counter grew, by its place: a field added to the template later on the
+    // same line (read_in_full) may move the fields, so no pointer into them is kept.
+    long grew = -1;
   };
 
   // A value v (printed value times the field's scale) of field s on line no.
@@ -517,7 +519,7 @@ struct GenericReader::Impl {
         ++s.increases;
         if (s.canon.role == Role::Counter) {
           flags.counter_grew = true;
-          flags.grew = &s.canon.name;
+          flags.grew = &s - t.fields.data();
           flags.named_counter |= s.canon.name == "step" || s.canon.name == "epoch";
           flags.worded_counter |= !counter && !s.key.empty();
         }
@@ -810,7 +812,8 @@ struct GenericReader::Impl {
   void after_fields(Template& t, std::string_view text, long long no, const LineFlags& flags) {
     const bool training = flags.training, counter_grew = flags.counter_grew,
                named_counter = flags.named_counter;
-    const std::string grew = flags.grew ? *flags.grew : std::string();
+    const std::string grew =
+        flags.grew >= 0 ? t.fields[static_cast<size_t>(flags.grew)].canon.name : std::string();
     if (!t.progress && !t.eval && t.count == 1 && first_progress_line == 0 &&
         counts_and_trains(t)) {
       // Before any line repeated: one line that counts training and prints how it goes (a log
