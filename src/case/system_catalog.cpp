@@ -110,7 +110,11 @@ MachineFacts MachineFacts::here() {
 }
 
 std::string stored_system_name(const SystemProfile& p) {
-  return p.name == "local" ? std::string() : p.name;
+  return stored_system_name(p.name);
+}
+
+std::string stored_system_name(const std::string& profile_name) {
+  return profile_name == "local" ? std::string() : profile_name;
 }
 
 std::string system_named_by_host(const SystemCatalog& catalog, const std::string& host) {

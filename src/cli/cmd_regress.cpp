@@ -10,6 +10,7 @@
 #include <iostream>
 
 #include "aerun/case/case_loader.hpp"
+#include "aerun/case/system_catalog.hpp"
 #include "aerun/report/regress.hpp"
 #include "aerun/report/session_pick.hpp"
 #include "cli/app.hpp"
@@ -54,7 +55,7 @@ int regress_command(const Globals& g, const RegressArgs& a) {
   // it there (this one, or a merged store's `night1` beside `night1@beta`).
   if (a.baseline.rfind("system=", 0) == 0) {
     const std::string name = a.baseline.substr(7);
-    const std::string stored = name == "local" ? "" : name;
+    const std::string stored = stored_system_name(name);
     size_t at = 0;
     while (at < pick.sessions().size() && pick.sessions()[at].id != current.id) ++at;
     std::vector<std::string> used;

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "aerun/case/system_catalog.hpp"
 #include "aerun/record/run_record.hpp"
 #include "aerun/report/table.hpp"
 #include "aerun/report/table_query.hpp"
@@ -42,7 +43,7 @@ inline std::optional<std::vector<std::string>> take_system_selection(
     for (size_t at = 0; at <= list.size();) {
       const size_t comma = std::min(list.find(',', at), list.size());
       const std::string name = list.substr(at, comma - at);
-      out->push_back(name == "local" ? std::string() : name);
+      out->push_back(stored_system_name(name));
       at = comma + 1;
     }
   };

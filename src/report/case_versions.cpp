@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "aerun/case/case_loader.hpp"
+#include "aerun/case/system_catalog.hpp"
 #include "aerun/sweep/sweep.hpp"
 
 namespace aerun {
@@ -84,7 +85,7 @@ CurrentVersion::CurrentVersion(const CaseSpec& spec, bool on_system)
       o.checking_systems = true;
       try {
         const CaseSpec there = load_case(spec.file, o);
-        on_system_.emplace(system == "local" ? std::string() : system,
+        on_system_.emplace(stored_system_name(system),
                            std::unique_ptr<CurrentVersion>(new CurrentVersion(there, true)));
       } catch (const std::exception&) {
         // The file changed since: runs on that system are judged by the case as read.

@@ -51,6 +51,8 @@ SystemMatch recognise_system(const SystemCatalog& catalog, const MachineFacts& f
 // The name a run on this profile stores (docs/systems.md): its name, and "" for `local` (no named
 // machine: the keys runs always had).
 std::string stored_system_name(const SystemProfile& p);
+// The same for a system given by its name (`--baseline system=local`, `--only system=local`).
+std::string stored_system_name(const std::string& profile_name);
 // The stored name of the system whose host-name patterns a host matches ("" for none): what a
 // store's rows of before systems get (Store::set_system_of_host).
 std::string system_named_by_host(const SystemCatalog& catalog, const std::string& host);
