@@ -171,8 +171,6 @@ class RunLoop {
   // A claim found the store locked: the queue waits until then (the runs in flight go on).
   double next_claim_try_ = 0;
   static constexpr double kClaimRetryS = 1;
-  // How long a finished run's result waits for a busy store before aerun gives up (exit 3).
-  static constexpr double kStoreBusyLimitS = 600;
   static constexpr int kLoopBusyWaitMs = 200;
   SignalWatch signals_;
   GpuLock gpu_lock_;
@@ -287,7 +285,7 @@ void RunLoop::send_heartbeat() {
 
 void RunLoop::run() {
   // Inside the loop a locked store is waited on briefly, then tried again later (the runs go on
-  // and their times stay true); a result waits up to kStoreBusyLimitS.
+  // and their times stay true); a result waits up to opts_.store_busy_limit_s.
   struct ShortBusyWait {
     Store& s;
     explicit ShortBusyWait(Store& st) : s(st) { s.set_busy_timeout_ms(kLoopBusyWaitMs); }
@@ -474,10 +472,10 @@ void RunLoop::settle(RunRecord r, const PlannedRun* plan) {
   if (const auto busy = busy_during([&] { stored = store_.finish_run(r); })) {
     const double now = exec_.mono_now();
     const double since = retry_since_ > 0 ? retry_since_ : now;
-    if (now - since > kStoreBusyLimitS)
+    if (now - since > opts_.store_busy_limit_s)
       throw SystemError(fmt::format(
           "run {}: the store stayed locked for over {:.0f} s; its result ({}) is in its log {}",
-          r.key.substr(0, 12), kStoreBusyLimitS, r.status, r.log_path));
+          r.key.substr(0, 12), opts_.store_busy_limit_s, r.status, r.log_path));
     if (since == now)
       progress_.note(
           fmt::format("run {}: the store is locked by another process ({}); its result "

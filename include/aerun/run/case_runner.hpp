@@ -26,6 +26,9 @@ struct RunnerOptions {
   double kill_grace_s = 5;     // SIGTERM -> SIGKILL delay for timeouts and interruptions
   long long session_id = 0;    // the session runs are made in (session.hpp)
   bool fresh_session = false;  // reuse only what this session already did (--label, --session new)
+  // How long a finished run's result waits for a store locked by another process before aerun
+  // stops with a SystemError (exit 4: the environment failed), naming the run and its log.
+  double store_busy_limit_s = 600;
 };
 
 struct RunSummary {

@@ -21,6 +21,7 @@
 #include "aerun/run/provenance.hpp"
 #include "aerun/run/signal_watch.hpp"
 #include "aerun/store/store.hpp"
+#include "aerun/util/error.hpp"
 #include "aerun/util/process_identity.hpp"
 #include "fake_executor.hpp"
 
@@ -372,6 +373,27 @@ TEST_F(RunLoopTest, AResultTheStoreCannotTakeYetIsWrittenOnceItIsFree) {
   EXPECT_EQ(status(1), "ok | ");
   EXPECT_NEAR(*stored(1).wall_s, 4.1, 1e-6);  // its own times, not the wait's
   EXPECT_GE(fake_.now(), 6.0);
+}
+
+// A store that stays locked past the limit (600 s by default; 1 s here) stops aerun with a
+// SystemError — exit 4, the environment failed, as README and docs/store.md say — naming the
+// run, its status and its log, so the result is not lost to the person who reads it.
+TEST_F(RunLoopTest, AStoreLockedPastTheLimitStopsWithAnEnvironmentErrorNamingTheLog) {
+  fake_.script("train 1", steps(2, 1.0));
+  fake_.at(1.5, [&] { sql("BEGIN IMMEDIATE"); });
+  RunnerOptions o;
+  o.store_busy_limit_s = 1;
+  try {
+    run("", o);
+    ADD_FAILURE() << "the loop went on with the store locked for good";
+  } catch (const StoreBusy&) {
+    ADD_FAILURE() << "a StoreBusy escaped: it is caught and retried, the limit is a SystemError";
+  } catch (const SystemError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("the store stayed locked for over 1 s"));
+    EXPECT_THAT(e.what(), HasSubstr("its result (ok) is in its log " + (dir_ / "logs").string()));
+  }
+  EXPECT_GE(fake_.now(), 1.5 + 1);
+  sql("COMMIT");
 }
 
 // A stop signal starts no more runs, but a finished run's result is not dropped for it.
