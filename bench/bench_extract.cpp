@@ -17,7 +17,7 @@
 #include <fstream>
 #include <string>
 
-#include "aerun/case/presets.hpp"
+#include "aerun/case/apply_presets.hpp"
 #include "aerun/extract/extractor.hpp"
 #include "aerun/util/file_chunks.hpp"
 #include "aerun/util/sha256.hpp"

@@ -1,7 +1,7 @@
 // load_case / parse_case: the top level of a case file and the order its sections are read in.
 #include "aerun/case/case_loader.hpp"
 #include "aerun/case/poll_interval.hpp"
-#include "aerun/case/presets.hpp"
+#include "aerun/case/apply_presets.hpp"
 
 #include <fmt/format.h>
 

@@ -8,7 +8,8 @@
 #include <vector>
 
 #include "aerun/case/case_loader.hpp"
-#include "aerun/case/presets.hpp"
+#include "aerun/case/apply_presets.hpp"
+#include "aerun/logread/presets.hpp"
 #include "aerun/case/system_catalog.hpp"
 #include "aerun/ingest/ingest.hpp"
 #include "aerun/util/shell_quote.hpp"

@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <fstream>
 
-#include "aerun/case/presets.hpp"
+#include "aerun/logread/presets.hpp"
 #include "aerun/extract/extractor.hpp"
 #include "aerun/ingest/ingest.hpp"
 #include "aerun/util/error.hpp"

@@ -11,7 +11,8 @@
 #include <set>
 #include <thread>
 
-#include "aerun/case/presets.hpp"
+#include "aerun/case/apply_presets.hpp"
+#include "aerun/logread/presets.hpp"
 #include "aerun/extract/extractor.hpp"
 #include "aerun/ingest/ingest.hpp"
 #include "aerun/record/system_key.hpp"

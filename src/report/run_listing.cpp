@@ -8,7 +8,7 @@
 #include <optional>
 
 #include "aerun/case/case_loader.hpp"
-#include "aerun/case/presets.hpp"
+#include "aerun/logread/presets.hpp"
 #include "aerun/judge/run_status.hpp"
 #include "aerun/report/session_pick.hpp"
 #include "aerun/report/table.hpp"

@@ -1,6 +1,6 @@
 // load_case / parse_case: every key of the case format lands in the CaseSpec.
 #include "aerun/case/case_loader.hpp"
-#include "aerun/case/presets.hpp"
+#include "aerun/logread/presets.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

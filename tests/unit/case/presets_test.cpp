@@ -1,5 +1,5 @@
 // Presets: the registry, versions, and how a case's `presets:` resolves into its metrics.
-#include "aerun/case/presets.hpp"
+#include "aerun/logread/presets.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

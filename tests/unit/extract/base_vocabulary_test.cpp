@@ -7,7 +7,7 @@
 #include <random>
 #include <string>
 
-#include "aerun/case/presets.hpp"
+#include "aerun/case/apply_presets.hpp"
 #include "aerun/extract/extractor.hpp"
 
 namespace {

@@ -8,7 +8,7 @@
 #include <memory>
 #include <random>
 
-#include "aerun/case/presets.hpp"
+#include "aerun/case/apply_presets.hpp"
 
 using aerun::LinearPattern;
 

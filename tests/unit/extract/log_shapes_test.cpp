@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "aerun/case/presets.hpp"
+#include "aerun/case/apply_presets.hpp"
 #include "aerun/extract/extractor.hpp"
 
 namespace {

@@ -2,7 +2,7 @@
 // seed 000's Perlmutter table, whose dt column subtracted HHMMSS as numbers.
 #include <gtest/gtest.h>
 
-#include "aerun/case/presets.hpp"
+#include "aerun/case/apply_presets.hpp"
 #include "aerun/extract/extractor.hpp"
 #include "aerun/util/log_time.hpp"
 

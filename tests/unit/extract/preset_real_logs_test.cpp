@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "../line_values.hpp"
-#include "aerun/case/presets.hpp"
+#include "aerun/case/apply_presets.hpp"
 #include "aerun/extract/extractor.hpp"
 
 namespace {

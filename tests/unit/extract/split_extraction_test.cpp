@@ -10,7 +10,8 @@
 #include <sstream>
 #include <thread>
 
-#include "aerun/case/presets.hpp"
+#include "aerun/case/apply_presets.hpp"
+#include "aerun/logread/presets.hpp"
 #include "aerun/extract/extractor.hpp"
 #include "extract/exact_sum.hpp"
 

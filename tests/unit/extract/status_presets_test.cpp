@@ -2,7 +2,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "aerun/case/presets.hpp"
+#include "aerun/case/apply_presets.hpp"
+#include "aerun/logread/presets.hpp"
 #include "aerun/extract/extractor.hpp"
 #include "extract/required_literal.hpp"
 

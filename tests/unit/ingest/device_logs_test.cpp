@@ -11,7 +11,7 @@
 #include <sstream>
 
 #include "../line_values.hpp"
-#include "aerun/case/presets.hpp"
+#include "aerun/case/apply_presets.hpp"
 #include "aerun/extract/extractor.hpp"
 #include "aerun/ingest/ingest.hpp"
 #include "aerun/judge/run_judge.hpp"

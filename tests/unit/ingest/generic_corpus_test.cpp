@@ -13,7 +13,7 @@
 #include <utility>
 
 #include "../line_values.hpp"
-#include "aerun/case/presets.hpp"
+#include "aerun/case/apply_presets.hpp"
 #include "aerun/ingest/ingest.hpp"
 
 namespace {

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "aerun/case/presets.hpp"
+#include "aerun/case/apply_presets.hpp"
 #include "aerun/ingest/ingest.hpp"
 #include "aerun/store/store.hpp"
 

@@ -1,7 +1,7 @@
 // The base vocabulary's accelerator memory exhaustion beyond CUDA's (`oom`): HIP/ROCm, Intel XPU /
 // Level Zero / SYCL, XLA on TPU and GPU, Habana, and NCCL's own allocation failures.
 #include "aerun/judge/run_status.hpp"
-#include "case/preset_families.hpp"
+#include "logread/preset_families.hpp"
 
 namespace aerun::detail {
 

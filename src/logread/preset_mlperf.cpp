@@ -3,7 +3,7 @@
 // read key by key: the run ends with run_stop, whose metadata's status is "success" or
 // "aborted"; epochs (epoch_num), blocks, eval_accuracy, tracked_stats' throughput.
 #include "aerun/judge/run_status.hpp"
-#include "case/preset_families.hpp"
+#include "logread/preset_families.hpp"
 
 namespace aerun::detail {
 

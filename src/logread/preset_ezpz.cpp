@@ -1,6 +1,6 @@
 // The `ezpz` preset: ezpz's test_dist lines (iter=N, loss=..., sps=..., dt=...) and its trainer
 // lines (step=N loss=... dt=... sps=... tps=... mfu=...).
-#include "case/preset_families.hpp"
+#include "logread/preset_families.hpp"
 
 namespace aerun::detail {
 

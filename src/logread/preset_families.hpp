@@ -5,7 +5,7 @@
 #include <initializer_list>
 #include <string>
 
-#include "aerun/case/presets.hpp"
+#include "aerun/logread/presets.hpp"
 
 namespace aerun::detail {
 

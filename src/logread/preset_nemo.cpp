@@ -3,7 +3,7 @@
 // reduced_train_loss: 9.934 | train_step_timing in s: 1.234 | consumed_samples: 352") and NeMo
 // 1's bar postfix ("reduced_train_loss=0.0252, global_step=6023.0"). NeMo's Megatron-Core runs
 // that print Megatron-LM's iteration lines read them with the `megatron` preset beside this one.
-#include "case/preset_families.hpp"
+#include "logread/preset_families.hpp"
 
 namespace aerun::detail {
 

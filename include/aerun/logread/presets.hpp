@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "aerun/case/case_spec.hpp"
+#include "aerun/logread/log_patterns.hpp"
 
 namespace aerun {
 
@@ -42,15 +42,5 @@ const Preset* find_preset(const std::string& ref);
 
 // "megatron@1, deepspeed@1, ..." (latest versions), for messages.
 std::vector<std::string> preset_names();
-
-// Resolves spec.presets into spec.metrics / status / startup (with no presets: the base vocabulary
-// only). Rules: preset metrics come first in
-// preset order; a case metric with the name of a preset metric replaces it in place, other case
-// metrics follow; when two presets define one name the first listed wins. Status patterns: the
-// case's first (they win on a line both match), then each preset's own, then the shared ones
-// once. Completion: the case's end and counter patterns first, then each preset's (deduplicated).
-// Startup: a field the case sets wins, else the first preset that sets it. Throws
-// InputError at loc (key "presets") for an unknown name, suggesting the nearest one.
-void apply_presets(CaseSpec& spec, const SourceLoc& loc);
 
 }  // namespace aerun

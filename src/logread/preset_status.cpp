@@ -1,7 +1,7 @@
 // The status patterns every preset shares: how HPC training runs die, in the wordings of PyTorch,
 // Slurm, PBS, bash and NCCL. Each pattern keeps a literal of 6+ bytes so the shared literal pass
 // rejects ordinary lines without running a regex.
-#include "case/preset_families.hpp"
+#include "logread/preset_families.hpp"
 
 #include "aerun/judge/run_status.hpp"
 

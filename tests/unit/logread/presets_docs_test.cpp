@@ -6,7 +6,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "aerun/case/presets.hpp"
+#include "aerun/logread/presets.hpp"
 
 namespace aerun {
 namespace {

@@ -2,7 +2,7 @@
 // (glibc's strsignal texts, sysdeps/generic/siglist.h: Killed, Terminated, Aborted, Illegal
 // instruction, Floating point exception): bare crashes (`failed`) unless a root cause stands.
 #include "aerun/judge/run_status.hpp"
-#include "case/preset_families.hpp"
+#include "logread/preset_families.hpp"
 
 namespace aerun::detail {
 

@@ -3,7 +3,7 @@
 // loss: 12.038", since 2026 with ", lm_loss: ..., perplexity: ..."; TFLOP/s and Tokens/s are
 // left out during batch-size ramp-up; an absl prefix "I0811 21:54:55.531340 1383 metric_logger.py:
 // 226] " since late 2025).
-#include "case/preset_families.hpp"
+#include "logread/preset_families.hpp"
 
 namespace aerun::detail {
 

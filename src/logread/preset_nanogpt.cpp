@@ -2,7 +2,7 @@
 // 893.76ms, mfu 16.68%", "step 2000: train loss 1.2, val loss 1.3") and llm.c (train_gpt2.cu:
 // "step   61/74 | loss 3.208939 (+nanz)| norm 1.4800 (+nanz)| lr 3.00e-04 | 44.57 ms | -100.0%
 // bf16 MFU | 91886 tok/s", "total average iteration time: 44.6 ms").
-#include "case/preset_families.hpp"
+#include "logread/preset_families.hpp"
 
 namespace aerun::detail {
 

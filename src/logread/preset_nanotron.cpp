@@ -4,7 +4,7 @@
 //   iteration: 5 / 15 | consumed_tokens: 2.56K | elapsed_time_per_iteration_ms: 212 | ...
 // Values have 3 significant digits and a K/M/G (B since April 2025) suffix (read by
 // parse_number); elapsed_time_per_iteration_ms became time_per_iteration_ms in April 2025.
-#include "case/preset_families.hpp"
+#include "logread/preset_families.hpp"
 
 namespace aerun::detail {
 

@@ -1,6 +1,6 @@
 // The `megatron` preset: Megatron-LM / Megatron-DeepSpeed iteration lines, in every wording seen
 // (ms or s, timestamp or "[defaultN]:" prefixes, key=value logging).
-#include "case/preset_families.hpp"
+#include "logread/preset_families.hpp"
 
 namespace aerun::detail {
 

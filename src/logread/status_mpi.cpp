@@ -1,7 +1,7 @@
 // The base vocabulary's MPI launchers and runtimes: MPICH / Hydra, Intel MPI, Cray MPICH, HPE PALS,
 // Open MPI (ORTE) and Open MPI 5 (PRRTE), and the PMI client.
 #include "aerun/judge/run_status.hpp"
-#include "case/preset_families.hpp"
+#include "logread/preset_families.hpp"
 
 namespace aerun::detail {
 

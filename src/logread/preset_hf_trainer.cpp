@@ -1,5 +1,5 @@
 // The `hf-trainer` preset: Hugging Face Trainer's logged dicts and its end-of-training summary.
-#include "case/preset_families.hpp"
+#include "logread/preset_families.hpp"
 
 namespace aerun::detail {
 

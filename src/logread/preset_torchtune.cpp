@@ -2,7 +2,7 @@
 // | 52/25880 [00:24<3:55:01,  1.83it/s]" (epoch|global step|Loss, redrawn with '\r') and its
 // metric logger's "Step 1 | loss:2.085338592529297 lr:2e-05 tokens_per_second_per_gpu:57.82"
 // (torchtune/training/metric_logging.py, DiskLogger/StdoutLogger).
-#include "case/preset_families.hpp"
+#include "logread/preset_families.hpp"
 
 namespace aerun::detail {
 

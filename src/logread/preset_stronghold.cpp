@@ -1,6 +1,6 @@
 // The `stronghold` preset: the lines STRONGHOLD's Megatron fork adds (effective TFLOPS, the
 // NumWorkers/SamplesPerSecond line, the offloading time breakdown).
-#include "case/preset_families.hpp"
+#include "logread/preset_families.hpp"
 
 namespace aerun::detail {
 

@@ -1,7 +1,7 @@
 // The base vocabulary's full file systems (`disk_full`): a checkpoint or a log that could not be
 // written is neither a bug of the run nor a node failure.
 #include "aerun/judge/run_status.hpp"
-#include "case/preset_families.hpp"
+#include "logread/preset_families.hpp"
 
 namespace aerun::detail {
 

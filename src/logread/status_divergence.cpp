@@ -1,6 +1,6 @@
 // The base vocabulary's numerical divergence: training ran and failed numerically (`diverged`).
 #include "aerun/judge/run_status.hpp"
-#include "case/preset_families.hpp"
+#include "logread/preset_families.hpp"
 
 namespace aerun::detail {
 

@@ -1,6 +1,6 @@
 // The `startup` preset: the job-start line a job script prints and the first training step,
 // their timestamps subtracted with calendar arithmetic (seed 000's Perlmutter startup study).
-#include "case/preset_families.hpp"
+#include "logread/preset_families.hpp"
 
 namespace aerun::detail {
 

@@ -2,7 +2,7 @@
 // preset_status.cpp (`comm_error`): PyTorch's NCCL watchdog, RCCL (which prints NCCL's words),
 // Intel oneCCL and XCCL, Gloo, and torch.distributed's store and rendezvous.
 #include "aerun/judge/run_status.hpp"
-#include "case/preset_families.hpp"
+#include "logread/preset_families.hpp"
 
 namespace aerun::detail {
 

@@ -1,7 +1,7 @@
 // The base vocabulary's scheduler verdicts beyond Slurm's (preset_status.cpp): IBM Spectrum LSF,
 // Flux and PBS Pro / OpenPBS / TORQUE, as each writes them into a job's output.
 #include "aerun/judge/run_status.hpp"
-#include "case/preset_families.hpp"
+#include "logread/preset_families.hpp"
 
 namespace aerun::detail {
 

@@ -5,7 +5,7 @@
 // (2024: "wps:" for "tps:", no tflops; since 2025-06 grad_norm; since 2026-02 "loss:  3.24405").
 // Each field is coloured ("\033[31mstep:" ...); escapes are removed before matching, and the
 // patterns also read the "[31m" a pasted log keeps without its ESC byte.
-#include "case/preset_families.hpp"
+#include "logread/preset_families.hpp"
 
 namespace aerun::detail {
 

@@ -3,7 +3,7 @@
 // metric, "\t Train loss/train/total: 2.3456" (floats with 4 decimals); before 2023 each metric on
 // its own prefixed line, "[epoch=0][batch=16/625]: loss/train/total: 7.1292". llm-foundry prints
 // the same. Throughput: speed_monitor.py (throughput/device/mfu is a fraction: x100 here).
-#include "case/preset_families.hpp"
+#include "logread/preset_families.hpp"
 
 namespace aerun::detail {
 

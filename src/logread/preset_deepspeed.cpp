@@ -1,6 +1,6 @@
 // The `deepspeed` preset: DeepSpeed engine lines ([Rank 0] step=, timer throughput in its two
 // eras, see_memory_usage, the forward/backward/step timer line).
-#include "case/preset_families.hpp"
+#include "logread/preset_families.hpp"
 
 namespace aerun::detail {
 

@@ -6,7 +6,7 @@
 // 3050700 step 610140 | loss train: 2.846, val: 2.861 | iter time: 112.20 ms (step)" (older "iter
 // 2 step 1: loss 3.3320, iter time: 765.52ms") with its "Training time: 11.20s" / "| - Training
 // Time : 48.30 s" summary.
-#include "case/preset_families.hpp"
+#include "logread/preset_families.hpp"
 
 namespace aerun::detail {
 
