@@ -3,25 +3,25 @@
 
 #include <cstdlib>
 
+#include "aerun/sched/scheduler_backend.hpp"
 #include "aerun/util/shell_quote.hpp"
 
 namespace aerun {
 
 std::string allocation_id(Scheduler s) {
-  if (s == Scheduler::None) return "";
-  const char* v = std::getenv(s == Scheduler::Slurm ? "SLURM_JOB_ID" : "PBS_JOBID");
+  const std::string name(scheduler_backend(s).allocation_variable());
+  if (name.empty()) return "";
+  const char* v = std::getenv(name.c_str());
   return v && *v ? v : "";
 }
 
 void as_job_steps(const CaseSpec& spec, Scheduler s, std::vector<PlannedRun>& planned) {
-  if (s != Scheduler::Slurm || spec.launcher) return;
+  if (spec.launcher) return;
+  const SchedulerBackend& backend = scheduler_backend(s);
   for (auto& p : planned) {
-    const ResourcesSpec& r = resources_of(spec, p);  // the point's own size
-    std::string step = "srun --exact --nodes=" + std::to_string(r.nodes.value_or(1)) +
-                       " --ntasks-per-node=" + std::to_string(r.tasks_per_node.value_or(1));
-    if (r.cpus_per_task) step += " --cpus-per-task=" + std::to_string(*r.cpus_per_task);
-    if (r.gpus_per_node) step += " --gpus-per-node=" + std::to_string(*r.gpus_per_node);
-    p.command = step + " " + shell_quote(spec.shell) + " -c " + shell_quote(p.command);
+    const auto step = backend.job_step(resources_of(spec, p));  // the point's own size
+    if (!step) return;
+    p.command = *step + " " + shell_quote(spec.shell) + " -c " + shell_quote(p.command);
   }
 }
 

@@ -27,6 +27,7 @@
 #include "aerun/run/run_plan.hpp"
 #include "aerun/run/signal_watch.hpp"
 #include "aerun/sched/job_stamps.hpp"
+#include "aerun/sched/scheduler_backend.hpp"
 #include "aerun/store/store.hpp"
 #include "aerun/util/created_file.hpp"
 #include "aerun/util/sha256.hpp"
@@ -36,17 +37,6 @@ namespace aerun {
 namespace fs = std::filesystem;
 
 namespace {
-
-const char* script_ext(Scheduler s) {
-  return s == Scheduler::Slurm ? "sbatch" : s == Scheduler::Pbs ? "pbs" : "sh";
-}
-
-// PBS wants a job name starting with a letter.
-std::string job_name(Scheduler s, const std::string& name) {
-  if (s == Scheduler::Pbs && !name.empty() && !std::isalpha(static_cast<unsigned char>(name[0])))
-    return "j" + name;
-  return name;
-}
 
 // Sleeps `seconds`, or less when a stop signal (kStopSignals) arrives: its number, else
 // 0. Inside a JobFollower's follow() the stop is the follower's to see too (watches nest).
@@ -138,12 +128,13 @@ void BatchRunner::array_job(const std::vector<const PlannedRun*>& runs, const fs
     j.attempts.push_back(attempt_of(*p));
     ids += p->key + ":" + std::to_string(j.attempts.back()) + "\n";
   }
-  j.name = job_name(scheduler_, spec_.name + "-" + sha256_hex(ids).substr(0, 8));
+  const SchedulerBackend& backend = scheduler_backend(scheduler_);
+  j.name = backend.job_name(spec_.name + "-" + sha256_hex(ids).substr(0, 8));
   for (size_t i = 0; i < runs.size(); ++i)
     j.log_paths.push_back((dir / fmt::format("{}_{}.log", j.name, i)).string());
-  j.output =
-      (dir / (j.name + (scheduler_ == Scheduler::Pbs ? "_^array_index^.log" : "_%a.log"))).string();
-  j.script_path = (dir / "jobs" / (j.name + "." + script_ext(scheduler_))).string();
+  j.output = (dir / fmt::format("{}_{}.log", j.name, backend.array_task_token())).string();
+  j.script_path =
+      (dir / "jobs" / (j.name + "." + std::string(backend.script_extension()))).string();
   // Read by path from the compute nodes, whatever directory the job starts in.
   j.tasks_path = fs::absolute(dir / "jobs" / (j.name + ".tasks")).string();
   j.resources = resources_of(spec_, *runs.front());
@@ -155,12 +146,13 @@ void BatchRunner::single_job(const PlannedRun& p, const fs::path& dir,
   BatchJob j;
   j.runs = {&p};
   j.attempts = {attempt_of(p)};
-  j.name = job_name(scheduler_, spec_.name + "-" + p.key.substr(0, 8));
+  j.name = scheduler_backend(scheduler_).job_name(spec_.name + "-" + p.key.substr(0, 8));
   j.log_paths = {(dir / fmt::format("{}-a{}.log", p.key.substr(0, 16), j.attempts[0])).string()};
   j.output = j.log_paths[0];
-  j.script_path =
-      (dir / "jobs" / fmt::format("{}-a{}.{}", j.name, j.attempts[0], script_ext(scheduler_)))
-          .string();
+  j.script_path = (dir / "jobs" /
+                   fmt::format("{}-a{}.{}", j.name, j.attempts[0],
+                               scheduler_backend(scheduler_).script_extension()))
+                      .string();
   j.resources = resources_of(spec_, p);
   jobs.push_back(std::move(j));
 }

@@ -9,6 +9,7 @@
 
 #include "aerun/launch/launcher_args.hpp"
 #include "aerun/run/provenance.hpp"
+#include "aerun/sched/scheduler_backend.hpp"
 #include "aerun/util/shell_quote.hpp"
 #include "sched/job_script.hpp"
 #include "sched/task_table.hpp"
@@ -76,9 +77,7 @@ std::string launch_block(const CaseSpec& spec, const JobScriptRequest& req) {
   if (!spec.launcher) return "";
   LauncherSpec l = req.launcher ? *req.launcher : *spec.launcher;
   if (!l.gpus_per_node) l.gpus_per_node = job_resources(spec, req).gpus_per_node;
-  std::vector<std::string> argv{
-      req.aerun_binary, "env", "--scheduler",
-      req.scheduler == Scheduler::None ? "none" : to_string(req.scheduler)};
+  std::vector<std::string> argv{req.aerun_binary, "env", "--scheduler", to_string(req.scheduler)};
   for (auto& a : to_args(l)) argv.push_back(std::move(a));
   argv.push_back("--format=sh");
   std::string cmd;
@@ -123,7 +122,7 @@ std::map<std::string, std::string> job_script_vars(const CaseSpec& spec,
   std::map<std::string, std::string> v;
   v["case"] = spec.name;
   v["case_file"] = printable(spec.file);  // it goes into a comment line: one line, always
-  v["scheduler"] = req.scheduler == Scheduler::None ? "local" : to_string(req.scheduler);
+  v["scheduler"] = scheduler_backend(req.scheduler).name();
   v["job_name"] = req.job_name;
   v["output"] = req.output;
   v["directives"] = scheduler_directives(spec, req);
@@ -140,20 +139,9 @@ std::map<std::string, std::string> job_script_vars(const CaseSpec& spec,
   v["filesystems"] = r.filesystems;
   v["place"] = r.place;
   v["runs_count"] = std::to_string(req.runs.size());
-  switch (req.scheduler) {
-    case Scheduler::Slurm:
-      v["task_index"] = "${SLURM_ARRAY_TASK_ID:-0}";
-      v["job_id"] = "\"${SLURM_JOB_ID:-}\"";
-      break;
-    case Scheduler::Pbs:
-      v["task_index"] = "${PBS_ARRAY_INDEX:-0}";
-      v["job_id"] = "\"${PBS_JOBID:-}\"";
-      break;
-    case Scheduler::None:
-      v["task_index"] = "${1:-0}";
-      v["job_id"] = "\"local-$$\"";
-      break;
-  }
+  const SchedulerBackend& backend = scheduler_backend(req.scheduler);
+  v["task_index"] = backend.task_index_expression();
+  v["job_id"] = backend.job_id_expression();
   v["runs"] = runs_block(spec, req);
   v["workdir"] = spec.workdir;
   v["shell"] = spec.shell;
@@ -182,10 +170,7 @@ std::string templates_dir() {
 std::string job_template_path(const CaseSpec& spec, Scheduler scheduler) {
   if (!spec.resources.template_path.empty()) return spec.resources.template_path;
   const std::string dir = templates_dir();
-  const char* file = scheduler == Scheduler::Slurm ? "slurm.sbatch"
-                     : scheduler == Scheduler::Pbs ? "pbs.sh"
-                                                   : "local.sh";
-  return dir + "/" + file;
+  return dir + "/" + std::string(scheduler_backend(scheduler).template_file());
 }
 
 std::string render_job_script(const CaseSpec& spec, const JobScriptRequest& req) {

@@ -3,8 +3,7 @@
 #include <cstdlib>
 #include <sstream>
 
-#include "sched/pbs_client.hpp"
-#include "sched/slurm_client.hpp"
+#include "aerun/sched/scheduler_backend.hpp"
 
 namespace aerun {
 
@@ -48,9 +47,7 @@ ArrayLimit array_limit(SchedulerClient* client, const std::string& queue) {
 }
 
 std::unique_ptr<SchedulerClient> make_scheduler_client(Scheduler s) {
-  if (s == Scheduler::Slurm) return std::make_unique<SlurmClient>();
-  if (s == Scheduler::Pbs) return std::make_unique<PbsClient>();
-  throw InputError(SourceLoc{}, "--scheduler", "no batch scheduler chosen (slurm or pbs)");
+  return scheduler_backend(s).client();
 }
 
 }  // namespace aerun

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "aerun/sched/scheduler_backend.hpp"
 #include "aerun/util/shell_quote.hpp"
 
 namespace aerun {
@@ -15,19 +16,6 @@ constexpr char kSeparator = '\x1f';
 constexpr const char* kColumns[] = {"AERUN_RUN_KEY",    "AERUN_REPEAT", "AERUN_ATTEMPT",
                                     "AERUN_LOG",        "AERUN_STAMPS", "aerun_stall",
                                     "aerun_first_step", "AERUN_RUNDIR", "AERUN_COMMAND"};
-
-// How a person runs task N of the script on this host.
-const char* by_hand(Scheduler s) {
-  switch (s) {
-    case Scheduler::Slurm:
-      return "SLURM_ARRAY_TASK_ID=N bash THIS_SCRIPT";
-    case Scheduler::Pbs:
-      return "PBS_ARRAY_INDEX=N bash THIS_SCRIPT";
-    case Scheduler::None:
-      break;
-  }
-  return "bash THIS_SCRIPT N";
-}
 
 }  // namespace
 
@@ -92,7 +80,8 @@ std::string task_table_block(const JobScriptRequest& req) {
       "fi\n"
       "IFS=$'\\x1f' read -r {} <<<\"$aerun_row\"\n"
       "{}",
-      req.runs.size(), by_hand(req.scheduler), shell_quote(req.tasks_path), names, decode);
+      req.runs.size(), scheduler_backend(req.scheduler).by_hand(), shell_quote(req.tasks_path),
+      names, decode);
   out += "export AERUN_RUN_KEY AERUN_REPEAT AERUN_ATTEMPT";
   return out;
 }

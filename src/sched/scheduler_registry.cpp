@@ -1,0 +1,45 @@
+// The scheduler backends by name: adding a scheduler is its backend's files and one line here.
+#include <algorithm>
+#include <array>
+
+#include "sched/scheduler_backends.hpp"
+
+namespace aerun {
+
+namespace {
+
+const std::array<const SchedulerBackend*, 3>& registry() {
+  static const std::array<const SchedulerBackend*, 3> all{&slurm_backend(), &pbs_backend(),
+                                                          &local_backend()};
+  return all;
+}
+
+}  // namespace
+
+std::span<const SchedulerBackend* const> scheduler_backends() {
+  return registry();
+}
+
+const SchedulerBackend& scheduler_backend(Scheduler s) {
+  for (const SchedulerBackend* b : registry())
+    if (b->kind() == s) return *b;
+  return local_backend();
+}
+
+const SchedulerBackend* find_scheduler_backend(std::string_view name) {
+  for (const SchedulerBackend* b : registry())
+    if (b->name() == name) return b;
+  return nullptr;
+}
+
+std::string batch_scheduler_names() {
+  std::string out;
+  for (const SchedulerBackend* b : registry()) {
+    if (b->kind() == Scheduler::None) continue;
+    if (!out.empty()) out += " or ";
+    out += b->name();
+  }
+  return out;
+}
+
+}  // namespace aerun
