@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "aerun/sched/pbs_states.hpp"
 #include "aerun/util/captured_command.hpp"
 
 namespace aerun {
@@ -109,7 +110,7 @@ JobReport report_from(const std::string& id, const std::string& state, std::opti
         "Exit_status=" + std::to_string(*exit_status) + (j.reason.empty() ? "" : "; " + j.reason);
     // Exit_status: the script's exit code, or 256 + the signal that killed it (OpenPBS
     // src/resmom/linux/mom_start.c: `exiteval = WTERMSIG(statloc) + 0x100`); negative values
-    // are PBS's own JOB_EXEC_* codes (job_state.hpp).
+    // are PBS's own JOB_EXEC_* codes (pbs_states.hpp).
     if (*exit_status >= 0 && *exit_status <= 255) j.exit_code = *exit_status;
     if (*exit_status > 256 && *exit_status < 256 + 128) j.signal = *exit_status - 256;
   }

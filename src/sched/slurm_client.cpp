@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "aerun/sched/slurm_states.hpp"
 #include "aerun/util/captured_command.hpp"
 #include "aerun/util/env_vars.hpp"
 

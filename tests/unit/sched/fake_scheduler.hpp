@@ -20,8 +20,8 @@
 #include <string>
 #include <vector>
 
-#include "aerun/sched/job_state.hpp"
 #include "aerun/sched/scheduler_client.hpp"
+#include "aerun/sched/slurm_states.hpp"
 #include "aerun/util/shell_quote.hpp"
 #include "sched/slurm_client.hpp"
 

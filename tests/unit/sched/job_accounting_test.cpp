@@ -10,6 +10,7 @@
 #include "aerun/judge/run_status.hpp"
 #include "aerun/sched/job_follower.hpp"
 #include "aerun/sched/scheduler_client.hpp"
+#include "aerun/sched/slurm_states.hpp"
 #include "aerun/store/store.hpp"
 
 namespace aerun {

@@ -5,7 +5,8 @@
 
 #include <set>
 
-#include "aerun/sched/job_state.hpp"
+#include "aerun/sched/pbs_states.hpp"
+#include "aerun/sched/slurm_states.hpp"
 
 using namespace aerun;
 
