@@ -315,10 +315,11 @@ BatchRunner::Sent BatchRunner::submit_job(const BatchJob& job, SchedulerClient& 
     if (job.runs.size() > 1 && refusal == Refusal::ArrayTooLarge) {
       const ArrayLimit limit = array_limit(&client, job.resources.queue);
       why += fmt::format(
-          " (an array of {} tasks; {}: set AERUN_MAX_ARRAY_SIZE to the cluster's limit, e.g. "
-          "Slurm's MaxArraySize or PBS's max_array_size, and aerun cuts arrays to fit)",
+          " (an array of {} tasks; {}: set AERUN_MAX_ARRAY_SIZE to the cluster's limit, its {}, "
+          "and aerun cuts arrays to fit)",
           job.runs.size(),
-          limit.tasks ? "the limit aerun knew: " + limit.source : "aerun could not read the limit");
+          limit.tasks ? "the limit aerun knew: " + limit.source : "aerun could not read the limit",
+          scheduler_backend(client.kind()).array_limit_setting());
     } else if (refusal == Refusal::QueueLimit) {
       if (held && opts_.wait && follower.outstanding() > 0) {
         // Jobs of this aerun hold the quota: these runs go out when some of them ended. Said

@@ -64,6 +64,7 @@ class PbsBackend final : public SchedulerBackend {
   std::string_view by_hand() const override { return "PBS_ARRAY_INDEX=N bash THIS_SCRIPT"; }
   std::string_view array_task_token() const override { return "^array_index^"; }
   std::string_view allocation_variable() const override { return "PBS_JOBID"; }
+  std::string_view array_limit_setting() const override { return "max_array_size"; }
   // PBS has no job steps: a command runs in the allocation as it is.
 
   std::unique_ptr<SchedulerClient> client() const override { return std::make_unique<PbsClient>(); }

@@ -41,6 +41,7 @@ class SlurmBackend final : public SchedulerBackend {
   std::string_view job_id_expression() const override { return "\"${SLURM_JOB_ID:-}\""; }
   std::string_view by_hand() const override { return "SLURM_ARRAY_TASK_ID=N bash THIS_SCRIPT"; }
   std::string_view allocation_variable() const override { return "SLURM_JOB_ID"; }
+  std::string_view array_limit_setting() const override { return "MaxArraySize"; }
 
   // One task of the point's size, on CPUs no other step holds (`--exact`, Slurm 21.08+).
   std::optional<std::string> job_step(const ResourcesSpec& r) const override {

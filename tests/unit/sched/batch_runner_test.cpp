@@ -181,7 +181,8 @@ TEST_F(BatchRunnerFake, ASiteThatHidesItsLimitSetsItInTheEnvironment) {
   BatchSummary s = run(many(10), sched);
   EXPECT_EQ(s.submit_failed, 10);
   EXPECT_THAT(s.last_error, HasSubstr("Invalid job array specification (an array of 10 tasks; "
-                                      "aerun could not read the limit: set AERUN_MAX_ARRAY_SIZE"));
+                                      "aerun could not read the limit: set AERUN_MAX_ARRAY_SIZE "
+                                      "to the cluster's limit, its MaxArraySize,"));
   ::setenv("AERUN_MAX_ARRAY_SIZE", "3", 1);
   s = run(many(10), sched);
   ::unsetenv("AERUN_MAX_ARRAY_SIZE");
