@@ -16,7 +16,7 @@ for f in $(ls src/*/*.cpp src/*/*.hpp include/aerun/*/*.hpp src/main.cpp); do
   if [[ $f =~ ^(src/sched|include/aerun/sched)/($backends)_ ]]; then continue; fi
   # Code only: a // comment to the end of its line is dropped (a "//" inside a string cuts it
   # short, which can only hide a name, never invent one).
-  if sed 's|//.*||' "$f" | grep -qiE "$words"; then
+  if sed 's|//.*||' "$f" | grep -iE "$words" >/dev/null; then  # not -q: sed must not get SIGPIPE (pipefail)
     if ! grep -qx "$f" <<<"$allowed"; then
       echo "$f names a scheduler outside its backend:"
       sed 's|//.*||' "$f" | grep -niE "$words" | head -3 | sed 's/^/  /'

@@ -33,20 +33,10 @@ std::string Globals::logs_dir() const {
       .string();
 }
 
-int main(int argc, char** argv) {
-  // A reader that goes away (`aerun case ... 2>&1 | head -1`) does not kill aerun in the middle of
-  // its runs (they were left stale, their logs empty: issue 40): a write to it fails instead, and
-  // the runs go on and are stored. Every child gets the default action back (posix_spawn's
-  // SETSIGDEF in child_process.cpp and captured_command.cpp).
-  ::signal(SIGPIPE, SIG_IGN);
-  // No string from a log, a file name or a store reaches a terminal raw (issue 28).
-  TerminalGuard terminal;
-  CLI::App app{"aerun: re-run a paper's experiments and get its tables back"};
-  app.require_subcommand(1);
-  app.set_version_flag("--version", std::string(AERUN_VERSION));
-  Globals g;
-  app.add_option("--db", g.db, "results store (default: $AERUN_DB or results/aerun.db)");
-  Action action;
+namespace {
+
+// Every subcommand, each from its cmd_<name>.cpp.
+void add_commands(CLI::App& app, Globals& g, Action& action) {
   add_case_command(app, g, action);
   add_runs_command(app, g, action);
   add_show_command(app, g, action);
@@ -69,19 +59,12 @@ int main(int argc, char** argv) {
   add_schema_command(app, g, action);
   add_systems_command(app, g, action);
   add_complete_command(app, g, action);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    const int rc = app.exit(e);
-    return rc == 0 ? 0 : 2;
-  }
-  // AERUN_CHECK_ARGS=1: the command line is only checked (tests/integration/docs_commands_test.cpp
-  // checks every command the docs show this way).
-  if (const char* check = std::getenv("AERUN_CHECK_ARGS"); check && std::string(check) == "1")
-    return action ? 0 : 2;
-  // A command's text output is read by a person, piped through `less -R` or `cat` too: filtered
-  // like a terminal's (issue 40: `aerun show | cat` printed a parameter's escape sequences). A
-  // data format (--format csv, json, sh, launch, latex, html) keeps its bytes: they are values.
+}
+
+// A command's text output is read by a person, piped through `less -R` or `cat` too: filtered
+// like a terminal's (issue 40: `aerun show | cat` printed a parameter's escape sequences). A data
+// format (--format csv, json, sh, launch, latex, html) keeps its bytes: they are values.
+bool prints_data(const CLI::App& app) {
   bool data_format = false;
   for (const CLI::App* sub : app.get_subcommands()) {
     if (const CLI::Option* o = sub->get_option_no_throw("--format"); o && o->count() > 0) {
@@ -93,7 +76,12 @@ int main(int argc, char** argv) {
     if (const CLI::Option* o = sub->get_option_no_throw("--dry-run"); o && o->count() > 0)
       data_format = data_format || sub->get_name() == "case";
   }
-  if (!data_format) terminal.text_stdout();
+  return data_format;
+}
+
+// Runs the chosen command; an error becomes its message and exit code (README, "Exit codes"):
+// 2 bad input, 4 the environment failed, 3 a bug.
+int run_action(const Action& action, const Globals& g) {
   try {
     set_csv_formula_guard(g.csv_safe);
     name_stored_hosts_by("");  // `aerun case --systems` names its own folders
@@ -120,6 +108,37 @@ int main(int argc, char** argv) {
     std::cerr << "aerun: internal error: " << e.what() << "\n";
     return 3;
   }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // A reader that goes away (`aerun case ... 2>&1 | head -1`) does not kill aerun in the middle of
+  // its runs (they were left stale, their logs empty: issue 40): a write to it fails instead, and
+  // the runs go on and are stored. Every child gets the default action back (posix_spawn's
+  // SETSIGDEF in child_process.cpp and captured_command.cpp).
+  ::signal(SIGPIPE, SIG_IGN);
+  // No string from a log, a file name or a store reaches a terminal raw (issue 28).
+  TerminalGuard terminal;
+  CLI::App app{"aerun: re-run a paper's experiments and get its tables back"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", std::string(AERUN_VERSION));
+  Globals g;
+  app.add_option("--db", g.db, "results store (default: $AERUN_DB or results/aerun.db)");
+  Action action;
+  add_commands(app, g, action);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int rc = app.exit(e);
+    return rc == 0 ? 0 : 2;
+  }
+  // AERUN_CHECK_ARGS=1: the command line is only checked (tests/integration/docs_commands_test.cpp
+  // checks every command the docs show this way).
+  if (const char* check = std::getenv("AERUN_CHECK_ARGS"); check && std::string(check) == "1")
+    return action ? 0 : 2;
+  if (!prints_data(app)) terminal.text_stdout();
+  return run_action(action, g);
 }
 
 }  // namespace aerun::cli

@@ -31,6 +31,72 @@ struct RegressArgs {
   std::string junit, json;
 };
 
+void add_rows(RegressReport& report, std::vector<RegressRow> rows) {
+  report.rows.insert(report.rows.end(), std::make_move_iterator(rows.begin()),
+                     std::make_move_iterator(rows.end()));
+}
+
+// One system against another: `--baseline system=polaris` compares the session's runs on other
+// systems with the case's runs on Polaris in the last session, up to this one, that ran it there
+// (this one, or a merged store's `night1` beside `night1@beta`).
+void compare_with_a_system(Store& store, const SessionPick& pick, const SessionInfo& current,
+                           const std::vector<std::string>& cases, const std::string& name,
+                           RegressReport& report) {
+  const std::string stored = stored_system_name(name);
+  size_t at = 0;
+  while (at < pick.sessions().size() && pick.sessions()[at].id != current.id) ++at;
+  std::vector<std::string> used;
+  for (const auto& case_name : cases) {
+    const SessionRuns cur{current.label, store.session_runs(current.id, case_name)};
+    SessionRuns base;
+    for (size_t i = at + 1; i-- > 0 && base.runs.empty();) {
+      const SessionInfo& s = pick.sessions()[i];
+      for (RunRecord& r : store.session_runs(s.id, case_name))
+        if (r.system == stored) base.runs.push_back(std::move(r));
+      base.label = s.label;
+    }
+    if (base.runs.empty()) {
+      std::cerr << fmt::format(
+          "aerun: note: case '{}' has no run on system {} up to session {}: not compared\n",
+          case_name, name, current.label);
+      continue;
+    }
+    if (std::find(used.begin(), used.end(), base.label) == used.end()) used.push_back(base.label);
+    const std::optional<CaseSpec> spec = case_of(cur.runs);
+    add_rows(report, compare_with_system(case_name, spec ? &*spec : nullptr, base, stored, cur,
+                                         report.options));
+  }
+  if (used.empty())
+    throw InputError(SourceLoc{}, "--baseline",
+                     fmt::format("no case of session {} has a run on system {} in it or "
+                                 "before it (aerun runs --system {})",
+                                 current.label, name, name));
+  std::string sessions;
+  for (const auto& u : used) sessions += (sessions.empty() ? "" : ", ") + u;
+  report.baseline = fmt::format("system {} ({})", name, sessions);
+}
+
+// The session's runs against the baseline sessions' (`previous`, a label, `best`, ...).
+void compare_with_sessions(Store& store, SessionPick& pick, const SessionInfo& current,
+                           const std::vector<std::string>& cases, const std::string& baseline,
+                           RegressReport& report) {
+  pick.pick_baseline(baseline);
+  std::vector<std::string> used;  // the baseline sessions compared with, for the heading
+  for (const auto& case_name : cases) {
+    SessionRuns cur{current.label, store.session_runs(current.id, case_name)};
+    const std::vector<SessionRuns> bases = pick.baselines(case_name);
+    for (const auto& b : bases)
+      if (std::find(used.begin(), used.end(), b.label) == used.end()) used.push_back(b.label);
+    const std::optional<CaseSpec> spec = case_of(cur.runs);
+    if (bases.empty())
+      std::cerr << fmt::format(
+          "aerun: note: case '{}' has no baseline session ({}): its points are new\n", case_name,
+          baseline);
+    add_rows(report, compare_case(case_name, spec ? &*spec : nullptr, bases, cur, report.options));
+  }
+  report.baseline = pick.baseline_heading(used);
+}
+
 int regress_command(const Globals& g, const RegressArgs& a) {
   if (!a.junit.empty()) check_report_file(a.junit, "--junit", g.resolved_db(), g.logs_dir());
   if (!a.json.empty()) check_report_file(a.json, "--json", g.resolved_db(), g.logs_dir());
@@ -50,64 +116,10 @@ int regress_command(const Globals& g, const RegressArgs& a) {
   RegressReport report;
   report.current = current.label;
   report.options = opts;
-  // One system against another: `--baseline system=polaris` compares the session's runs on
-  // other systems with the case's runs on Polaris in the last session, up to this one, that ran
-  // it there (this one, or a merged store's `night1` beside `night1@beta`).
-  if (a.baseline.rfind("system=", 0) == 0) {
-    const std::string name = a.baseline.substr(7);
-    const std::string stored = stored_system_name(name);
-    size_t at = 0;
-    while (at < pick.sessions().size() && pick.sessions()[at].id != current.id) ++at;
-    std::vector<std::string> used;
-    for (const auto& case_name : cases) {
-      const SessionRuns cur{current.label, store.session_runs(current.id, case_name)};
-      SessionRuns base;
-      for (size_t i = at + 1; i-- > 0 && base.runs.empty();) {
-        const SessionInfo& s = pick.sessions()[i];
-        for (RunRecord& r : store.session_runs(s.id, case_name))
-          if (r.system == stored) base.runs.push_back(std::move(r));
-        base.label = s.label;
-      }
-      if (base.runs.empty()) {
-        std::cerr << fmt::format(
-            "aerun: note: case '{}' has no run on system {} up to session {}: not compared\n",
-            case_name, name, current.label);
-        continue;
-      }
-      if (std::find(used.begin(), used.end(), base.label) == used.end()) used.push_back(base.label);
-      const std::optional<CaseSpec> spec = case_of(cur.runs);
-      auto rows = compare_with_system(case_name, spec ? &*spec : nullptr, base, stored, cur, opts);
-      report.rows.insert(report.rows.end(), std::make_move_iterator(rows.begin()),
-                         std::make_move_iterator(rows.end()));
-    }
-    if (used.empty())
-      throw InputError(SourceLoc{}, "--baseline",
-                       fmt::format("no case of session {} has a run on system {} in it or "
-                                   "before it (aerun runs --system {})",
-                                   current.label, name, name));
-    std::string sessions;
-    for (const auto& u : used) sessions += (sessions.empty() ? "" : ", ") + u;
-    report.baseline = fmt::format("system {} ({})", name, sessions);
-  } else {
-    pick.pick_baseline(a.baseline);
-    std::vector<std::string> used;  // the baseline sessions compared with, for the heading
-    for (const auto& case_name : cases) {
-      SessionRuns cur{current.label, store.session_runs(current.id, case_name)};
-      const std::vector<SessionRuns> bases = pick.baselines(case_name);
-      for (const auto& b : bases)
-        if (std::find(used.begin(), used.end(), b.label) == used.end()) used.push_back(b.label);
-      const std::optional<CaseSpec> spec = case_of(cur.runs);
-      if (bases.empty())
-        std::cerr << fmt::format(
-            "aerun: note: case '{}' has no baseline session ({}): its points are "
-            "new\n",
-            case_name, a.baseline);
-      auto rows = compare_case(case_name, spec ? &*spec : nullptr, bases, cur, opts);
-      report.rows.insert(report.rows.end(), std::make_move_iterator(rows.begin()),
-                         std::make_move_iterator(rows.end()));
-    }
-    report.baseline = pick.baseline_heading(used);
-  }
+  if (a.baseline.rfind("system=", 0) == 0)
+    compare_with_a_system(store, pick, current, cases, a.baseline.substr(7), report);
+  else
+    compare_with_sessions(store, pick, current, cases, a.baseline, report);
   std::cout << render_regress_markdown(report);
   if (!a.junit.empty())
     write_report_file(a.junit, render_regress_junit(report), "--junit", g.resolved_db(),

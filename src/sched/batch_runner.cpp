@@ -230,16 +230,11 @@ int BatchRunner::task_cap() const {
   return cap;
 }
 
-BatchRunner::Sent BatchRunner::submit_job(const BatchJob& job, SchedulerClient& client,
-                                          JobFollower& follower, BatchSummary& sum,
-                                          const std::vector<std::string>& after_end,
-                                          std::string* id_out, std::vector<RunRecord>* held) {
+std::vector<RunRecord> BatchRunner::begin_runs(const BatchJob& job) const {
   const std::string host = host_name();
   const std::string commit = git_commit(spec_.workdir);
   std::vector<RunRecord> recs;
-  const bool resumed = held && !held->empty();  // begun already, then held back
-  if (resumed) recs = std::move(*held);
-  for (size_t i = 0; !resumed && i < job.runs.size(); ++i) {
+  for (size_t i = 0; i < job.runs.size(); ++i) {
     const PlannedRun& p = *job.runs[i];
     RunRecord r = new_run_record(spec_, p, host, commit);
     r.session_id = opts_.session_id;
@@ -255,12 +250,12 @@ BatchRunner::Sent BatchRunner::submit_job(const BatchJob& job, SchedulerClient& 
     fs::remove(stamps_path(r.log_path), ec);
     recs.push_back(std::move(r));
   }
-  // Each run's own directory is made ready here, on the shared filesystem the logs are on: its
-  // inputs are copied as they are at submission. Its log and stamps (the scheduler's files) are
-  // linked into it.
-  std::string rundir_error;
+  return recs;
+}
+
+std::string BatchRunner::prepare_run_directories(const std::vector<RunRecord>& recs) const {
   for (const auto& r : recs) {
-    if (resumed || r.rundir.empty()) continue;
+    if (r.rundir.empty()) continue;
     try {
       prepare_run_directory(spec_, r.rundir);
       std::error_code ec;
@@ -270,23 +265,14 @@ BatchRunner::Sent BatchRunner::submit_job(const BatchJob& job, SchedulerClient& 
                       stamps_path(run_directory_log(r.rundir, r.attempt))}})
         fs::create_symlink(fs::absolute(from), to, ec);
     } catch (const std::exception& e) {
-      rundir_error = e.what();
-      break;
+      return e.what();
     }
   }
-  if (!rundir_error.empty()) {
-    out_ << fmt::format("[{}] not submitting {}: {}\n", spec_.name, job.script_path, rundir_error);
-    sum.last_error = rundir_error;
-    for (auto& r : recs) {
-      r.status = run_status::submit_failed;
-      r.reason = rundir_error;
-      r.end_time = wall_now();
-      store_->finish_run(r);
-      ++sum.submit_failed;
-    }
-    return Sent::Failed;
-  }
-  write_script(job);
+  return "";
+}
+
+JobDeps BatchRunner::dependencies_of(const BatchJob& job,
+                                     const std::vector<std::string>& after_end) const {
   JobDeps after;
   after.any = after_end;
   if (opts_.after_ok)
@@ -294,71 +280,63 @@ BatchRunner::Sent BatchRunner::submit_job(const BatchJob& job, SchedulerClient& 
       for (const auto& id : opts_.after_ok(*p))
         if (std::find(after.ok.begin(), after.ok.end(), id) == after.ok.end())
           after.ok.push_back(id);
-  double submitted = wall_now();
-  std::string id;
-  try {
-    id = submit_with_retries(job, client, after, sum, submitted);
-    if (id.empty()) {  // stopped while waiting to try again
-      for (auto& r : recs) {
-        r.status = run_status::interrupted;
-        r.reason =
-            fmt::format("stopped by {} before the scheduler took it", signal_name(sum.stop_signal));
-        r.end_time = wall_now();
-        store_->finish_run(r);
-      }
-      return Sent::Failed;
-    }
-  } catch (const SchedulerError& e) {
-    const Refusal refusal = client.refusal(e.what());
-    std::string why = scheduler_words(e.what());
-    // An array over the cluster's limit: say which limit, and the way out.
-    if (job.runs.size() > 1 && refusal == Refusal::ArrayTooLarge) {
-      const ArrayLimit limit = array_limit(&client, job.resources.queue);
-      why += fmt::format(
-          " (an array of {} tasks; {}: set AERUN_MAX_ARRAY_SIZE to the cluster's limit, its {}, "
-          "and aerun cuts arrays to fit)",
-          job.runs.size(),
-          limit.tasks ? "the limit aerun knew: " + limit.source : "aerun could not read the limit",
-          scheduler_backend(client.kind()).array_limit_setting());
-    } else if (refusal == Refusal::QueueLimit) {
-      if (held && opts_.wait && follower.outstanding() > 0) {
-        // Jobs of this aerun hold the quota: these runs go out when some of them ended. Said
-        // (and counted) once a job, however often the quota is still full when it is tried again.
-        if (!resumed) {
-          out_ << fmt::format("[{}] {} held back ({}): submitted again when earlier jobs end\n",
-                              spec_.name, job.name, why.substr(why.rfind(": ") + 2));
-          for (auto& r : recs) {
-            r.status = run_status::pending;
-            r.reason = "held back by a per-user limit of the scheduler: " + why;
-            r.job_id.clear();
-            r.scheduler_state = "HELD_BY_AERUN";
-            store_->update_job(r);
-          }
-          ++sum.held;
-        }
-        *held = std::move(recs);
-        return Sent::Held;
-      }
-      // A per-user, -group or -project limit: each array task counts as a job.
-      why += fmt::format(
-          " (a limit on your jobs in the queue, each array task counting as one: {} asked for {} "
-          "more; see `{}`, then keep fewer queued at once: AERUN_MAX_ARRAY_SIZE and --max-queued)",
-          job.runs.size() > 1 ? "this array" : "this job", job.runs.size(),
-          client.queue_limit_command());
-    }
-    out_ << fmt::format("[{}] submitting {} failed: {}\n", spec_.name, job.script_path, why);
-    sum.last_error = why;
-    for (auto& r : recs) {
-      r.status = run_status::submit_failed;
-      r.reason = why;
-      r.end_time = wall_now();
-      store_->finish_run(r);
-      ++sum.submit_failed;
-    }
-    return Sent::Failed;
+  return after;
+}
+
+void BatchRunner::end_unsent(std::vector<RunRecord>& recs, const std::string& status,
+                             const std::string& reason, BatchSummary& sum) const {
+  for (auto& r : recs) {
+    r.status = status;
+    if (!reason.empty()) r.reason = reason;
+    r.end_time = wall_now();
+    store_->finish_run(r);
+    if (status != run_status::submit_failed) continue;
+    ++sum.submit_failed;
+    sum.last_error = r.reason;
   }
+}
+
+std::string BatchRunner::refusal_words(const BatchJob& job, SchedulerClient& client,
+                                       const std::string& message, Refusal refusal) const {
+  std::string why = scheduler_words(message);
+  // An array over the cluster's limit: say which limit, and the way out.
+  if (job.runs.size() > 1 && refusal == Refusal::ArrayTooLarge) {
+    const ArrayLimit limit = array_limit(&client, job.resources.queue);
+    why += fmt::format(
+        " (an array of {} tasks; {}: set AERUN_MAX_ARRAY_SIZE to the cluster's limit, its {}, "
+        "and aerun cuts arrays to fit)",
+        job.runs.size(),
+        limit.tasks ? "the limit aerun knew: " + limit.source : "aerun could not read the limit",
+        scheduler_backend(client.kind()).array_limit_setting());
+  } else if (refusal == Refusal::QueueLimit) {
+    // A per-user, -group or -project limit: each array task counts as a job.
+    why += fmt::format(
+        " (a limit on your jobs in the queue, each array task counting as one: {} asked for {} "
+        "more; see `{}`, then keep fewer queued at once: AERUN_MAX_ARRAY_SIZE and --max-queued)",
+        job.runs.size() > 1 ? "this array" : "this job", job.runs.size(),
+        client.queue_limit_command());
+  }
+  return why;
+}
+
+void BatchRunner::hold_back(const BatchJob& job, std::vector<RunRecord>& recs,
+                            const std::string& why, BatchSummary& sum) const {
+  out_ << fmt::format("[{}] {} held back ({}): submitted again when earlier jobs end\n", spec_.name,
+                      job.name, why.substr(why.rfind(": ") + 2));
+  for (auto& r : recs) {
+    r.status = run_status::pending;
+    r.reason = "held back by a per-user limit of the scheduler: " + why;
+    r.job_id.clear();
+    r.scheduler_state = "HELD_BY_AERUN";
+    store_->update_job(r);
+  }
+  ++sum.held;
+}
+
+void BatchRunner::mark_submitted(const BatchJob& job, std::vector<RunRecord>& recs,
+                                 const std::string& id, double submitted, SchedulerClient& client,
+                                 JobFollower& follower, BatchSummary& sum) const {
   ++sum.jobs;
-  if (id_out) *id_out = id;
   out_ << fmt::format("[{}] submitted job {} ({} run{}): {}\n", spec_.name, id, recs.size(),
                       recs.size() == 1 ? "" : "s, an array", job.script_path);
   for (size_t i = 0; i < recs.size(); ++i) {
@@ -373,20 +351,128 @@ BatchRunner::Sent BatchRunner::submit_job(const BatchJob& job, SchedulerClient& 
     follower.add(r, &spec_);
     ++sum.submitted;
   }
+}
+
+BatchRunner::Sent BatchRunner::submit_job(const BatchJob& job, SchedulerClient& client,
+                                          JobFollower& follower, BatchSummary& sum,
+                                          const std::vector<std::string>& after_end,
+                                          std::string* id_out, std::vector<RunRecord>* held) {
+  const bool resumed = held && !held->empty();  // begun already, then held back
+  std::vector<RunRecord> recs = resumed ? std::move(*held) : begin_runs(job);
+  // Each run's own directory is made ready here, on the shared filesystem the logs are on: its
+  // inputs are copied as they are at submission. Its log and stamps (the scheduler's files) are
+  // linked into it.
+  if (const std::string error = resumed ? "" : prepare_run_directories(recs); !error.empty()) {
+    out_ << fmt::format("[{}] not submitting {}: {}\n", spec_.name, job.script_path, error);
+    end_unsent(recs, run_status::submit_failed, error, sum);
+    return Sent::Failed;
+  }
+  write_script(job);
+  double submitted = wall_now();
+  std::string id;
+  try {
+    id = submit_with_retries(job, client, dependencies_of(job, after_end), sum, submitted);
+  } catch (const SchedulerError& e) {
+    const Refusal refusal = client.refusal(e.what());
+    if (refusal == Refusal::QueueLimit && held && opts_.wait && follower.outstanding() > 0) {
+      // Jobs of this aerun hold the quota: these runs go out when some of them ended. Said (and
+      // counted) once a job, however often the quota is still full when it is tried again.
+      if (!resumed) hold_back(job, recs, scheduler_words(e.what()), sum);
+      *held = std::move(recs);
+      return Sent::Held;
+    }
+    const std::string why = refusal_words(job, client, e.what(), refusal);
+    out_ << fmt::format("[{}] submitting {} failed: {}\n", spec_.name, job.script_path, why);
+    end_unsent(recs, run_status::submit_failed, why, sum);
+    return Sent::Failed;
+  }
+  if (id.empty()) {  // stopped while waiting to try again
+    end_unsent(
+        recs, run_status::interrupted,
+        fmt::format("stopped by {} before the scheduler took it", signal_name(sum.stop_signal)),
+        sum);
+    return Sent::Failed;
+  }
+  if (id_out) *id_out = id;
+  mark_submitted(job, recs, id, submitted, client, follower, sum);
   return Sent::Submitted;
 }
 
-BatchSummary BatchRunner::run(const std::vector<PlannedRun>& planned, SchedulerClient& client) {
-  if (!store_) throw SystemError("BatchRunner::run needs a store");
-  BatchSummary sum;
-  sum.planned = static_cast<int>(planned.size());
-  JobFollower follower(*store_, client, out_, opts_.follow);
+// The jobs of one run(): submitted in sweep order while --max-queued leaves room, held back by
+// a per-user limit (those go first, in order, when earlier jobs end), or a transient failure's
+// next attempt.
+struct BatchRunner::Queue {
+  Queue(BatchRunner& r, SchedulerClient& c, JobFollower& f, BatchSummary& s,
+        std::vector<BatchJob> planned)
+      : runner(r), client(c), follower(f), sum(s), jobs(std::move(planned)), ids(jobs.size()) {}
+
+  BatchRunner& runner;
+  SchedulerClient& client;
+  JobFollower& follower;
+  BatchSummary& sum;
+  std::vector<BatchJob> jobs;
+  std::vector<std::string> ids;  // each job's id once submitted
+  struct Held {
+    size_t job;
+    std::vector<RunRecord> recs;
+  };
+  std::deque<Held> held;  // held back by a per-user limit, in sweep order
+  std::vector<BatchJob> retry_jobs;
+  size_t next = 0;
+
+  // Job i waits for the part before it to end, however it ends (a cut array under a cap).
+  std::vector<std::string> after_end(size_t i) const {
+    return jobs[i].after_previous && i > 0 && !ids[i - 1].empty()
+               ? std::vector<std::string>{ids[i - 1]}
+               : std::vector<std::string>{};
+  }
+  bool room_for(const BatchJob& job) const {
+    const int most = runner.opts_.max_queued;
+    return most <= 0 || job.runs.size() > 1 || static_cast<int>(follower.outstanding()) < most;
+  }
+  bool stopped() const { return sum.stop_signal != 0; }
+
+  void submit_more() {
+    // Held jobs go first, in order; while the limit still refuses one, nothing newer goes out.
+    while (!stopped() && !held.empty() &&
+           runner.submit_job(jobs[held.front().job], client, follower, sum,
+                             after_end(held.front().job), &ids[held.front().job],
+                             &held.front().recs) != Sent::Held)
+      held.pop_front();
+    if (!held.empty()) return;
+    for (auto& job : retry_jobs)
+      if (!stopped()) runner.submit_job(job, client, follower, sum);
+    retry_jobs.clear();
+    while (!stopped() && next < jobs.size() && room_for(jobs[next])) {
+      std::vector<RunRecord> recs;
+      if (runner.submit_job(jobs[next], client, follower, sum, after_end(next), &ids[next],
+                            &recs) == Sent::Held) {
+        held.push_back({next++, std::move(recs)});
+        return;
+      }
+      ++next;
+    }
+  }
+
+  // Still held when there is nothing left to wait for (or aerun stops following): a failure.
+  void fail_held() {
+    for (auto& h : held) runner.end_unsent(h.recs, run_status::submit_failed, "", sum);
+    held.clear();
+  }
+};
+
+FailurePolicy BatchRunner::failure_policy() const {
+  return FailurePolicy(spec_.rerun, spec_.retry_on, opts_.force, opts_.rerun_failed);
+}
+
+std::vector<const PlannedRun*> BatchRunner::runs_to_submit(const std::vector<PlannedRun>& planned,
+                                                           JobFollower& follower,
+                                                           BatchSummary& sum) const {
   std::vector<const PlannedRun*> todo;
   for (const auto& p : planned) {
     if (auto prev = store_->find_by_key(p.key)) {
-      if (stored_run_stands(
-              *prev, FailurePolicy(spec_.rerun, spec_.retry_on, opts_.force, opts_.rerun_failed),
-              opts_.fresh_session, opts_.session_id, planned_image_digest(spec_, p))) {
+      if (stored_run_stands(*prev, failure_policy(), opts_.fresh_session, opts_.session_id,
+                            planned_image_digest(spec_, p))) {
         ++(prev->status == run_status::ok ? sum.reused : sum.kept);
         continue;
       }
@@ -405,86 +491,61 @@ BatchSummary BatchRunner::run(const std::vector<PlannedRun>& planned, SchedulerC
     }
     todo.push_back(&p);
   }
-  std::vector<BatchJob> jobs = plan_jobs(todo, &client);
-  for (const BatchJob& j : jobs)
-    if (j.parts > 1 && j.part == 0) out_ << fmt::format("[{}] {}\n", spec_.name, j.cut_by);
+  return todo;
+}
+
+void BatchRunner::retry_transient_failures(const std::vector<const PlannedRun*>& todo,
+                                           Queue& queue) const {
   // A transient failure (failure_policy.hpp) gets another attempt, as a job of its own, while it
   // has retries left: the same policy as local runs.
-  const FailurePolicy policy(spec_.rerun, spec_.retry_on, opts_.force, opts_.rerun_failed);
   std::map<std::string, const PlannedRun*> by_key;
   for (const PlannedRun* p : todo) by_key[p->key] = p;
-  std::map<std::string, int> retries_used;
-  std::vector<BatchJob> retry_jobs;
+  auto retries_used = std::make_shared<std::map<std::string, int>>();
   const fs::path dir = fs::absolute(fs::path(opts_.logs_dir)) / spec_.name;
-  follower.on_finished([&](const RunRecord& r) {
+  queue.follower.on_finished([this, &queue, by_key = std::move(by_key), retries_used, dir,
+                              policy = failure_policy()](const RunRecord& r) {
     const auto it = by_key.find(r.key);
     if (it == by_key.end() || !policy.retries(r.status)) return;
-    int& used = retries_used[r.key];
+    int& used = (*retries_used)[r.key];
     if (used >= spec_.retries) return;
     ++used;
-    ++sum.retried;
+    ++queue.sum.retried;
     out_ << fmt::format("[{}] run {} {}: submitting it again (retry {} of {})\n", spec_.name,
                         r.key.substr(0, 12), r.status, used, spec_.retries);
-    single_job(*it->second, dir, retry_jobs);
+    single_job(*it->second, dir, queue.retry_jobs);
   });
-  size_t next = 0;
-  std::vector<std::string> ids(jobs.size());  // each job's id once submitted
-  struct Held {
-    size_t job;
-    std::vector<RunRecord> recs;
-  };
-  std::deque<Held> held;  // held back by a per-user limit, in sweep order
-  const auto after_end = [&](size_t i) {
-    return jobs[i].after_previous && i > 0 && !ids[i - 1].empty()
-               ? std::vector<std::string>{ids[i - 1]}
-               : std::vector<std::string>{};
-  };
-  auto submit_more = [&] {
-    // Held jobs go first, in order; while the limit still refuses one, nothing newer goes out.
-    while (sum.stop_signal == 0 && !held.empty() &&
-           submit_job(jobs[held.front().job], client, follower, sum, after_end(held.front().job),
-                      &ids[held.front().job], &held.front().recs) != Sent::Held)
-      held.pop_front();
-    if (!held.empty()) return;
-    for (auto& job : retry_jobs)
-      if (sum.stop_signal == 0) submit_job(job, client, follower, sum);
-    retry_jobs.clear();
-    while (sum.stop_signal == 0 && next < jobs.size() &&
-           (opts_.max_queued <= 0 || jobs[next].runs.size() > 1 ||
-            static_cast<int>(follower.outstanding()) < opts_.max_queued)) {
-      std::vector<RunRecord> recs;
-      const Sent sent =
-          submit_job(jobs[next], client, follower, sum, after_end(next), &ids[next], &recs);
-      if (sent == Sent::Held) {
-        held.push_back({next++, std::move(recs)});
-        return;
-      }
-      ++next;
-    }
-  };
-  submit_more();
+}
+
+BatchSummary BatchRunner::run(const std::vector<PlannedRun>& planned, SchedulerClient& client) {
+  if (!store_) throw SystemError("BatchRunner::run needs a store");
+  BatchSummary sum;
+  sum.planned = static_cast<int>(planned.size());
+  JobFollower follower(*store_, client, out_, opts_.follow);
+  const std::vector<const PlannedRun*> todo = runs_to_submit(planned, follower, sum);
+  Queue queue(*this, client, follower, sum, plan_jobs(todo, &client));
+  for (const BatchJob& j : queue.jobs)
+    if (j.parts > 1 && j.part == 0) out_ << fmt::format("[{}] {}\n", spec_.name, j.cut_by);
+  retry_transient_failures(todo, queue);
+  queue.submit_more();
   if (sum.stop_signal != 0) {
     // Stopped while waiting to submit again: what was submitted stays queued (collect follows it).
   } else if (opts_.wait) {
-    sum.stop_signal = follower.follow(submit_more);
+    sum.stop_signal = follower.follow([&queue] { queue.submit_more(); });
   } else {
     follower.poll_once();  // one look, so jobs that failed at once are reported now
   }
-  // Still held when there is nothing left to wait for (or aerun stops following): a failure.
-  for (auto& h : held)
-    for (auto& r : h.recs) {
-      r.status = run_status::submit_failed;
-      r.end_time = wall_now();
-      store_->finish_run(r);
-      ++sum.submit_failed;
-      sum.last_error = r.reason;
-    }
-  for (size_t i = next; i < jobs.size(); ++i)
-    sum.not_submitted += static_cast<int>(jobs[i].runs.size());
+  queue.fail_held();
+  for (size_t i = queue.next; i < queue.jobs.size(); ++i)
+    sum.not_submitted += static_cast<int>(queue.jobs[i].runs.size());
   sum.ok = follower.summary().ok;
   sum.failed = follower.summary().failed - sum.retried;
   sum.outstanding = static_cast<int>(follower.outstanding());
   if (sum.last_error.empty()) sum.last_error = follower.summary().last_error;
+  print_summary(sum);
+  return sum;
+}
+
+void BatchRunner::print_summary(const BatchSummary& sum) const {
   out_ << fmt::format(
       "[{}] {} planned: {} ok, {} failed, {} submit failed, {} still queued or running, {} reused"
       "{}{}{}{}{}\n",
@@ -502,7 +563,6 @@ BatchSummary BatchRunner::run(const std::vector<PlannedRun>& planned, SchedulerC
           ? fmt::format(", {} not submitted yet ({})", sum.not_submitted,
                         sum.stop_signal ? "stopped before their turn" : "--max-queued")
           : "");
-  return sum;
 }
 
 }  // namespace aerun

@@ -69,6 +69,17 @@ bool JobFollower::poll_once() {
     sum_.last_error = q.error;
     return false;
   }
+  const Books books = books_of_ending(q);
+  for (size_t i = 0; i < runs_.size();) {
+    if (follow_one(runs_[i], q, books))
+      runs_.erase(runs_.begin() + static_cast<long>(i));
+    else
+      ++i;
+  }
+  return true;
+}
+
+JobFollower::Books JobFollower::books_of_ending(const QueryResult& q) {
   // The runs whose end is known now (the queue says they ended, or they are leaving it): the
   // scheduler's accounting, asked once for all of them, adds what the queue does not say (peak
   // memory) and answers for the jobs the queue no longer shows.
@@ -78,68 +89,71 @@ bool JobFollower::poll_once() {
     if (rep ? rep->run_state.finished : f.missing + 1 >= opts_.missing_polls)
       ending.push_back(f.rec.job_id);
   }
-  std::map<std::string, JobReport> accounted;
-  std::optional<std::vector<JobReport>> books;
-  if (!ending.empty()) books = client_.accounting(ending);
-  if (books)
-    for (auto& j : *books)
-      if (j.run_state.finished) accounted[j.job_id] = std::move(j);
-  for (size_t i = 0; i < runs_.size();) {
-    Followed& f = runs_[i];
-    const JobReport* rep = q.find(f.rec.job_id);
-    const auto acct = accounted.find(f.rec.job_id);
-    bool done = false;
-    if (rep) {
-      f.missing = 0;
-      if (rep->run_state.finished && books && acct == accounted.end() &&
-          ++f.book_waits <= kBookWaits) {
-        // Ended in the queue, not yet in the books (slurmdbd is told within a second or so):
-        // their peak memory is worth a poll or two more.
-      } else if (rep->run_state.finished) {
-        JobReport full = *rep;
-        if (acct != accounted.end()) {
-          full.max_rss_kb = acct->second.max_rss_kb;
-          if (full.nodes.empty()) full.nodes = acct->second.nodes;
-          if (!full.exit_code) full.exit_code = acct->second.exit_code;
-          if (!full.signal) full.signal = acct->second.signal;
-        }
-        finish(f, full.run_state, &full);
-        done = true;
-      } else if (rep->run_state.status != f.rec.status || rep->state != f.rec.scheduler_state ||
-                 rep->reason != f.rec.scheduler_reason) {
-        f.rec.status = rep->run_state.status;
-        f.rec.scheduler_state = rep->state;
-        f.rec.scheduler_reason = rep->reason;
-        if (f.rec.status == run_status::running && !f.rec.job_start_time) {
-          const JobStamps st = read_job_stamps(stamps_path(f.rec.log_path));
-          f.rec.job_start_time = st.start ? st.start : rep->start_time;
-          if (f.rec.job_start_time && f.rec.submit_time)
-            f.rec.queue_wait_s = *f.rec.job_start_time - *f.rec.submit_time;
-          f.rec.launch_time = f.rec.job_start_time;
-        }
-        store_.update_job(f.rec);
-      }
-    } else if (++f.missing >= opts_.missing_polls && acct != accounted.end()) {
-      finish(f, acct->second.run_state, &acct->second);  // gone from the queue, not from the books
-      done = true;
-    } else if (f.missing >= opts_.missing_polls) {
-      // Gone from the scheduler: what its script wrote decides, else it is lost.
-      const JobStamps st = read_job_stamps(stamps_path(f.rec.log_path));
-      if (st.end && st.exit_code) {
-        finish(f, {*st.exit_code == 0 ? run_status::ok : run_status::failed, true}, nullptr);
-      } else {
-        f.rec.reason = fmt::format("job {} left the scheduler's queue {}", f.rec.job_id,
-                                   st.start ? "before its script ended" : "without starting");
-        finish(f, {run_status::lost, true}, nullptr);
-      }
-      done = true;
+  Books books;
+  if (ending.empty()) return books;
+  auto reports = client_.accounting(ending);
+  if (!reports) return books;
+  books.kept = true;
+  for (auto& j : *reports)
+    if (j.run_state.finished) books.finished[j.job_id] = std::move(j);
+  return books;
+}
+
+bool JobFollower::follow_one(Followed& f, const QueryResult& q, const Books& books) {
+  const JobReport* rep = q.find(f.rec.job_id);
+  const auto acct = books.finished.find(f.rec.job_id);
+  const bool in_books = acct != books.finished.end();
+  if (rep) {
+    f.missing = 0;
+    if (!rep->run_state.finished) {
+      note_state(f, *rep);
+      return false;
     }
-    if (done)
-      runs_.erase(runs_.begin() + static_cast<long>(i));
-    else
-      ++i;
+    // Ended in the queue, not yet in the books (slurmdbd is told within a second or so): their
+    // peak memory is worth a poll or two more.
+    if (books.kept && !in_books && ++f.book_waits <= kBookWaits) return false;
+    JobReport full = *rep;
+    if (in_books) {
+      full.max_rss_kb = acct->second.max_rss_kb;
+      if (full.nodes.empty()) full.nodes = acct->second.nodes;
+      if (!full.exit_code) full.exit_code = acct->second.exit_code;
+      if (!full.signal) full.signal = acct->second.signal;
+    }
+    finish(f, full.run_state, &full);
+    return true;
+  }
+  if (++f.missing < opts_.missing_polls) return false;
+  if (in_books) {
+    finish(f, acct->second.run_state, &acct->second);  // gone from the queue, not from the books
+    return true;
+  }
+  // Gone from the scheduler: what its script wrote decides, else it is lost.
+  const JobStamps st = read_job_stamps(stamps_path(f.rec.log_path));
+  if (st.end && st.exit_code) {
+    finish(f, {*st.exit_code == 0 ? run_status::ok : run_status::failed, true}, nullptr);
+  } else {
+    f.rec.reason = fmt::format("job {} left the scheduler's queue {}", f.rec.job_id,
+                               st.start ? "before its script ended" : "without starting");
+    finish(f, {run_status::lost, true}, nullptr);
   }
   return true;
+}
+
+void JobFollower::note_state(Followed& f, const JobReport& rep) {
+  if (rep.run_state.status == f.rec.status && rep.state == f.rec.scheduler_state &&
+      rep.reason == f.rec.scheduler_reason)
+    return;
+  f.rec.status = rep.run_state.status;
+  f.rec.scheduler_state = rep.state;
+  f.rec.scheduler_reason = rep.reason;
+  if (f.rec.status == run_status::running && !f.rec.job_start_time) {
+    const JobStamps st = read_job_stamps(stamps_path(f.rec.log_path));
+    f.rec.job_start_time = st.start ? st.start : rep.start_time;
+    if (f.rec.job_start_time && f.rec.submit_time)
+      f.rec.queue_wait_s = *f.rec.job_start_time - *f.rec.submit_time;
+    f.rec.launch_time = f.rec.job_start_time;
+  }
+  store_.update_job(f.rec);
 }
 
 std::vector<RunRecord> JobFollower::outstanding_runs() const {

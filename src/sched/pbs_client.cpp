@@ -131,99 +131,111 @@ std::optional<int> to_int(const std::string& s) {
 
 }  // namespace
 
+namespace {
+
+bool is_blank(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+// Copies the string that starts at in[i] (its opening quote) to out, repairing what old PBS
+// writers left unescaped; returns the index after its closing quote.
+size_t copy_qstat_string(const std::string& in, size_t i, std::string& out) {
+  out += '"';
+  ++i;
+  while (i < in.size()) {
+    const char d = in[i];
+    if (d == '\\') {
+      const char e = i + 1 < in.size() ? in[i + 1] : '\0';
+      if (e == '\'' || e == ',') {
+        // PBS's own escapes of its attribute encoding (`\'`, `\,` in Variable_List): dropped, as
+        // OpenPBS's fix does (openpbs#2049).
+        out += e;
+        i += 2;
+      } else if (e == '"' || e == '\\' || e == '/' || e == 'b' || e == 'f' || e == 'n' ||
+                 e == 'r' || e == 't' || (e == 'u' && is_hex4(in, i + 2))) {
+        out += d;
+        out += e;
+        i += 2;
+      } else {
+        // A literal backslash never escaped (`MYDOMAIN\myuser`: Azure/cyclecloud-pbspro#91,
+        // BASH_FUNC_ bodies: openpbs#2541): kept as a backslash.
+        out += "\\\\";
+        ++i;
+      }
+    } else if (d == '"') {
+      // The end of the string, unless what follows cannot follow a string: then it is a quote
+      // PBS did not escape (openpbs PR #830: `"comment":"... "zaskly sdileny" ..."`).
+      size_t k = i + 1;
+      while (k < in.size() && is_blank(in[k])) ++k;
+      ++i;
+      if (k >= in.size() || in[k] == ',' || in[k] == ':' || in[k] == '}' || in[k] == ']') {
+        out += '"';
+        return i;
+      }
+      out += "\\\"";
+    } else if (static_cast<unsigned char>(d) < 0x20) {
+      // A raw control character (a newline or tab in a comment or a bash function body).
+      static const char* hex = "0123456789abcdef";
+      out += "\\u00";
+      out += hex[(d >> 4) & 0xf];
+      out += hex[d & 0xf];
+      ++i;
+    } else {
+      out += d;
+      ++i;
+    }
+  }
+  return i;
+}
+
+// Copies the value after a ':', '[' or ',' at in[i] to out: PBS writes values that look numeric
+// without quotes, also `005` or `1.2.3` (openpbs#1255); anything that is not a JSON literal
+// becomes a string. Returns the index after it.
+size_t copy_qstat_bare_value(const std::string& in, size_t i, std::string& out) {
+  out += in[i++];
+  size_t k = i;
+  while (k < in.size() && is_blank(in[k])) ++k;
+  out.append(in, i, k - i);
+  i = k;
+  if (i >= in.size() || in[i] == '"' || in[i] == '{' || in[i] == '[' || in[i] == ']' ||
+      in[i] == '}')
+    return i;
+  size_t e = i;
+  while (e < in.size() && in[e] != ',' && in[e] != '}' && in[e] != ']' && in[e] != '\n' &&
+         in[e] != '\r')
+    ++e;
+  size_t end = e;
+  while (end > i && (in[end - 1] == ' ' || in[end - 1] == '\t')) --end;
+  const std::string token = in.substr(i, end - i);
+  if (is_json_literal(token)) {
+    out += token;
+  } else {
+    out += '"';
+    for (char t : token) {
+      if (t == '"' || t == '\\') out += '\\';
+      out += t;
+    }
+    out += '"';
+  }
+  out.append(in, end, e - end);
+  return e;
+}
+
+}  // namespace
+
 std::string repair_qstat_json(const std::string& in) {
   std::string out;
   out.reserve(in.size() + 64);
-  size_t i = 0;
-  while (i < in.size()) {
+  for (size_t i = 0; i < in.size();) {
     const char c = in[i];
-    if (c == '"') {
-      // A string: copy it, repairing what old PBS writers left unescaped.
-      out += '"';
-      ++i;
-      while (i < in.size()) {
-        const char d = in[i];
-        if (d == '\\') {
-          const char e = i + 1 < in.size() ? in[i + 1] : '\0';
-          if (e == '\'' || e == ',') {
-            // PBS's own escapes of its attribute encoding (`\'`, `\,` in Variable_List):
-            // dropped, as OpenPBS's fix does (openpbs#2049).
-            out += e;
-            i += 2;
-          } else if (e == '"' || e == '\\' || e == '/' || e == 'b' || e == 'f' || e == 'n' ||
-                     e == 'r' || e == 't' || (e == 'u' && is_hex4(in, i + 2))) {
-            out += d;
-            out += e;
-            i += 2;
-          } else {
-            // A literal backslash never escaped (`MYDOMAIN\myuser`: Azure/cyclecloud-pbspro#91,
-            // BASH_FUNC_ bodies: openpbs#2541): kept as a backslash.
-            out += "\\\\";
-            ++i;
-          }
-        } else if (d == '"') {
-          // The end of the string, unless what follows cannot follow a string: then it is a
-          // quote PBS did not escape (openpbs PR #830: `"comment":"... "zaskly sdileny" ..."`).
-          size_t k = i + 1;
-          while (k < in.size() && (in[k] == ' ' || in[k] == '\t' || in[k] == '\r' || in[k] == '\n'))
-            ++k;
-          if (k >= in.size() || in[k] == ',' || in[k] == ':' || in[k] == '}' || in[k] == ']') {
-            out += '"';
-            ++i;
-            break;
-          }
-          out += "\\\"";
-          ++i;
-        } else if (static_cast<unsigned char>(d) < 0x20) {
-          // A raw control character (a newline or tab in a comment or a bash function body).
-          static const char* hex = "0123456789abcdef";
-          out += "\\u00";
-          out += hex[(d >> 4) & 0xf];
-          out += hex[d & 0xf];
-          ++i;
-        } else {
-          out += d;
-          ++i;
-        }
-      }
-      continue;
-    }
-    if (c == ':' || c == '[' || c == ',') {
-      // A bare value: PBS writes values that look numeric without quotes, also `005` or
-      // `1.2.3` (openpbs#1255); anything that is not a JSON literal becomes a string.
+    if (c == '"')
+      i = copy_qstat_string(in, i, out);
+    else if (c == ':' || c == '[' || c == ',')
+      i = copy_qstat_bare_value(in, i, out);
+    else {
       out += c;
       ++i;
-      size_t k = i;
-      while (k < in.size() && (in[k] == ' ' || in[k] == '\t' || in[k] == '\r' || in[k] == '\n'))
-        ++k;
-      out.append(in, i, k - i);
-      i = k;
-      if (i < in.size() && in[i] != '"' && in[i] != '{' && in[i] != '[' && in[i] != ']' &&
-          in[i] != '}') {
-        size_t e = i;
-        while (e < in.size() && in[e] != ',' && in[e] != '}' && in[e] != ']' && in[e] != '\n' &&
-               in[e] != '\r')
-          ++e;
-        size_t end = e;
-        while (end > i && (in[end - 1] == ' ' || in[end - 1] == '\t')) --end;
-        const std::string token = in.substr(i, end - i);
-        if (is_json_literal(token)) {
-          out += token;
-        } else {
-          out += '"';
-          for (char t : token) {
-            if (t == '"' || t == '\\') out += '\\';
-            out += t;
-          }
-          out += '"';
-        }
-        out.append(in, end, e - end);
-        i = e;
-      }
-      continue;
     }
-    out += c;
-    ++i;
   }
   return out;
 }

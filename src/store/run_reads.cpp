@@ -203,83 +203,93 @@ Store::IdSpan id_span_of(Database& db, const RunWhere& rw, const std::string& ca
 
 }  // namespace
 
+namespace {
+
+// The distinct values of a column in case c's runs, up to `most`, each the least after the one
+// before: a seek each in an index (runs_case_file, runs_case_system), where a DISTINCT scan reads
+// every run.
+std::vector<std::string> distinct_values(sqlite::Database& db, const RunWhere& rw,
+                                         const std::string& c, const std::string& column,
+                                         size_t most) {
+  std::vector<std::string> values;
+  for (std::string after; values.size() < most;) {
+    auto q = db.prepare("SELECT r." + column + " FROM runs r WHERE " + rw.sql + " AND r." + column +
+                        " > ?10 ORDER BY r." + column + " LIMIT 1");
+    rw.bind(*q, c);
+    q->bind(10, after);
+    if (!q->step()) break;
+    after = q->text(0);
+    values.push_back(after);
+  }
+  return values;
+}
+
+// The names of one kind of child (parameters, metrics) in case c's runs, in order of first
+// appearance (runs by id, then `order`). Usually every run has the names of the first run that
+// has any: those are taken, and one query inside SQLite checks that no run has another (far
+// cheaper than stepping every child row out of it); only when one does are all rows read in
+// order.
+std::vector<std::string> child_names(sqlite::Database& db, const RunWhere& rw, const std::string& c,
+                                     const std::string& table, const std::string& order) {
+  const std::string& where = rw.sql;
+  std::vector<std::string> names;
+  {
+    auto q =
+        db.prepare("SELECT c.name FROM " + table + " c WHERE c.run_id=(SELECT c2.run_id FROM " +
+                   table + " c2 JOIN runs r ON r.id=c2.run_id WHERE " + where +
+                   " ORDER BY r.id LIMIT 1) ORDER BY " + order);
+    rw.bind(*q, c);
+    while (q->step()) names.push_back(q->text(0));
+  }
+  if (names.empty()) return names;  // no run has any
+  std::string json = "[";
+  for (const auto& n : names) json += (json.size() > 1 ? "," : "") + json_quote(n);
+  json += "]";
+  try {
+    auto q = db.prepare("SELECT 1 FROM " + table + " c JOIN runs r ON r.id=c.run_id WHERE " +
+                        where + " AND c.name NOT IN (SELECT value FROM json_each(?6)) LIMIT 1");
+    rw.bind(*q, c);
+    q->bind(6, json);
+    if (!q->step()) return names;
+  } catch (const SystemError&) {
+    // A name JSON cannot carry (invalid UTF-8): read every row instead.
+  }
+  names.clear();
+  std::unordered_set<std::string> seen;
+  auto q = db.prepare("SELECT c.name FROM " + table + " c JOIN runs r ON r.id=c.run_id WHERE " +
+                      where + " ORDER BY r.id, " + order);
+  rw.bind(*q, c);
+  while (q->step()) {
+    std::string n = q->text(0);
+    if (seen.insert(n).second) names.push_back(std::move(n));
+  }
+  return names;
+}
+
+}  // namespace
+
 Store::Outline Store::outline(const RunFilter& f, bool with_names) const {
   auto& db = impl_->db;
   Transaction tx(db, Transaction::Mode::Deferred);
   const RunWhere rw(f);
-  const std::string& where = rw.sql;
-  const std::vector<std::string> cases = rw.cases(db);
   Outline out;
   std::unordered_set<std::string> seen_params, seen_metrics;
-  for (const auto& c : cases) {
-    auto bind = [&](Statement& q) { rw.bind(q, c); };
+  for (const auto& c : rw.cases(db)) {
     {
-      auto q = db.prepare("SELECT count(*) FROM runs r WHERE " + where);
-      bind(*q);
+      auto q = db.prepare("SELECT count(*) FROM runs r WHERE " + rw.sql);
+      rw.bind(*q, c);
       if (q->step()) out.runs += q->int64(0);
     }
-    // The distinct values of a column, up to `most`, each the least after the one before: a seek
-    // each in an index (runs_case_file, runs_case_system), where a DISTINCT scan reads every run.
-    auto distinct = [&](const std::string& column, size_t most) {
-      std::vector<std::string> values;
-      for (std::string after; values.size() < most;) {
-        auto q = db.prepare("SELECT r." + column + " FROM runs r WHERE " + where + " AND r." +
-                            column + " > ?10 ORDER BY r." + column + " LIMIT 1");
-        bind(*q);
-        q->bind(10, after);
-        if (!q->step()) break;
-        after = q->text(0);
-        values.push_back(after);
-      }
-      return values;
-    };
-    if (auto files = distinct("case_file", 3); !files.empty()) out.case_files[c] = std::move(files);
-    for (const std::string& system : distinct("system", SIZE_MAX))  // the named ones ('' is least)
+    if (auto files = distinct_values(db, rw, c, "case_file", 3); !files.empty())
+      out.case_files[c] = std::move(files);
+    for (const std::string& system : distinct_values(db, rw, c, "system", SIZE_MAX))
       if (std::find(out.systems.begin(), out.systems.end(), system) == out.systems.end())
         out.systems.insert(std::lower_bound(out.systems.begin(), out.systems.end(), system),
-                           system);
+                           system);  // the named ones ('' is least)
     if (!with_names) continue;
-    // The names of one kind of child in order of first appearance (runs by id, then order), for
-    // the case c. Usually every run has the names of the first run that has any: those are
-    // taken, and one query inside SQLite checks that no run has another (far cheaper than
-    // stepping every child row out of it); only when one does are all rows read in order.
-    auto names_of = [&](const std::string& table, const std::string& order) {
-      std::vector<std::string> names;
-      {
-        auto q =
-            db.prepare("SELECT c.name FROM " + table + " c WHERE c.run_id=(SELECT c2.run_id FROM " +
-                       table + " c2 JOIN runs r ON r.id=c2.run_id WHERE " + where +
-                       " ORDER BY r.id LIMIT 1) ORDER BY " + order);
-        bind(*q);
-        while (q->step()) names.push_back(q->text(0));
-      }
-      if (names.empty()) return names;  // no run has any
-      std::string json = "[";
-      for (const auto& n : names) json += (json.size() > 1 ? "," : "") + json_quote(n);
-      json += "]";
-      try {
-        auto q = db.prepare("SELECT 1 FROM " + table + " c JOIN runs r ON r.id=c.run_id WHERE " +
-                            where + " AND c.name NOT IN (SELECT value FROM json_each(?6)) LIMIT 1");
-        bind(*q);
-        q->bind(6, json);
-        if (!q->step()) return names;
-      } catch (const SystemError&) {
-        // A name JSON cannot carry (invalid UTF-8): read every row instead.
-      }
-      names.clear();
-      std::unordered_set<std::string> seen;
-      auto q = db.prepare("SELECT c.name FROM " + table + " c JOIN runs r ON r.id=c.run_id WHERE " +
-                          where + " ORDER BY r.id, " + order);
-      bind(*q);
-      while (q->step()) {
-        std::string n = q->text(0);
-        if (seen.insert(n).second) names.push_back(std::move(n));
-      }
-      return names;
-    };
-    for (auto& n : names_of("run_params", "c.position"))
+    for (auto& n : child_names(db, rw, c, "run_params", "c.position"))
       if (seen_params.insert(n).second) out.params.push_back(std::move(n));
-    out.case_metrics[c] = names_of("metrics", "c.position");
+    out.case_metrics[c] = child_names(db, rw, c, "metrics", "c.position");
     for (const auto& n : out.case_metrics[c])
       if (seen_metrics.insert(n).second) out.metrics.push_back(n);
   }

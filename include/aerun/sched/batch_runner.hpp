@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "aerun/case/case_spec.hpp"
+#include "aerun/judge/failure_policy.hpp"
 #include "aerun/run/run_plan.hpp"
 #include "aerun/sched/job_follower.hpp"
 #include "aerun/sched/scheduler_client.hpp"
@@ -126,6 +127,38 @@ class BatchRunner {
   Sent submit_job(const BatchJob& job, SchedulerClient& client, JobFollower& follower,
                   BatchSummary& sum, const std::vector<std::string>& after_end = {},
                   std::string* id_out = nullptr, std::vector<RunRecord>* held = nullptr);
+  // The records of a job's runs, begun in the store.
+  std::vector<RunRecord> begin_runs(const BatchJob& job) const;
+  // Each run's own directory made ready (case `rundir:`); the error that stopped it, or "".
+  std::string prepare_run_directories(const std::vector<RunRecord>& recs) const;
+  // What a job waits for: after_end (however they end) and its runs' steps (opts_.after_ok).
+  JobDeps dependencies_of(const BatchJob& job, const std::vector<std::string>& after_end) const;
+  // Stores the records of a job the scheduler never took as ended with `status` (and `reason`
+  // unless it is empty); submit_failed ones are counted in sum, with the last error.
+  void end_unsent(std::vector<RunRecord>& recs, const std::string& status,
+                  const std::string& reason, BatchSummary& sum) const;
+  // A refusal in the scheduler's words, with what it means (an array over the cluster's limit,
+  // a per-user limit) and the way out.
+  std::string refusal_words(const BatchJob& job, SchedulerClient& client,
+                            const std::string& message, Refusal refusal) const;
+  // A job a per-user limit refused while this aerun's earlier jobs hold the quota: its runs
+  // stay pending without a job id until it is submitted again.
+  void hold_back(const BatchJob& job, std::vector<RunRecord>& recs, const std::string& why,
+                 BatchSummary& sum) const;
+  // A job the scheduler took: its runs pending with their job (or array task) ids, followed.
+  void mark_submitted(const BatchJob& job, std::vector<RunRecord>& recs, const std::string& id,
+                      double submitted, SchedulerClient& client, JobFollower& follower,
+                      BatchSummary& sum) const;
+  // The planned runs to submit; the others are reused, kept as failures, followed as the jobs
+  // they already are, or left to the aerun that runs them (each counted in sum).
+  std::vector<const PlannedRun*> runs_to_submit(const std::vector<PlannedRun>& planned,
+                                                JobFollower& follower, BatchSummary& sum) const;
+  FailurePolicy failure_policy() const;
+  struct Queue;  // the jobs of one run() (batch_runner.cpp)
+  // A run that ended with a transient failure is submitted again, as a job of its own, while it
+  // has retries left.
+  void retry_transient_failures(const std::vector<const PlannedRun*>& todo, Queue& queue) const;
+  void print_summary(const BatchSummary& sum) const;
   // Array tasks running at once (the case's array_cap, --max-queued the lower), 0 for no cap.
   int task_cap() const;
   // client.submit, tried again while the scheduler is busy (opts_.submit_tries); the job's id,

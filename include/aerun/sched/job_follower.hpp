@@ -64,6 +64,17 @@ class JobFollower {
     int book_waits = 0;  // polls it ended in the queue but not yet in the books
   };
   void finish(Followed& f, const RunState& state, const JobReport* report);
+  // The scheduler's accounting of the runs ending now (the queue says they ended, or they are
+  // leaving it), asked once for all: `kept` when the cluster keeps any.
+  struct Books {
+    bool kept = false;
+    std::map<std::string, JobReport> finished;
+  };
+  Books books_of_ending(const QueryResult& q);
+  // One followed run after a query: true when it is over (finished and stored).
+  bool follow_one(Followed& f, const QueryResult& q, const Books& books);
+  // A run still queued or running whose state or reason changed: stored.
+  void note_state(Followed& f, const JobReport& rep);
 
   Store& store_;
   SchedulerClient& client_;
