@@ -23,7 +23,7 @@ void apply_system(CaseSpec& spec, const SystemProfile& p) {
   spec.system = p.name;
   ResourcesSpec& r = spec.resources;
   if (!spec.scheduler && p.scheduler != "local")
-    spec.scheduler = p.scheduler == "pbs" ? Scheduler::Pbs : Scheduler::Slurm;
+    spec.scheduler = parse_scheduler(p.scheduler, "scheduler");
   const SourceLoc at = r.loc.file.empty() ? SourceLoc{spec.file, 1, 1} : r.loc;
   const bool own_queue = !r.queue.empty();
   if (r.queue.empty()) r.queue = p.queue;

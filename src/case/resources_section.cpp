@@ -58,11 +58,15 @@ void read_resource(const YamlReader& r, const Item& e, ResourcesSpec& s, const s
 
 void read_scheduler(const YamlReader& r, const Item& it, CaseSpec& spec) {
   const std::string v = r.text(it);
-  static const std::vector<std::string> valid{"slurm", "pbs", "local"};
+  static const std::vector<std::string> valid = [] {
+    std::vector<std::string> names(batch_scheduler_names().begin(), batch_scheduler_names().end());
+    names.push_back("local");
+    return names;
+  }();
   if (std::find(valid.begin(), valid.end(), v) == valid.end())
     throw InputError(
         it.loc, it.key,
-        "unknown scheduler '" + v + "'" + did_you_mean(v, valid) + "; use slurm, pbs or local");
+        "unknown scheduler '" + v + "'" + did_you_mean(v, valid) + "; use " + scheduler_choices());
   spec.scheduler = parse_scheduler(v, it.key);
 }
 

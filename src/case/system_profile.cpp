@@ -19,7 +19,11 @@ namespace {
 constexpr size_t kMaxProfileBytes = 1 << 20;
 
 const std::vector<std::string>& schedulers() {
-  static const std::vector<std::string> s{"local", "pbs", "slurm"};
+  static const std::vector<std::string> s = [] {
+    std::vector<std::string> names{"local"};
+    names.insert(names.end(), batch_scheduler_names().begin(), batch_scheduler_names().end());
+    return names;
+  }();
   return s;
 }
 

@@ -44,7 +44,7 @@ struct CaseArgs {
   int jobs = 1;
   bool quiet_progress = false;
   // Batch schedulers (cli/batch_case.cpp).
-  std::string scheduler;  // slurm | pbs | local ("" = the case's `scheduler:`, else run here)
+  std::string scheduler;  // slurm | pbs | lsf | local ("" = the case's `scheduler:`, else run here)
   std::string system;     // --system NAME: a system profile applied (docs/systems.md)
   std::string systems;    // --systems DIRS: profile folders before $AERUN_SYSTEMS and the shipped
   bool no_wait = false;
@@ -263,9 +263,14 @@ void add_case_command(CLI::App& app, Globals& g, Action& action) {
                 "folders of system profiles before $AERUN_SYSTEMS and the shipped ones "
                 "(colon-separated)");
   c->add_option("--scheduler", args->scheduler,
-                "slurm | pbs: submit the runs as batch jobs; local: with --dry-run, write local "
-                "scripts (default: the case's `scheduler:`, else run here)")
-      ->check(CLI::IsMember({"slurm", "pbs", "local"}));
+                "slurm | pbs | lsf: submit the runs as batch jobs; local: with --dry-run, write "
+                "local scripts (default: the case's `scheduler:`, else run here)")
+      ->check(CLI::IsMember([] {
+        std::vector<std::string> names(batch_scheduler_names().begin(),
+                                       batch_scheduler_names().end());
+        names.push_back("local");
+        return names;
+      }()));
   c->add_flag("--no-wait", args->no_wait,
               "submit and return; `aerun collect` gathers the jobs later");
   c->add_option("--stall", args->stall,

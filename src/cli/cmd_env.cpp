@@ -193,8 +193,13 @@ void add_env_command(CLI::App& app, Globals&, Action& action) {
   auto a = std::make_shared<EnvArgs>();
   CLI::App* c = app.add_subcommand(
       "env", "show the cluster (scheduler, hosts, GPUs) and the launch line for a launcher");
-  c->add_option("--scheduler", a->scheduler, "auto | pbs | slurm | none (default: detect)")
-      ->check(CLI::IsMember({"auto", "pbs", "slurm", "none"}));
+  c->add_option("--scheduler", a->scheduler, "auto | slurm | pbs | lsf | none (default: detect)")
+      ->check(CLI::IsMember([] {
+        std::vector<std::string> names{"auto"};
+        names.insert(names.end(), batch_scheduler_names().begin(), batch_scheduler_names().end());
+        names.push_back("none");
+        return names;
+      }()));
   c->add_option("--hosts", a->hosts, "explicit hosts, comma-separated");
   c->add_option("--cpus-per-host", a->cpus_per_host, "logical CPUs per host")
       ->check(CLI::PositiveNumber);

@@ -18,6 +18,7 @@ Scheduler detect_scheduler(const DiscoveryOptions& o) {
   if (o.scheduler) return *o.scheduler;
   if (o.env("SLURM_JOB_ID")) return Scheduler::Slurm;
   if (o.env("PBS_JOBID")) return Scheduler::Pbs;
+  if (o.env("LSB_JOBID")) return Scheduler::Lsf;
   return Scheduler::None;
 }
 
@@ -105,6 +106,7 @@ ClusterInfo discover(const DiscoveryOptions& o) {
   c.scheduler = detect_scheduler(o);
   if (c.scheduler == Scheduler::Pbs) c.job_id = o.env("PBS_JOBID").value_or("");
   if (c.scheduler == Scheduler::Slurm) c.job_id = o.env("SLURM_JOB_ID").value_or("");
+  if (c.scheduler == Scheduler::Lsf) c.job_id = o.env("LSB_JOBID").value_or("");
 
   std::string hostfile = o.hostfile;
   if (hostfile.empty() && c.scheduler == Scheduler::Pbs) {
@@ -113,6 +115,10 @@ ClusterInfo discover(const DiscoveryOptions& o) {
       throw InputError(SourceLoc{}, "scheduler",
                        "pbs: PBS_NODEFILE is not set (run inside a job, or give --hostfile)");
   }
+  // LSF: a host file of one line per slot (IBM LSF 10.1, "Environment variables set for job
+  // execution": LSB_DJOB_HOSTFILE).
+  if (hostfile.empty() && c.scheduler == Scheduler::Lsf)
+    hostfile = o.env("LSB_DJOB_HOSTFILE").value_or("");
   if (!o.hosts.empty()) {
     add_unique_hosts(c.hosts, o.hosts);
     c.hosts_source = "hosts";

@@ -17,8 +17,10 @@ class LocalBackend final : public SchedulerBackend {
   std::string_view job_id_expression() const override { return "\"local-$$\""; }
   std::string_view by_hand() const override { return "bash THIS_SCRIPT N"; }
   std::unique_ptr<SchedulerClient> client() const override {
-    throw InputError(SourceLoc{}, "--scheduler",
-                     "no batch scheduler chosen (" + batch_scheduler_names() + ")");
+    std::string names;
+    for (const char* n : batch_scheduler_names())
+      names += (names.empty() ? "" : ", ") + std::string(n);
+    throw InputError(SourceLoc{}, "--scheduler", "no batch scheduler chosen (" + names + ")");
   }
 };
 

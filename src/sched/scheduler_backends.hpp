@@ -11,8 +11,6 @@ namespace aerun {
 const SchedulerBackend& slurm_backend();
 const SchedulerBackend& pbs_backend();
 const SchedulerBackend& local_backend();
-
-// "slurm or pbs": the batch schedulers' names, for messages.
-std::string batch_scheduler_names();
+const SchedulerBackend& lsf_backend();
 
 }  // namespace aerun

@@ -24,7 +24,7 @@ std::string scheduler_directives(const CaseSpec& spec, const JobScriptRequest& r
   // No walltime but a timeout: the job may run the run to its timeout, plus a margin for its
   // start-up and the end of the script (else the queue's default, often shorter, kills it).
   if (r.walltime_s <= 0 && spec.timeout_s > 0) r.walltime_s = default_walltime(spec.timeout_s);
-  const JobArray array{req.runs.size(), req.runs.size() > 1 ? req.array_cap : 0};
+  const JobArray array{req.runs.size(), req.runs.size() > 1 ? req.array_cap : 0, req.job_name};
   return scheduler_backend(req.scheduler).directives(r, array);
 }
 

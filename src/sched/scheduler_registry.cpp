@@ -8,9 +8,9 @@ namespace aerun {
 
 namespace {
 
-const std::array<const SchedulerBackend*, 3>& registry() {
-  static const std::array<const SchedulerBackend*, 3> all{&slurm_backend(), &pbs_backend(),
-                                                          &local_backend()};
+const std::array<const SchedulerBackend*, 4>& registry() {
+  static const std::array<const SchedulerBackend*, 4> all{&slurm_backend(), &pbs_backend(),
+                                                          &lsf_backend(), &local_backend()};
   return all;
 }
 
@@ -30,16 +30,6 @@ const SchedulerBackend* find_scheduler_backend(std::string_view name) {
   for (const SchedulerBackend* b : registry())
     if (b->name() == name) return b;
   return nullptr;
-}
-
-std::string batch_scheduler_names() {
-  std::string out;
-  for (const SchedulerBackend* b : registry()) {
-    if (b->kind() == Scheduler::None) continue;
-    if (!out.empty()) out += " or ";
-    out += b->name();
-  }
-  return out;
 }
 
 }  // namespace aerun

@@ -98,7 +98,9 @@ CommandResult run_captured(const std::vector<std::string>& argv, const CommandSe
   UniqueFd err_r(err_p[0]), err_w(err_p[1]);
 
   SpawnSetup setup;
-  posix_spawn_file_actions_addopen(&setup.actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&setup.actions, 0,
+                                   how.stdin_file.empty() ? "/dev/null" : how.stdin_file.c_str(),
+                                   O_RDONLY, 0);
   posix_spawn_file_actions_adddup2(&setup.actions, out_w.get(), 1);
   posix_spawn_file_actions_adddup2(&setup.actions, err_w.get(), 2);
   // The tool gets the default action of SIGPIPE that aerun itself ignores (app.cpp).

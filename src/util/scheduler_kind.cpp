@@ -1,27 +1,50 @@
 // Scheduler names.
 #include "aerun/util/scheduler_kind.hpp"
 
+#include <array>
+
 #include "aerun/util/error.hpp"
 
 namespace aerun {
 
+namespace {
+
+struct Named {
+  Scheduler kind;
+  const char* name;
+};
+constexpr std::array<Named, 3> kBatch{{
+    {Scheduler::Slurm, "slurm"},
+    {Scheduler::Pbs, "pbs"},
+    {Scheduler::Lsf, "lsf"},
+}};
+constexpr std::array<const char*, 3> kBatchNames{"slurm", "pbs", "lsf"};
+
+}  // namespace
+
 std::string to_string(Scheduler s) {
-  switch (s) {
-    case Scheduler::Pbs:
-      return "pbs";
-    case Scheduler::Slurm:
-      return "slurm";
-    case Scheduler::None:
-      break;
-  }
+  for (const auto& n : kBatch)
+    if (n.kind == s) return n.name;
   return "none";
 }
 
 Scheduler parse_scheduler(const std::string& name, const std::string& key) {
-  if (name == "pbs") return Scheduler::Pbs;
-  if (name == "slurm") return Scheduler::Slurm;
+  for (const auto& n : kBatch)
+    if (name == n.name) return n.kind;
   if (name == "none" || name == "local") return Scheduler::None;
-  throw InputError(SourceLoc{}, key, "unknown scheduler '" + name + "'; use pbs, slurm or none");
+  throw InputError(SourceLoc{}, key,
+                   "unknown scheduler '" + name + "'; use " + scheduler_choices() + " (or none)");
+}
+
+std::span<const char* const> batch_scheduler_names() {
+  return kBatchNames;
+}
+
+std::string scheduler_choices() {
+  std::string out;
+  for (const char* n : kBatchNames) out += std::string(n) + ", ";
+  out.resize(out.size() - 2);
+  return out + " or local";
 }
 
 }  // namespace aerun

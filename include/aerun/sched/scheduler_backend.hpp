@@ -20,9 +20,11 @@
 namespace aerun {
 
 // The array a job script is for: `tasks` runs (1: a plain job), at most `cap` at once (0: no cap).
+// The job's name goes with it: LSF names an array by it ("name[1-N]%cap").
 struct JobArray {
   size_t tasks = 1;
   int cap = 0;
+  std::string job_name;
 };
 
 class SchedulerBackend {

@@ -35,11 +35,12 @@ struct CommandSettings {
   std::optional<std::vector<std::string>> environment;
   std::string workdir;
   size_t max_output_bytes = 16u << 20;
+  std::string stdin_file;  // read on stdin (LSF's bsub reads a job script there); "": /dev/null
 };
 
-// Runs argv[0] (searched in the PATH of the command's environment) with stdin from /dev/null in
-// its own process group; kills the group after the time limit. Never throws for a failing
-// command: the result says what happened.
+// Runs argv[0] (searched in the PATH of the command's environment) with stdin from /dev/null (or
+// how.stdin_file) in its own process group; kills the group after the time limit. Never throws for
+// a failing command: the result says what happened.
 CommandResult run_captured(const std::vector<std::string>& argv, const CommandSettings& how);
 inline CommandResult run_captured(const std::vector<std::string>& argv, double timeout_s = 60) {
   CommandSettings how;

@@ -1,16 +1,22 @@
-// Which batch scheduler: a case's `scheduler:`, `--scheduler`, and what discovery finds.
+// Which batch scheduler: a case's `scheduler:`, `--scheduler`, and what discovery finds. What each
+// one does is its backend's (include/aerun/sched/scheduler_backend.hpp); here are only the names.
 #pragma once
 
+#include <span>
 #include <string>
 
 namespace aerun {
 
-enum class Scheduler { None, Pbs, Slurm };  // None: no scheduler (local)
+enum class Scheduler { None, Pbs, Slurm, Lsf };  // None: no scheduler (local)
 
-// "none" | "pbs" | "slurm".
+// "none" | "pbs" | "slurm" | "lsf".
 std::string to_string(Scheduler s);
 // The inverse of to_string ("local" is None too); throws InputError naming `key` for anything
 // else.
 Scheduler parse_scheduler(const std::string& name, const std::string& key = "scheduler");
+// The batch schedulers' names, in the order messages list them ("slurm", "pbs", "lsf").
+std::span<const char* const> batch_scheduler_names();
+// "slurm, pbs, lsf or local": what a case's `scheduler:` and `--scheduler` may say, for messages.
+std::string scheduler_choices();
 
 }  // namespace aerun

@@ -90,7 +90,7 @@ TEST(SystemProfile, EveryBadProfileNamesFileLineAndKey) {
               AllOf(StartsWith("sys.yaml:1:"), HasSubstr("name"), HasSubstr("not a system name")));
   EXPECT_THAT(error_of("name: p\nschedular: pbs\n"),
               AllOf(StartsWith("sys.yaml:2:"), HasSubstr("did you mean 'scheduler'")));
-  EXPECT_THAT(error_of("name: p\nscheduler: lsf\n"),
+  EXPECT_THAT(error_of("name: p\nscheduler: sge\n"),
               AllOf(StartsWith("sys.yaml:2:"), HasSubstr("scheduler"), HasSubstr("unknown")));
   EXPECT_THAT(error_of("name: p\nlauncher: mpirun\n"),
               AllOf(StartsWith("sys.yaml:2:"), HasSubstr("launcher"), HasSubstr("unknown")));

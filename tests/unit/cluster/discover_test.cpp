@@ -56,6 +56,20 @@ TEST(Discover, APbsJobReadsItsNodefileAndNvidiaSmi) {
   EXPECT_EQ(c.ngpus(), 8);
 }
 
+// LSF: LSB_JOBID names the job, LSB_DJOB_HOSTFILE its hosts, one line per slot (IBM LSF 10.1,
+// "Environment variables set for job execution") — the layout of a PBS nodefile, whose fixture
+// stands for it here.
+TEST(Discover, AnLsfJobReadsTheHostFileLsfWritesForIt) {
+  FakeMachine m;
+  m.env["LSB_JOBID"] = "2329803";
+  m.env["LSB_DJOB_HOSTFILE"] = kDir + "pbs_nodefile_repeated";
+  const ClusterInfo c = discover(on(m));
+  EXPECT_EQ(c.scheduler, Scheduler::Lsf);
+  EXPECT_EQ(c.job_id, "2329803");
+  EXPECT_THAT(c.hosts, ElementsAre("nid001", "nid002.hsn"));
+  EXPECT_THAT(c.slots, ElementsAre(4, 4));
+}
+
 TEST(Discover, ASlurmJobExpandsItsNodelistAndTasksPerNode) {
   const ClusterInfo c = discover(on(perlmutter()));
   EXPECT_EQ(c.scheduler, Scheduler::Slurm);
@@ -131,9 +145,9 @@ TEST(Discover, ExplicitGpuAndCpuCountsWin) {
 }
 
 TEST(Scheduler, NamesRoundTripAndUnknownOnesAreErrors) {
-  for (Scheduler s : {Scheduler::None, Scheduler::Pbs, Scheduler::Slurm})
+  for (Scheduler s : {Scheduler::None, Scheduler::Pbs, Scheduler::Slurm, Scheduler::Lsf})
     EXPECT_EQ(parse_scheduler(to_string(s)), s);
-  EXPECT_THROW(parse_scheduler("lsf"), InputError);
+  EXPECT_THROW(parse_scheduler("sge"), InputError);  // no Grid Engine backend
 }
 
 TEST(Discover, TheJobsDefaultTaskLayoutIsNoCapForANewStep) {

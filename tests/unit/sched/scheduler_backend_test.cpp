@@ -21,17 +21,18 @@ TEST(SchedulerBackends, EachIsFoundByItsNameAndByItsKind) {
     EXPECT_EQ(find_scheduler_backend(b->name()), b);
     EXPECT_EQ(&scheduler_backend(b->kind()), b);
   }
-  EXPECT_EQ(names, (std::set<std::string>{"local", "pbs", "slurm"}));
+  EXPECT_EQ(names, (std::set<std::string>{"local", "lsf", "pbs", "slurm"}));
   EXPECT_EQ(find_scheduler_backend("flux"), nullptr);
   EXPECT_EQ(scheduler_backend(Scheduler::None).name(), "local");
 }
 
 TEST(SchedulerBackends, ABatchSchedulersNameIsTheOneCaseFilesUse) {
-  for (const SchedulerBackend* b : scheduler_backends())
+  for (const SchedulerBackend* b : scheduler_backends()) {
     if (b->kind() != Scheduler::None) {
       EXPECT_EQ(to_string(b->kind()), b->name());
       EXPECT_EQ(parse_scheduler(std::string(b->name())), b->kind());
     }
+  }
 }
 
 TEST(SchedulerBackends, TheLocalShellHasNoClientAndSaysWhichSchedulersThereAre) {
@@ -39,13 +40,16 @@ TEST(SchedulerBackends, TheLocalShellHasNoClientAndSaysWhichSchedulersThereAre) 
     (void)scheduler_backend(Scheduler::None).client();
     ADD_FAILURE() << "the local backend made a client";
   } catch (const InputError& e) {
-    EXPECT_THAT(e.what(), HasSubstr("no batch scheduler chosen (slurm or pbs)"));
+    EXPECT_THAT(e.what(), HasSubstr("no batch scheduler chosen (slurm, pbs, lsf)"));
   }
 }
 
 TEST(SchedulerBackends, EachBatchSchedulerHasAClientOfItsOwnKind) {
-  for (const SchedulerBackend* b : scheduler_backends())
-    if (b->kind() != Scheduler::None) EXPECT_EQ(b->client()->kind(), b->kind()) << b->name();
+  for (const SchedulerBackend* b : scheduler_backends()) {
+    if (b->kind() != Scheduler::None) {
+      EXPECT_EQ(b->client()->kind(), b->kind()) << b->name();
+    }
+  }
 }
 
 // What a job script of each says, as sbatch(1) and qsub(1B) define the variables a job sees.
