@@ -70,7 +70,8 @@ std::vector<BatchJob> BatchRunner::plan_jobs(const std::vector<const PlannedRun*
                                              SchedulerClient* client) const {
   const fs::path dir = fs::absolute(fs::path(opts_.logs_dir)) / spec_.name;
   std::vector<BatchJob> jobs;
-  if (scheduler_ != Scheduler::None && spec_.resources.array && todo.size() > 1) {
+  if (scheduler_ != Scheduler::None && spec_.resources.array && todo.size() > 1 &&
+      scheduler_backend(scheduler_).has_arrays()) {
     // One array per distinct set of resources (a per-point `nodes: "{nodes}"` gives several),
     // in the order their first run comes in the sweep; a set with a single run is a plain job.
     std::vector<std::pair<std::string, std::vector<const PlannedRun*>>> groups;

@@ -12,5 +12,6 @@ const SchedulerBackend& slurm_backend();
 const SchedulerBackend& pbs_backend();
 const SchedulerBackend& local_backend();
 const SchedulerBackend& lsf_backend();
+const SchedulerBackend& flux_backend();
 
 }  // namespace aerun

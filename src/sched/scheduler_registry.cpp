@@ -8,9 +8,9 @@ namespace aerun {
 
 namespace {
 
-const std::array<const SchedulerBackend*, 4>& registry() {
-  static const std::array<const SchedulerBackend*, 4> all{&slurm_backend(), &pbs_backend(),
-                                                          &lsf_backend(), &local_backend()};
+const std::array<const SchedulerBackend*, 5>& registry() {
+  static const std::array<const SchedulerBackend*, 5> all{
+      &slurm_backend(), &pbs_backend(), &lsf_backend(), &flux_backend(), &local_backend()};
   return all;
 }
 

@@ -13,12 +13,13 @@ struct Named {
   Scheduler kind;
   const char* name;
 };
-constexpr std::array<Named, 3> kBatch{{
+constexpr std::array<Named, 4> kBatch{{
     {Scheduler::Slurm, "slurm"},
     {Scheduler::Pbs, "pbs"},
     {Scheduler::Lsf, "lsf"},
+    {Scheduler::Flux, "flux"},
 }};
-constexpr std::array<const char*, 3> kBatchNames{"slurm", "pbs", "lsf"};
+constexpr std::array<const char*, 4> kBatchNames{"slurm", "pbs", "lsf", "flux"};
 
 }  // namespace
 

@@ -48,6 +48,8 @@ class SchedulerBackend {
   virtual std::string_view task_index_expression() const = 0;
   virtual std::string_view job_id_expression() const = 0;
   virtual std::string_view by_hand() const = 0;
+  // Whether a sweep can go out as one job array (Flux's `flux batch` has none: a job per run).
+  virtual bool has_arrays() const { return true; }
   // The cluster's setting that bounds an array's tasks, for messages.
   virtual std::string_view array_limit_setting() const { return "largest array"; }
   // What the scheduler replaces by the task's index in an array job's output path.

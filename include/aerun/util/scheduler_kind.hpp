@@ -7,14 +7,14 @@
 
 namespace aerun {
 
-enum class Scheduler { None, Pbs, Slurm, Lsf };  // None: no scheduler (local)
+enum class Scheduler { None, Pbs, Slurm, Lsf, Flux };  // None: no scheduler (local)
 
-// "none" | "pbs" | "slurm" | "lsf".
+// "none" | "pbs" | "slurm" | "lsf" | "flux".
 std::string to_string(Scheduler s);
 // The inverse of to_string ("local" is None too); throws InputError naming `key` for anything
 // else.
 Scheduler parse_scheduler(const std::string& name, const std::string& key = "scheduler");
-// The batch schedulers' names, in the order messages list them ("slurm", "pbs", "lsf").
+// The batch schedulers' names, in the order messages list them ("slurm", "pbs", "lsf", "flux").
 std::span<const char* const> batch_scheduler_names();
 // "slurm, pbs, lsf or local": what a case's `scheduler:` and `--scheduler` may say, for messages.
 std::string scheduler_choices();

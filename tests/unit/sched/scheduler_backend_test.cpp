@@ -21,8 +21,8 @@ TEST(SchedulerBackends, EachIsFoundByItsNameAndByItsKind) {
     EXPECT_EQ(find_scheduler_backend(b->name()), b);
     EXPECT_EQ(&scheduler_backend(b->kind()), b);
   }
-  EXPECT_EQ(names, (std::set<std::string>{"local", "lsf", "pbs", "slurm"}));
-  EXPECT_EQ(find_scheduler_backend("flux"), nullptr);
+  EXPECT_EQ(names, (std::set<std::string>{"flux", "local", "lsf", "pbs", "slurm"}));
+  EXPECT_EQ(find_scheduler_backend("sge"), nullptr);
   EXPECT_EQ(scheduler_backend(Scheduler::None).name(), "local");
 }
 
@@ -40,7 +40,7 @@ TEST(SchedulerBackends, TheLocalShellHasNoClientAndSaysWhichSchedulersThereAre) 
     (void)scheduler_backend(Scheduler::None).client();
     ADD_FAILURE() << "the local backend made a client";
   } catch (const InputError& e) {
-    EXPECT_THAT(e.what(), HasSubstr("no batch scheduler chosen (slurm, pbs, lsf)"));
+    EXPECT_THAT(e.what(), HasSubstr("no batch scheduler chosen (slurm, pbs, lsf, flux)"));
   }
 }
 
