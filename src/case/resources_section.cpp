@@ -58,11 +58,7 @@ void read_resource(const YamlReader& r, const Item& e, ResourcesSpec& s, const s
 
 void read_scheduler(const YamlReader& r, const Item& it, CaseSpec& spec) {
   const std::string v = r.text(it);
-  static const std::vector<std::string> valid = [] {
-    std::vector<std::string> names(batch_scheduler_names().begin(), batch_scheduler_names().end());
-    names.push_back("local");
-    return names;
-  }();
+  const std::vector<std::string>& valid = case_scheduler_names();
   if (std::find(valid.begin(), valid.end(), v) == valid.end())
     throw InputError(
         it.loc, it.key,

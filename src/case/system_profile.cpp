@@ -18,15 +18,6 @@ namespace {
 
 constexpr size_t kMaxProfileBytes = 1 << 20;
 
-const std::vector<std::string>& schedulers() {
-  static const std::vector<std::string> s = [] {
-    std::vector<std::string> names{"local"};
-    names.insert(names.end(), batch_scheduler_names().begin(), batch_scheduler_names().end());
-    return names;
-  }();
-  return s;
-}
-
 // [a-z0-9][a-z0-9_-]*: a system's name is a word of the store, of file names and of `--only`.
 bool valid_system_name(const std::string& s) {
   if (s.empty() || s.size() > 64) return false;
@@ -207,7 +198,7 @@ SystemProfile parse_system_profile(const std::string& yaml_text, const std::stri
     } else if (e.name == "recognise") {
       read_recognise(r, e, p.recognise);
     } else if (e.name == "scheduler") {
-      p.scheduler = one_of(r, e, schedulers(), "scheduler");
+      p.scheduler = one_of(r, e, case_scheduler_names(), "scheduler");
     } else if (e.name == "launcher") {
       p.launcher = one_of(r, e, launcher_kinds(), "launcher");
     } else if (e.name == "container") {

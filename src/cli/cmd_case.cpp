@@ -263,14 +263,9 @@ void add_case_command(CLI::App& app, Globals& g, Action& action) {
                 "folders of system profiles before $AERUN_SYSTEMS and the shipped ones "
                 "(colon-separated)");
   c->add_option("--scheduler", args->scheduler,
-                "slurm | pbs | lsf: submit the runs as batch jobs; local: with --dry-run, write "
-                "local scripts (default: the case's `scheduler:`, else run here)")
-      ->check(CLI::IsMember([] {
-        std::vector<std::string> names(batch_scheduler_names().begin(),
-                                       batch_scheduler_names().end());
-        names.push_back("local");
-        return names;
-      }()));
+                "slurm | pbs | lsf | flux: submit the runs as batch jobs; local: with --dry-run, "
+                "write local scripts (default: the case's `scheduler:`, else run here)")
+      ->check(CLI::IsMember(case_scheduler_names()));
   c->add_flag("--no-wait", args->no_wait,
               "submit and return; `aerun collect` gathers the jobs later");
   c->add_option("--stall", args->stall,

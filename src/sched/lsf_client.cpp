@@ -45,6 +45,17 @@ std::string exec_hosts(const std::string& text) {
   return out;
 }
 
+// The RECORDS of bjobs' JSON, past any line LSF printed before it ("... Please wait ..."); a
+// null json when the output holds no such JSON.
+nlohmann::json bjobs_records(const std::string& out) {
+  const size_t open = out.find('{');
+  const size_t close = out.rfind('}');
+  if (open == std::string::npos || close == std::string::npos || close < open) return {};
+  auto doc = nlohmann::json::parse(out.substr(open, close - open + 1), nullptr, false);
+  if (!doc.is_object() || !doc.contains("RECORDS") || !doc["RECORDS"].is_array()) return {};
+  return std::move(doc["RECORDS"]);
+}
+
 }  // namespace
 
 std::string lsf_submitted_id(const std::string& out) {
@@ -96,15 +107,12 @@ std::optional<double> parse_lsf_time(const std::string& text) {
 }
 
 std::vector<JobReport> parse_bjobs_json(const std::string& out) {
-  const size_t open = out.find('{');
-  const size_t close = out.rfind('}');
-  if (open == std::string::npos || close == std::string::npos || close < open)
-    throw SchedulerError("bjobs printed no JSON: " + scheduler_words(out.substr(0, 200)));
-  const auto doc = nlohmann::json::parse(out.substr(open, close - open + 1), nullptr, false);
-  if (!doc.is_object() || !doc.contains("RECORDS") || !doc["RECORDS"].is_array())
-    throw SchedulerError("bjobs JSON has no RECORDS: " + scheduler_words(out.substr(0, 200)));
+  const nlohmann::json records = bjobs_records(out);
+  if (records.is_null())
+    throw SchedulerError("bjobs printed no JSON with RECORDS: " +
+                         scheduler_words(out.substr(0, 200)));
   std::vector<JobReport> jobs;
-  for (const auto& rec : doc["RECORDS"]) {
+  for (const auto& rec : records) {
     if (!rec.is_object() || !rec.contains("STAT")) continue;  // {"ERROR": ...}: no such job
     JobReport j;
     const std::string id = field(rec, "JOBID");
@@ -211,12 +219,7 @@ Refusal LsfClient::refusal(const std::string& message) const {
 
 std::optional<std::string> LsfClient::find_job(const std::string& name) {
   const auto r = run_captured({"bjobs", "-a", "-J", name, "-json", "-o", "jobid"});
-  if (r.out.find('{') == std::string::npos) return std::nullopt;
-  const size_t open = r.out.find('{'), close = r.out.rfind('}');
-  const auto doc = nlohmann::json::parse(r.out.substr(open, close - open + 1), nullptr, false);
-  if (!doc.is_object() || !doc.contains("RECORDS") || !doc["RECORDS"].is_array())
-    return std::nullopt;
-  for (const auto& rec : doc["RECORDS"])
+  for (const auto& rec : bjobs_records(r.out))
     if (rec.is_object() && whole(field(rec, "JOBID"))) return field(rec, "JOBID");
   return std::nullopt;
 }

@@ -41,6 +41,15 @@ std::span<const char* const> batch_scheduler_names() {
   return kBatchNames;
 }
 
+const std::vector<std::string>& case_scheduler_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> v(kBatchNames.begin(), kBatchNames.end());
+    v.push_back("local");
+    return v;
+  }();
+  return names;
+}
+
 std::string scheduler_choices() {
   std::string out;
   for (const char* n : kBatchNames) out += std::string(n) + ", ";

@@ -4,6 +4,7 @@
 
 #include <span>
 #include <string>
+#include <vector>
 
 namespace aerun {
 
@@ -16,7 +17,10 @@ std::string to_string(Scheduler s);
 Scheduler parse_scheduler(const std::string& name, const std::string& key = "scheduler");
 // The batch schedulers' names, in the order messages list them ("slurm", "pbs", "lsf", "flux").
 std::span<const char* const> batch_scheduler_names();
-// "slurm, pbs, lsf or local": what a case's `scheduler:` and `--scheduler` may say, for messages.
+// What a case's `scheduler:`, a profile's and `aerun case --scheduler` may say: the batch
+// schedulers' names, then "local".
+const std::vector<std::string>& case_scheduler_names();
+// "slurm, pbs, lsf, flux or local": the same, for messages.
 std::string scheduler_choices();
 
 }  // namespace aerun
