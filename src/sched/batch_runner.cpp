@@ -14,7 +14,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <chrono>
 #include <deque>
 #include <filesystem>
 #include <fstream>
@@ -36,29 +35,25 @@ namespace aerun {
 
 namespace fs = std::filesystem;
 
-namespace {
+BatchRunner::BatchRunner(const CaseSpec& spec, Store* store, Scheduler scheduler, BatchOptions opts,
+                         std::ostream& out, Executor& exec)
+    : spec_(spec),
+      store_(store),
+      scheduler_(scheduler),
+      opts_(std::move(opts)),
+      out_(out),
+      exec_(exec) {}
 
-// Sleeps `seconds`, or less when a stop signal (kStopSignals) arrives: its number, else
-// 0. Inside a JobFollower's follow() the stop is the follower's to see too (watches nest).
-int wait_unless_stopped(double seconds) {
+int BatchRunner::wait_unless_stopped(double seconds) const {
   SignalWatch signals;
-  const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  const double until = exec_.mono_now() + seconds;
+  std::vector<pollfd> fds{{signals.fd(), POLLIN, 0}};
   for (;;) {
     if (const int s = signals.drain()) return s;
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-                          end - std::chrono::steady_clock::now())
-                          .count();
-    if (left <= 0) return 0;
-    pollfd p{signals.fd(), POLLIN, 0};
-    ::poll(&p, 1, static_cast<int>(std::min<long long>(left, 1000)));
+    if (exec_.mono_now() >= until) return 0;
+    exec_.wait(fds, until);
   }
 }
-
-}  // namespace
-
-BatchRunner::BatchRunner(const CaseSpec& spec, Store* store, Scheduler scheduler, BatchOptions opts,
-                         std::ostream& out)
-    : spec_(spec), store_(store), scheduler_(scheduler), opts_(std::move(opts)), out_(out) {}
 
 int BatchRunner::attempt_of(const PlannedRun& p) const {
   if (!store_) return 1;
@@ -205,7 +200,7 @@ std::string BatchRunner::submit_with_retries(const BatchJob& job, SchedulerClien
   double delay = opts_.submit_backoff_s;
   for (int tries = 1;; ++tries) {
     try {
-      submitted = wall_now();
+      submitted = exec_.wall_now();
       return client.submit(job.script_path, spec_.workdir, after);
     } catch (const SchedulerError& e) {
       if (!client.transient(e.what()) || tries >= opts_.submit_tries) throw;
@@ -289,7 +284,7 @@ void BatchRunner::end_unsent(std::vector<RunRecord>& recs, const std::string& st
   for (auto& r : recs) {
     r.status = status;
     if (!reason.empty()) r.reason = reason;
-    r.end_time = wall_now();
+    r.end_time = exec_.wall_now();
     store_->finish_run(r);
     if (status != run_status::submit_failed) continue;
     ++sum.submit_failed;
@@ -369,7 +364,7 @@ BatchRunner::Sent BatchRunner::submit_job(const BatchJob& job, SchedulerClient& 
     return Sent::Failed;
   }
   write_script(job);
-  double submitted = wall_now();
+  double submitted = exec_.wall_now();
   std::string id;
   try {
     id = submit_with_retries(job, client, dependencies_of(job, after_end), sum, submitted);
@@ -521,7 +516,7 @@ BatchSummary BatchRunner::run(const std::vector<PlannedRun>& planned, SchedulerC
   if (!store_) throw SystemError("BatchRunner::run needs a store");
   BatchSummary sum;
   sum.planned = static_cast<int>(planned.size());
-  JobFollower follower(*store_, client, out_, opts_.follow);
+  JobFollower follower(*store_, client, out_, opts_.follow, exec_);
   const std::vector<const PlannedRun*> todo = runs_to_submit(planned, follower, sum);
   Queue queue(*this, client, follower, sum, plan_jobs(todo, &client));
   for (const BatchJob& j : queue.jobs)

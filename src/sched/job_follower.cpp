@@ -26,8 +26,8 @@ constexpr int kBookWaits = 3;
 }  // namespace
 
 JobFollower::JobFollower(Store& store, SchedulerClient& client, std::ostream& out,
-                         FollowOptions opts)
-    : store_(store), client_(client), out_(out), opts_(opts) {}
+                         FollowOptions opts, Executor& exec)
+    : store_(store), client_(client), out_(out), opts_(opts), exec_(exec) {}
 
 void JobFollower::add(const RunRecord& r, const CaseSpec* spec) {
   runs_.push_back({r, spec, 0});
@@ -165,7 +165,7 @@ std::vector<RunRecord> JobFollower::outstanding_runs() const {
 int JobFollower::follow(const std::function<void()>& between) {
   SignalWatch signals;
   double interval = opts_.poll_s;
-  const double give_up = opts_.max_wait_s > 0 ? mono_now() + opts_.max_wait_s : 0;
+  const double give_up = opts_.max_wait_s > 0 ? exec_.mono_now() + opts_.max_wait_s : 0;
   while (!runs_.empty()) {
     const size_t before = runs_.size();
     if (!poll_once()) {
@@ -177,13 +177,13 @@ int JobFollower::follow(const std::function<void()>& between) {
     }
     if (between) between();
     if (runs_.empty()) break;
-    if (give_up > 0 && mono_now() >= give_up) break;
-    // Wait the whole interval: a child that exits (squeue's own, SIGCHLD) wakes the poll but
+    if (give_up > 0 && exec_.mono_now() >= give_up) break;
+    // Wait the whole interval: a child that exits (squeue's own, SIGCHLD) wakes the wait but
     // is no reason to ask the scheduler again; only Ctrl-C / SIGTERM ends the wait early.
-    const double until = mono_now() + interval;
-    for (double left = interval; left > 0; left = until - mono_now()) {
-      pollfd p{signals.fd(), POLLIN, 0};
-      ::poll(&p, 1, static_cast<int>(std::ceil(left * 1000)));
+    const double until = exec_.mono_now() + interval;
+    std::vector<pollfd> fds{{signals.fd(), POLLIN, 0}};
+    while (exec_.mono_now() < until) {
+      exec_.wait(fds, until);
       if (signals.drain() != 0) {
         out_ << fmt::format(
             "{} received: {} job(s) keep running in the scheduler; `aerun collect` gathers them "

@@ -11,6 +11,7 @@
 
 #include "aerun/case/case_spec.hpp"
 #include "aerun/judge/failure_policy.hpp"
+#include "aerun/run/executor.hpp"
 #include "aerun/run/run_plan.hpp"
 #include "aerun/sched/job_follower.hpp"
 #include "aerun/sched/scheduler_client.hpp"
@@ -92,8 +93,10 @@ struct BatchJob {
 
 class BatchRunner {
  public:
+  // exec: the clocks the runner and its follower read and their waits (a virtual clock in the
+  // unit tests, tests/unit/run/fake_executor.hpp).
   BatchRunner(const CaseSpec& spec, Store* store, Scheduler scheduler, BatchOptions opts,
-              std::ostream& out);
+              std::ostream& out, Executor& exec = system_executor());
 
   // How the runs would be grouped into jobs, with attempts taken from the store (if any). An
   // array never has more tasks than array_limit(client, its queue) allows: the runs of one set
@@ -165,12 +168,16 @@ class BatchRunner {
   // or "" when a stop signal came while waiting (in sum.stop_signal). Throws SchedulerError.
   std::string submit_with_retries(const BatchJob& job, SchedulerClient& client,
                                   const JobDeps& after, BatchSummary& sum, double& submitted);
+  // Waits `seconds`, or less when a stop signal (kStopSignals) arrives: its number, else 0.
+  // Inside a JobFollower's follow() the stop is the follower's to see too (watches nest).
+  int wait_unless_stopped(double seconds) const;
 
   const CaseSpec& spec_;
   Store* store_;
   Scheduler scheduler_;
   BatchOptions opts_;
   std::ostream& out_;
+  Executor& exec_;
 };
 
 }  // namespace aerun

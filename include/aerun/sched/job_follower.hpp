@@ -13,6 +13,7 @@
 #include "aerun/case/case_spec.hpp"
 #include "aerun/extract/extractor.hpp"
 #include "aerun/record/run_record.hpp"
+#include "aerun/run/executor.hpp"
 #include "aerun/sched/scheduler_client.hpp"
 
 namespace aerun {
@@ -36,7 +37,10 @@ struct FollowSummary {
 
 class JobFollower {
  public:
-  JobFollower(Store& store, SchedulerClient& client, std::ostream& out, FollowOptions opts = {});
+  // exec: the clock follow() reads and its wait between polls (a virtual clock in the unit
+  // tests, tests/unit/run/fake_executor.hpp: an hour of polling runs in milliseconds).
+  JobFollower(Store& store, SchedulerClient& client, std::ostream& out, FollowOptions opts = {},
+              Executor& exec = system_executor());
 
   // Follows r (a stored run with a job id). spec (may be null: no metrics) must outlive this.
   void add(const RunRecord& r, const CaseSpec* spec);
@@ -80,6 +84,7 @@ class JobFollower {
   SchedulerClient& client_;
   std::ostream& out_;
   FollowOptions opts_;
+  Executor& exec_;
   std::vector<Followed> runs_;
   // Per case followed: its patterns compiled once (empty when they do not compile: collect_run
   // then says why for each run).

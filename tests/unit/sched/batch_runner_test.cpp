@@ -11,17 +11,25 @@
 #include <iterator>
 #include <set>
 #include <sstream>
+#include <tuple>
 
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../run/fake_executor.hpp"
 #include "aerun/case/case_loader.hpp"
 #include "aerun/judge/run_status.hpp"
 #include "aerun/run/signal_watch.hpp"
 #include "aerun/store/store.hpp"
+#include "aerun/util/process_identity.hpp"
 #include "fake_scheduler.hpp"
 
 namespace aerun {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::FakeExecutor;
 using testing::FakeScheduler;
 
 std::string read_fixture(const std::string& name) {
@@ -57,7 +65,8 @@ class BatchRunnerFake : public ::testing::Test {
         (dir_ / "fake.yaml").string(), dir_.string());
   }
 
-  BatchSummary run(const CaseSpec& spec, FakeScheduler& sched, bool wait = true) {
+  BatchSummary run(const CaseSpec& spec, FakeScheduler& sched, bool wait = true,
+                   double max_wait_s = 0) {
     planned_.clear();
     plan_runs(spec, nullptr, [&](const PlannedRun& p) {
       planned_.push_back(p);
@@ -66,9 +75,10 @@ class BatchRunnerFake : public ::testing::Test {
     BatchOptions o;
     o.wait = wait;
     o.logs_dir = (dir_ / "logs").string();
-    o.follow.poll_s = o.follow.max_poll_s = 0.01;
-    o.submit_backoff_s = 0.01;
-    BatchRunner runner(spec, store_.get(), Scheduler::Slurm, o, out_);
+    o.follow.max_wait_s = max_wait_s;
+    // aerun's own intervals (a poll a second, growing to 30 s; a busy controller asked again
+    // after 2 s, then 4 s, ...), on a virtual clock.
+    BatchRunner runner(spec, store_.get(), Scheduler::Slurm, o, out_, clock_);
     return runner.run(planned_, sched);
   }
 
@@ -91,6 +101,7 @@ class BatchRunnerFake : public ::testing::Test {
   std::unique_ptr<Store> store_;
   std::vector<PlannedRun> planned_;
   std::ostringstream out_;
+  FakeExecutor clock_;  // no processes of its own: the clocks and the waits
 };
 
 TEST_F(BatchRunnerFake, ASweepIsOneArrayJobWhoseTasksEndOkWithTheirMetrics) {
@@ -207,8 +218,8 @@ TEST_F(BatchRunnerFake, ABusyControllerIsAskedAgainAndTheRunsEndOk) {
   EXPECT_EQ(s.submit_failed, 0);
   EXPECT_EQ(s.ok, 3);
   EXPECT_THAT(out_.str(), HasSubstr("Socket timed out on send/recv operation; trying again in "
-                                    "0.01 s (try 2 of 5)"));
-  EXPECT_THAT(out_.str(), HasSubstr("trying again in 0.02 s (try 3 of 5)"));
+                                    "2 s (try 2 of 5)"));
+  EXPECT_THAT(out_.str(), HasSubstr("trying again in 4 s (try 3 of 5)"));
   EXPECT_THAT(out_.str(), HasSubstr("2 submission(s) tried again (the scheduler was busy)"));
 }
 
@@ -368,6 +379,93 @@ TEST_F(BatchRunnerFake, ARunAlreadyOkIsNotSubmittedAgain) {
   EXPECT_EQ(s.reused, 3);
   EXPECT_TRUE(second.submitted_scripts.empty());
   EXPECT_EQ(second.queries, 0);
+}
+
+// The follower's pace on aerun's own intervals: a job that stays pending is asked about after
+// 1.5 s, then each interval half again as long up to 30 s (squeue once, not a storm), for as long
+// as aerun follows it: an hour of the virtual clock here, in milliseconds.
+TEST_F(BatchRunnerFake, AJobPendingForAnHourIsAskedAboutLessOftenUpToEveryThirtySeconds) {
+  FakeScheduler sched;
+  sched.stuck = {"100_0", "100_1", "100_2"};
+  const BatchSummary s = run(make_case(), sched, /*wait=*/true, /*max_wait_s=*/3600);
+  EXPECT_EQ(s.outstanding, 3);
+  EXPECT_EQ(s.exit_status(/*waited=*/true), 1);
+  // Asked at 0, 1.5, 3.75, 7.125, 12.19, 19.78, 31.17, 48.26, 73.89 s, then every 30 s until
+  // the hour has passed (at 73.89 + 118 * 30 = 3613.89 s): 9 + 118 questions.
+  EXPECT_EQ(sched.queries, 127);
+  EXPECT_NEAR(clock_.now(), 3613.89, 0.01);
+  for (const auto& r : stored()) EXPECT_EQ(r.status, run_status::pending);
+}
+
+// A cancelled array (scancel, an admin, a reservation's end) is no result but an accident
+// (docs/case-format.md: `cancelled` is transient): its runs end `cancelled`, a later invocation
+// submits them again, and with `retries:` each goes out again at once as a job of its own.
+TEST_F(BatchRunnerFake, ACancelledArrayIsRunAgainAsTransientFailuresAre) {
+  FakeScheduler sched;
+  sched.end_state = {{"100_0", "CANCELLED"}, {"100_1", "CANCELLED"}, {"100_2", "CANCELLED"}};
+  BatchSummary s = run(make_case(), sched);
+  EXPECT_EQ(s.failed, 3);
+  EXPECT_EQ(s.exit_status(/*waited=*/true), 1);
+  for (const auto& r : stored()) {
+    EXPECT_EQ(r.status, run_status::cancelled);
+    EXPECT_EQ(r.scheduler_state, "CANCELLED");
+  }
+  FakeScheduler again;
+  s = run(make_case(), again);
+  EXPECT_EQ(s.kept + s.reused, 0);
+  EXPECT_EQ(s.ok, 3);
+  for (const auto& r : stored()) EXPECT_EQ(r.attempt, 2);
+
+  FakeScheduler retrying;
+  retrying.end_state = {{"100_0", "CANCELLED"}, {"100_1", "CANCELLED"}, {"100_2", "CANCELLED"}};
+  s = run(parse_case("case: retried\ncommand: 'echo {i}'\nparams:\n  i: [1, 2, 3]\nretries: 1\n",
+                     (dir_ / "retried.yaml").string(), dir_.string()),
+          retrying);
+  EXPECT_EQ(s.retried, 3);
+  EXPECT_EQ(s.ok, 3);
+  EXPECT_EQ(s.failed, 0);
+  EXPECT_EQ(retrying.submitted_scripts.size(), 4u);  // the array, then each run alone
+}
+
+// A run a live local aerun holds (its claim: pid, start time, this host) is left to it and the
+// command says so in its exit status; a run whose aerun is gone (its claim stale) is submitted.
+TEST_F(BatchRunnerFake, ARunALiveAerunHoldsIsLeftToItAndOneWhoseAerunDiedIsSubmitted) {
+  const CaseSpec spec = make_case();
+  std::vector<PlannedRun> plan;
+  plan_runs(spec, nullptr, [&](const PlannedRun& p) {
+    plan.push_back(p);
+    return true;
+  });
+  const pid_t live = fork();
+  if (live == 0) {
+    pause();
+    _exit(0);
+  }
+  const pid_t dead = fork();
+  if (dead == 0) _exit(0);
+  const long long dead_start = process_start_ticks(dead);
+  waitpid(dead, nullptr, 0);
+  for (const auto& [index, pid, start] :
+       {std::tuple{0, live, process_start_ticks(live)}, std::tuple{1, dead, dead_start}}) {
+    RunRecord r = new_run_record(spec, plan[index], self_identity().host, "");
+    r.status = run_status::running;
+    r.runner_pid = pid;
+    r.runner_start = start;
+    store_->begin_run(r);
+  }
+  FakeScheduler sched;
+  const BatchSummary s = run(spec, sched);
+  const auto runs = stored();
+  kill(live, SIGKILL);
+  waitpid(live, nullptr, 0);
+  EXPECT_EQ(s.busy, 1);
+  EXPECT_EQ(s.submitted, 2);
+  EXPECT_EQ(s.ok, 2);
+  EXPECT_EQ(s.exit_status(/*waited=*/true), 1);
+  EXPECT_EQ(runs[0].status, run_status::running);
+  EXPECT_EQ(runs[0].runner_pid, live);
+  EXPECT_EQ(runs[1].status, run_status::ok);
+  EXPECT_EQ(runs[2].status, run_status::ok);
 }
 
 }  // namespace

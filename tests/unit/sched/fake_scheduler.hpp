@@ -33,6 +33,7 @@ class FakeScheduler : public SchedulerClient {
   std::string refuse_with;       // non-empty: submit() throws SchedulerError with it
   int failing_queries = 0;       // the next N queries cannot reach the scheduler
   std::set<std::string> vanish;  // task ids that leave the queue instead of running
+  std::set<std::string> stuck;   // task ids that stay PENDING (a full cluster)
   std::map<std::string, std::string> end_state;  // task id -> final state instead of the exit's
   // Slurm's MaxArraySize: an array of more tasks is refused as sbatch refuses it. tell_limit:
   // array_limit() says it (as `scontrol show config` does), else the cluster hides it.
@@ -196,6 +197,7 @@ class FakeScheduler : public SchedulerClient {
     if (t.state.empty()) {
       t.state = "PENDING";
     } else if (t.state == "PENDING") {
+      if (stuck.count(t.id)) return;
       if (vanish.count(t.id)) {
         t.gone = true;
         return;
