@@ -830,11 +830,16 @@ void Extractor::describe(RunEvidence& e) const {
       counter_line = g.counter_line;
     }
   }
+  std::sort(e.hits.begin(), e.hits.end(),
+            [](const LogHit& a, const LogHit& b) { return a.line_no < b.line_no; });
+  // No end line, but the run's closing report after its progress: the end, unless a status line
+  // after it says otherwise (a crash after the summary is no teardown to forgive).
+  if (use_generic && end_line == 0 && g.closing_line != 0 &&
+      (e.hits.empty() || e.hits.back().line_no < g.closing_line))
+    end_line = g.closing_line;
   e.format_unknown = (s.pat->has_signatures || s.pat->shape_required) && !s.signature_seen &&
                      progress == 0 && end_line == 0 && counter_line == 0;
   e.formats = s.pat->formats;
-  std::sort(e.hits.begin(), e.hits.end(),
-            [](const LogHit& a, const LogHit& b) { return a.line_no < b.line_no; });
   e.progress_expected = s.pat->has_progress_metrics;
   e.progress_lines = progress;
   e.last_progress_line = use_generic ? g.last_progress_line : s.last_progress_line;

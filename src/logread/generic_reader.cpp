@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "logread/closing_report.hpp"
 #include "logread/end_idioms.hpp"
 #include "logread/line_fields.hpp"
 #include "logread/vocabulary.hpp"
@@ -322,6 +323,11 @@ struct GenericReader::Impl {
   long long first_progress_line = 0, last_progress_line = 0;
   std::string last_progress_text;
   long long end_line = 0;
+  // The last closing report (closing_report.hpp), its skeleton, and the first line of that
+  // skeleton among the reports (one printed before the progress ended reports a period, or a
+  // phase, not the run).
+  long long closing_line = 0, closing_since = 0;
+  uint64_t closing_skeleton = 0;
   long long last_nan_line = 0;
   std::string last_nan_text;
   // Totals printed by name (`epochs: 20`, `max_iter=300`, `--epochs 4`): what a counter of that
@@ -615,6 +621,17 @@ struct GenericReader::Impl {
   static bool ends(std::string_view text) {
     return logread::says_training_ended(text) || logread::launcher_says_success(text);
   }
+  // A line of a template seen at most once before: an end line, or a closing report (taken as
+  // the end in findings() when nothing like it comes again and no progress follows it).
+  void note_end(std::string_view text, long long no) {
+    if (ends(text)) {
+      end_line = no;
+    } else if (logread::reports_run_totals(text)) {
+      if (closing_line == 0 || last_skeleton != closing_skeleton) closing_since = no;
+      closing_line = no;
+      closing_skeleton = last_skeleton;
+    }
+  }
 
   // The value of run k (with the sign before it) of text.
   double run_value(std::string_view text, size_t k, bool negative) const {
@@ -633,7 +650,7 @@ struct GenericReader::Impl {
     const auto ti = index.find(it->second.shape);
     if (ti == index.end()) return false;
     Template& t = templates[ti->second];
-    if (t.count < 2 && ends(text)) end_line = no;
+    if (t.count < 2) note_end(text, no);
     ++t.count;
     t.last_line = no;
     LineFlags flags;
@@ -733,11 +750,11 @@ struct GenericReader::Impl {
       fieldless_generation = header.generation;
     }
     if (fieldless.count(last_skeleton)) {
-      if (ends(text)) end_line = no;
+      note_end(text, no);
       return;
     }
     if (!logread::read_shape(text, tokens, lf, header)) {
-      if (ends(text)) end_line = no;
+      note_end(text, no);
       if (text.find_first_not_of(" \t\r") == std::string_view::npos)
         eval_section = false;
       else if (logread::heads_evaluation(text)) {
@@ -749,7 +766,7 @@ struct GenericReader::Impl {
     const auto found = index.find(lf.shape);
     const bool is_new = found == index.end();
     // A line of a template seen twice already is no end line (the end is said once).
-    if ((is_new || templates[found->second].count < 2) && ends(text)) end_line = no;
+    if (is_new || templates[found->second].count < 2) note_end(text, no);
     if (is_new) {  // a new template: kept only when the line has fields
       logread::read_keys(text, tokens, lf, false, header);
       if (lf.fields.empty()) {
@@ -1104,6 +1121,10 @@ void GenericReader::append(GenericReader&& next_reader, long long off) {
   }
   if (b.last_progress_line) b.last_progress_line += off;
   if (b.end_line) b.end_line += off;
+  if (b.closing_line) {
+    b.closing_line += off;
+    b.closing_since += off;
+  }
   if (b.last_epoch_line) b.last_epoch_line += off;
   for (Template& bt : b.templates) {
     auto it = a.index.find(bt.shape);
@@ -1198,6 +1219,12 @@ void GenericReader::append(GenericReader&& next_reader, long long off) {
     }
   }
   if (b.end_line != 0) a.end_line = b.end_line;
+  if (b.closing_line != 0) {  // the later part's, since the earlier part's when it had it too
+    if (a.closing_line == 0 || a.closing_skeleton != b.closing_skeleton)
+      a.closing_since = b.closing_since;
+    a.closing_line = b.closing_line;
+    a.closing_skeleton = b.closing_skeleton;
+  }
   if (b.last_nan_line != 0) {
     a.last_nan_line = b.last_nan_line + off;
     a.last_nan_text = std::move(b.last_nan_text);
@@ -1224,6 +1251,9 @@ GenericFindings GenericReader::findings() const {
   out.last_progress_text = s.last_progress_text;
   // Training cannot end before it started: an end line before the first progress line is not one.
   out.end_line = s.first_progress_line != 0 && s.end_line > s.first_progress_line ? s.end_line : 0;
+  // A closing report once, after the last progress line.
+  if (s.first_progress_line != 0 && s.closing_since > s.last_progress_line)
+    out.closing_line = s.closing_line;
   // Progress templates first (by their first line), then the others that are read.
   std::vector<const Template*> read;
   for (const Template& t : s.templates)

@@ -26,6 +26,10 @@ struct GenericFindings {
   long long last_progress_line = 0;
   std::string last_progress_text;
   long long end_line = 0;  // a line saying training finished (end idioms), 0: none
+  // A closing report (the whole run's time, its final result: closing_report.hpp) printed once
+  // after the last progress line, 0: none. The end of training unless a line after it says the
+  // run failed (Extractor::describe).
+  long long closing_line = 0;
   // The last progress line's counter: done and planned (equal when every counter on the line and
   // the last epoch counter reached their totals).
   std::optional<double> counter_done, counter_planned;

@@ -212,4 +212,20 @@ TEST(LogShapes, ALogOfNoKnownFormatIsUnknownNotAStalledRun) {
   EXPECT_EQ(judge(setup, std::nullopt).status, "no_progress");
 }
 
+// A closing report after the progress ends a run no end line ends, but a crash after it is no
+// teardown to forgive: tf-agents' TD3 example printed `total_time=1188.252` and then died
+// restoring its checkpoint (tests/fixtures/logs/generic/tf-agents).
+TEST(LogShapes, AClosingReportEndsTheRunUnlessACrashFollowsIt) {
+  const aerun::CaseSpec spec = base_case({});
+  EXPECT_EQ(
+      judge(read(spec, fixture_text("generic/tf-agents/dqn-cartpole-10k-steps.log")), std::nullopt)
+          .status,
+      "ok");
+  const aerun::Verdict crashed =
+      judge(read(spec, fixture_text("generic/tf-agents/td3-reacher-checkpoint-restore-crash.log")),
+            std::nullopt);
+  EXPECT_EQ(crashed.status, "failed");
+  EXPECT_THAT(crashed.reason, testing::HasSubstr("Traceback"));
+}
+
 }  // namespace

@@ -29,11 +29,11 @@ const std::set<std::string> kMeanNames = {"iter_ms",          "data_ms",     "sa
 const std::set<std::string> kMaxNames = {"memory_gb"};
 
 // What the reader reaches on the corpus today (the figures printed), less a little.
-constexpr double kStatusFloor = 83;
+constexpr double kStatusFloor = 85;
 constexpr double kMetricFloor = 80;
 // Its blind score on the hold-out, the one time it was taken (tests/fixtures/logs/
 // generic-holdout/README.md), less a little: a change of the reader must not read that set worse.
-constexpr double kHoldoutStatusFloor = 77;
+constexpr double kHoldoutStatusFloor = 80;
 constexpr double kHoldoutMetricFloor = 68;
 
 aerun::CaseSpec generic_spec() {

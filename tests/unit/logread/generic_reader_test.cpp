@@ -9,6 +9,7 @@
 #include <string>
 
 #include "../line_values.hpp"
+#include "logread/closing_report.hpp"
 
 namespace aerun {
 namespace {
@@ -415,6 +416,48 @@ TEST(GenericReader, ABareFractionalMemoryBelow1024IsGigabytes) {
 TEST(GenericReader, IPythonsWallTimeAfterACellEndsIt) {
   // A notebook's %%time cell: "CPU times: ..." then "Wall time: 4min 29s" after the last update.
   EXPECT_EQ(read_log("sonnet/vqvae-cifar10-notebook-10k-updates.log").findings().end_line, 102);
+}
+
+// A trainer that says nothing like "training finished" still closes with a report of the whole
+// run: how long it took, or its final result, printed once after the progress ended.
+TEST(GenericReader, TheRunsClosingReportOnceAfterItsProgressIsWhereItEnded) {
+  // ColossalAI's Gemini example: three steps, then "Time: 2.997 s" and the memory used.
+  GenericFindings f = read_log("colossalai/gemini-gpt2-cpu-placement-3-steps.log").findings();
+  EXPECT_EQ(f.end_line, 0);
+  EXPECT_EQ(f.closing_line, 8);
+  // tf-agents' DQN example: `run() total_time=1311.481` after its last checkpoint; the log cut
+  // before it has no closing report.
+  EXPECT_EQ(read_log("tf-agents/dqn-cartpole-10k-steps.log").findings().closing_line, 200);
+  EXPECT_EQ(read_log("tf-agents/dqn-cartpole-10k-steps.log", 199).findings().closing_line, 0);
+  // minGPT: the final score of the train set, then of the test set (one kind of line twice,
+  // both after the progress): the last is the end, whether the log is read whole or in parts.
+  EXPECT_EQ(read_log("mingpt/mingpt-sort-assignment.log").findings().closing_line, 52);
+  EXPECT_EQ(read_in_two_parts("mingpt/mingpt-sort-assignment.log", 51).closing_line, 52);
+  // CatBoost's cross-validation: "Time taken for Modeling: 0 hours 21 minutes and 57.79 seconds."
+  // after the folds' scores; cut before its last fold's iterations, no report follows them.
+  EXPECT_EQ(read_log("catboost/gpu-5fold-cv-1000-iters-kaggle.log").findings().closing_line, 58);
+  EXPECT_EQ(read_log("catboost/gpu-5fold-cv-1000-iters-kaggle.log", 50).findings().closing_line, 0);
+}
+
+TEST(ClosingReport, TheWholeRunsTimeOrFinalResultNotAPeriodsNorAFailures) {
+  using logread::reports_run_totals;
+  // Lines of the corpus's logs (tests/fixtures/logs/generic/README.md).
+  EXPECT_TRUE(reports_run_totals("Time: 2.997 s"));
+  EXPECT_TRUE(reports_run_totals("2025-01-25 13:37:37,348 - INFO - run() total_time=1311.481"));
+  EXPECT_TRUE(reports_run_totals("Time taken for Modeling: 0 hours 21 minutes and 57.79 seconds."));
+  EXPECT_TRUE(
+      reports_run_totals("10/21/2024 18:23:53 - INFO - src.trainer -   final score: "
+                         "5000/5000 = 100.00% correct"));
+  EXPECT_FALSE(reports_run_totals("Mem usage: 5592.227 MB"));
+  EXPECT_FALSE(reports_run_totals(
+      "2024-11-17 09:27:18,811 - INFO - train_step=9840 loss=10.475 time=9.744"));
+  EXPECT_FALSE(reports_run_totals(
+      "RuntimeError: CUDA out of memory. Tried to allocate 576.00 MiB (GPU 0; 22.17 GiB total "
+      "capacity; 3.47 GiB already allocated; 153.81 MiB free; 4.20 GiB reserved in total by "
+      "PyTorch)"));
+  EXPECT_FALSE(
+      reports_run_totals("2024-11-17 09:27:33,986 - INFO - train_step=10000 "
+                         "avg_return=-10.400"));
 }
 
 TEST(GenericReader, AMeanIsOverTheProgressLinesThatPrintIt) {
