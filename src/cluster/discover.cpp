@@ -8,7 +8,7 @@
 
 #include "aerun/cluster/cluster.hpp"
 #include "aerun/util/error.hpp"
-#include "cluster/hostlist.hpp"
+#include "cluster/slurm_hostlist.hpp"
 
 namespace aerun {
 

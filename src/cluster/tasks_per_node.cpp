@@ -4,7 +4,7 @@
 #include <cctype>
 
 #include "aerun/util/error.hpp"
-#include "cluster/hostlist.hpp"
+#include "cluster/slurm_hostlist.hpp"
 
 namespace aerun {
 

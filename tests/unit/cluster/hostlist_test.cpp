@@ -9,7 +9,7 @@
 
 #include "aerun/cluster/system_probe.hpp"
 #include "aerun/util/error.hpp"
-#include "cluster/hostlist.hpp"
+#include "cluster/slurm_hostlist.hpp"
 
 namespace aerun {
 namespace {

@@ -1,5 +1,5 @@
 // Slurm host list expansion, matching `scontrol show hostnames` (Slurm 22.05).
-#include "cluster/hostlist.hpp"
+#include "cluster/slurm_hostlist.hpp"
 
 #include <fmt/format.h>
 
