@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Schedulers are backends (issue 42): no file outside a scheduler backend's own files
-# (src/sched/<name>_*, include/aerun/sched/<name>_*) names Slurm, PBS, Flux or LSF, or their
+# (src/<module>/<name>_*, include/aerun/<module>/<name>_*: the submitting part in sched, the
+# allocation's discovery in cluster) names Slurm, PBS, Flux or LSF, or their
 # commands, in code (comments do not count; `srun` is a launcher dialect like `mpiexec`) — except the files scripts/scheduler-names.allow
 # lists, each with why, and a listed file that no longer names one must leave the list.
 # Exit 1 with a line per problem.
@@ -13,7 +14,7 @@ backends=$(sed -n 's|^\(src/sched/\)\?\([a-z]*\)_backend\.cpp$|\2|p' <(ls src/sc
 allowed=$(sed 's/#.*//; s/[[:space:]]*$//' scripts/scheduler-names.allow | grep -v '^$' || true)
 status=0
 for f in $(ls src/*/*.cpp src/*/*.hpp include/aerun/*/*.hpp src/main.cpp); do
-  if [[ $f =~ ^(src/sched|include/aerun/sched)/($backends)_ ]]; then continue; fi
+  if [[ $f =~ ^(src|include/aerun)/[a-z]+/($backends)_ ]]; then continue; fi
   # Code only: a // comment to the end of its line is dropped (a "//" inside a string cuts it
   # short, which can only hide a name, never invent one).
   if sed 's|//.*||' "$f" | grep -iE "$words" >/dev/null; then  # not -q: sed must not get SIGPIPE (pipefail)

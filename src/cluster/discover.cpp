@@ -1,4 +1,5 @@
-// discover(): scheduler, hosts, slots, GPUs and CPUs of the current job.
+// discover(): scheduler, hosts, slots, GPUs and CPUs of the current job (each scheduler's own
+// variables read by its AllocationReader).
 #include <unistd.h>
 
 #include <filesystem>
@@ -8,28 +9,19 @@
 
 #include "aerun/cluster/cluster.hpp"
 #include "aerun/util/error.hpp"
-#include "cluster/slurm_hostlist.hpp"
+#include "cluster/allocation_readers.hpp"
 
 namespace aerun {
 
 namespace {
 
-Scheduler detect_scheduler(const DiscoveryOptions& o) {
-  if (o.scheduler) return *o.scheduler;
-  if (o.env("SLURM_JOB_ID")) return Scheduler::Slurm;
-  if (o.env("PBS_JOBID")) return Scheduler::Pbs;
-  if (o.env("LSB_JOBID")) return Scheduler::Lsf;
-  return Scheduler::None;
-}
-
-std::optional<std::string> first_set(const EnvLookup& env, std::initializer_list<const char*> names,
-                                     std::string* which = nullptr) {
-  for (const char* n : names)
-    if (auto v = env(n); v && !v->empty()) {
-      if (which) *which = n;
-      return v;
-    }
-  return std::nullopt;
+// The scheduler whose job this process runs in: the one given, else the first whose variables
+// say so (allocation_readers(): Slurm, PBS, LSF).
+const AllocationReader* detect_allocation(const DiscoveryOptions& o) {
+  if (o.scheduler) return allocation_reader(*o.scheduler);
+  for (const AllocationReader* r : allocation_readers())
+    if (r->job_id(o.env)) return r;
+  return nullptr;
 }
 
 // Hardware threads per core of this machine (cpu0's siblings), 1 when unknown.
@@ -52,42 +44,6 @@ int local_threads_per_core() {
   return std::max(n, 1);
 }
 
-// Hosts in first-seen order, each once: linear (a million-host allocation takes well under a
-// second; a search per host made it quadratic).
-void add_unique_hosts(std::vector<std::string>& hosts, std::vector<std::string> more) {
-  hosts.reserve(hosts.size() + more.size());  // no reallocation below: the views stay valid
-  std::unordered_set<std::string_view> seen(hosts.begin(), hosts.end());
-  seen.reserve(hosts.capacity());
-  for (auto& h : more) {
-    if (seen.count(h)) continue;
-    hosts.push_back(std::move(h));
-    seen.insert(hosts.back());
-  }
-}
-
-void from_slurm(const DiscoveryOptions& o, ClusterInfo& c) {
-  std::string var;
-  const auto list = first_set(o.env, {"SLURM_JOB_NODELIST", "SLURM_NODELIST"}, &var);
-  if (!list)
-    throw InputError(SourceLoc{}, "scheduler",
-                     "slurm: neither SLURM_JOB_NODELIST nor SLURM_NODELIST is set (run inside an "
-                     "allocation, or give --hostfile)");
-  add_unique_hosts(c.hosts, expand_hostlist(*list));
-  c.hosts_source = var;
-  if (const auto n = first_set(o.env, {"SLURM_JOB_NUM_NODES", "SLURM_NNODES"}))
-    if (*n != std::to_string(c.hosts.size()))
-      throw InputError(SourceLoc{}, "scheduler",
-                       "slurm: " + var + " lists " + std::to_string(c.hosts.size()) +
-                           " hosts but the job has " + *n + " nodes");
-  // SLURM_TASKS_PER_NODE ("1(x2)" inside `salloc -N 2`) is the job's default task layout, not a
-  // cap for a new step (srun may start more tasks when the CPUs allow): the CPUs the job holds on
-  // each node are the slots.
-  if (const auto t = first_set(o.env, {"SLURM_JOB_CPUS_PER_NODE"})) {
-    auto slots = expand_tasks_per_node(*t);
-    if (slots.size() == c.hosts.size()) c.slots = std::move(slots);
-  }
-}
-
 void from_hostfile(const std::string& path, ClusterInfo& c) {
   const Hostfile hf = read_hostfile(path);
   c.hostfile = std::filesystem::absolute(path).lexically_normal().string();
@@ -101,32 +57,33 @@ void from_hostfile(const std::string& path, ClusterInfo& c) {
 
 }  // namespace
 
+// Hosts in first-seen order, each once: linear (a million-host allocation takes well under a
+// second; a search per host made it quadratic).
+void add_unique_hosts(std::vector<std::string>& hosts, std::vector<std::string> more) {
+  hosts.reserve(hosts.size() + more.size());  // no reallocation below: the views stay valid
+  std::unordered_set<std::string_view> seen(hosts.begin(), hosts.end());
+  seen.reserve(hosts.capacity());
+  for (auto& h : more) {
+    if (seen.count(h)) continue;
+    hosts.push_back(std::move(h));
+    seen.insert(hosts.back());
+  }
+}
+
 ClusterInfo discover(const DiscoveryOptions& o) {
   ClusterInfo c;
-  c.scheduler = detect_scheduler(o);
-  if (c.scheduler == Scheduler::Pbs) c.job_id = o.env("PBS_JOBID").value_or("");
-  if (c.scheduler == Scheduler::Slurm) c.job_id = o.env("SLURM_JOB_ID").value_or("");
-  if (c.scheduler == Scheduler::Lsf) c.job_id = o.env("LSB_JOBID").value_or("");
+  const AllocationReader* job = detect_allocation(o);
+  c.scheduler = o.scheduler ? *o.scheduler : job ? job->kind() : Scheduler::None;
+  if (job) c.job_id = job->job_id(o.env).value_or("");
 
   std::string hostfile = o.hostfile;
-  if (hostfile.empty() && c.scheduler == Scheduler::Pbs) {
-    hostfile = o.env("PBS_NODEFILE").value_or("");
-    if (hostfile.empty())
-      throw InputError(SourceLoc{}, "scheduler",
-                       "pbs: PBS_NODEFILE is not set (run inside a job, or give --hostfile)");
-  }
-  // LSF: a host file of one line per slot (IBM LSF 10.1, "Environment variables set for job
-  // execution": LSB_DJOB_HOSTFILE).
-  if (hostfile.empty() && c.scheduler == Scheduler::Lsf)
-    hostfile = o.env("LSB_DJOB_HOSTFILE").value_or("");
+  if (hostfile.empty() && o.hosts.empty() && job) hostfile = job->hostfile(o.env);
   if (!o.hosts.empty()) {
     add_unique_hosts(c.hosts, o.hosts);
     c.hosts_source = "hosts";
   } else if (!hostfile.empty()) {
     from_hostfile(hostfile, c);
-  } else if (c.scheduler == Scheduler::Slurm) {
-    from_slurm(o, c);
-  } else {
+  } else if (!job || !job->read_hosts(o.env, c)) {
     c.hosts = {"localhost"};
     c.hosts_source = "localhost";
   }
@@ -137,10 +94,8 @@ ClusterInfo discover(const DiscoveryOptions& o) {
 
   if (o.cpus_per_host) {
     c.cpus_per_host = *o.cpus_per_host;
-  } else if (const auto s = o.env("SLURM_CPUS_ON_NODE");
-             s && !s->empty() && s->find_first_not_of("0123456789") == std::string::npos &&
-             s->size() < 7) {
-    c.cpus_per_host = std::stoi(*s);
+  } else if (const auto n = job ? job->cpus_per_node(o.env) : std::nullopt) {
+    c.cpus_per_host = *n;
   } else {
     c.cpus_per_host = static_cast<int>(std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN)));
   }

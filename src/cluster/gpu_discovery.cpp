@@ -1,5 +1,6 @@
 // Counting a host's GPUs from vendor tools, the scheduler and visible-device variables.
 #include "aerun/cluster/gpu_discovery.hpp"
+#include "cluster/allocation_readers.hpp"
 
 #include <re2/re2.h>
 
@@ -20,16 +21,6 @@ int count_lines(const std::string& out, F&& matches) {
   return n;
 }
 
-// A positive count written as digits (after an optional "type:" prefix), else 0.
-int positive_count(const std::string& text) {
-  const std::string digits =
-      text.substr(text.rfind(':') == std::string::npos ? 0 : text.rfind(':') + 1);
-  if (digits.empty() || digits.size() > 6) return 0;
-  for (char c : digits)
-    if (c < '0' || c > '9') return 0;
-  return std::stoi(digits);
-}
-
 // Entries of a device list ("0,1,2,3", "0.0,0.1"); "" and "-1" (CUDA's "none") count 0.
 int list_entries(const std::string& v) {
   if (v.empty() || v == "-1" || v == "NoDevFiles") return 0;
@@ -47,6 +38,15 @@ bool flat_hierarchy(const EnvLookup& env) {
 }
 
 }  // namespace
+
+int positive_count(const std::string& text) {
+  const std::string digits =
+      text.substr(text.rfind(':') == std::string::npos ? 0 : text.rfind(':') + 1);
+  if (digits.empty() || digits.size() > 6) return 0;
+  for (char c : digits)
+    if (c < '0' || c > '9') return 0;
+  return std::stoi(digits);
+}
 
 int count_nvidia_smi(const std::string& out) {
   static const RE2 gpu(R"(^GPU \d+: )");
@@ -96,11 +96,8 @@ GpuCount discover_gpus(std::optional<int> explicit_count, const EnvLookup& env,
   const bool flat = flat_hierarchy(env);
   if (const auto out = tools({"xpu-smi", "discovery"}))
     if (const int n = count_xpu_smi(*out, flat); n > 0) return {n, "xpu-smi"};
-  if (const auto job = env("PBS_JOBID"); job && job->find(".aurora") != std::string::npos)
-    return {flat ? 12 : 6, "aurora"};
-  for (const char* var : {"SLURM_GPUS_ON_NODE", "SLURM_GPUS_PER_NODE"})
-    if (const auto v = env(var))
-      if (const int n = positive_count(*v); n > 0) return {n, var};
+  for (const AllocationReader* job : allocation_readers())
+    if (const auto g = job->gpus_per_node(env, flat)) return {g->per_node, g->source};
   for (const char* var : {"CUDA_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "ZE_AFFINITY_MASK"})
     if (const auto v = env(var))
       if (const int n = list_entries(*v); n > 0) return {n, var};

@@ -23,9 +23,10 @@ struct GpuCount {
 //  2. `nvidia-smi -L` (lines "GPU n: ...");
 //  3. `rocm-smi --showid` (distinct "GPU[n]"), then `amd-smi list` ("GPU: n");
 //  4. `xpu-smi discovery` (device rows; a Max 1550 has 2 tiles, each its own device unless
-//     ZE_FLAT_DEVICE_HIERARCHY=COMPOSITE), then Aurora (PBS_JOBID on an aurora server:
-//     6 GPUs x 2 tiles = 12);
-//  5. the scheduler: SLURM_GPUS_ON_NODE, SLURM_GPUS_PER_NODE ("4" or "a100:4");
+//     ZE_FLAT_DEVICE_HIERARCHY=COMPOSITE);
+//  5. the job's scheduler (allocation_reader.hpp, in their order): SLURM_GPUS_ON_NODE,
+//     SLURM_GPUS_PER_NODE ("4" or "a100:4"); Aurora (PBS_JOBID on an aurora server: 6 GPUs x 2
+//     tiles = 12);
 //  6. CUDA_VISIBLE_DEVICES, ROCR_VISIBLE_DEVICES, ZE_AFFINITY_MASK (entries of the list).
 // A tool that is missing, fails or prints nothing usable falls through to the next step.
 GpuCount discover_gpus(std::optional<int> explicit_count, const EnvLookup& env,
