@@ -44,17 +44,6 @@ BatchRunner::BatchRunner(const CaseSpec& spec, Store* store, Scheduler scheduler
       out_(out),
       exec_(exec) {}
 
-int BatchRunner::wait_unless_stopped(double seconds) const {
-  SignalWatch signals;
-  const double until = exec_.mono_now() + seconds;
-  std::vector<pollfd> fds{{signals.fd(), POLLIN, 0}};
-  for (;;) {
-    if (const int s = signals.drain()) return s;
-    if (exec_.mono_now() >= until) return 0;
-    exec_.wait(fds, until);
-  }
-}
-
 int BatchRunner::attempt_of(const PlannedRun& p) const {
   if (!store_) return 1;
   const auto prev = store_->find_by_key(p.key);
@@ -214,7 +203,10 @@ std::string BatchRunner::submit_with_retries(const BatchJob& job, SchedulerClien
       out_ << fmt::format("[{}] submitting {}: {}; trying again in {} s (try {} of {})\n",
                           spec_.name, job.name, e.what(), delay, tries + 1, opts_.submit_tries);
       out_.flush();
-      if ((sum.stop_signal = wait_unless_stopped(delay)) != 0) return "";
+      SignalWatch
+          signals;  // inside a follower's follow(), the stop is its to see too (watches nest)
+      if ((sum.stop_signal = wait_unless_stopped(exec_, signals, exec_.mono_now() + delay)) != 0)
+        return "";
       delay *= 2;
     }
   }

@@ -180,17 +180,12 @@ int JobFollower::follow(const std::function<void()>& between) {
     if (give_up > 0 && exec_.mono_now() >= give_up) break;
     // Wait the whole interval: a child that exits (squeue's own, SIGCHLD) wakes the wait but
     // is no reason to ask the scheduler again; only Ctrl-C / SIGTERM ends the wait early.
-    const double until = exec_.mono_now() + interval;
-    std::vector<pollfd> fds{{signals.fd(), POLLIN, 0}};
-    while (exec_.mono_now() < until) {
-      exec_.wait(fds, until);
-      if (signals.drain() != 0) {
-        out_ << fmt::format(
-            "{} received: {} job(s) keep running in the scheduler; `aerun collect` gathers them "
-            "later\n",
-            signal_name(signals.stop_signal()), runs_.size());
-        return signals.stop_signal();
-      }
+    if (wait_unless_stopped(exec_, signals, exec_.mono_now() + interval) != 0) {
+      out_ << fmt::format(
+          "{} received: {} job(s) keep running in the scheduler; `aerun collect` gathers them "
+          "later\n",
+          signal_name(signals.stop_signal()), runs_.size());
+      return signals.stop_signal();
     }
   }
   return 0;

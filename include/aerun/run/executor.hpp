@@ -53,4 +53,10 @@ class Executor {
 // Real processes (posix_spawn), poll(2) and the system clocks.
 Executor& system_executor();
 
+class SignalWatch;
+
+// Waits on exec's clock until the monotonic time `until`, or less when a stop signal arrives at
+// `signals` (kStopSignals): its number, else 0. Other wake-ups (SIGCHLD) do not end the wait.
+int wait_unless_stopped(Executor& exec, SignalWatch& signals, double until);
+
 }  // namespace aerun

@@ -168,9 +168,6 @@ class BatchRunner {
   // or "" when a stop signal came while waiting (in sum.stop_signal). Throws SchedulerError.
   std::string submit_with_retries(const BatchJob& job, SchedulerClient& client,
                                   const JobDeps& after, BatchSummary& sum, double& submitted);
-  // Waits `seconds`, or less when a stop signal (kStopSignals) arrives: its number, else 0.
-  // Inside a JobFollower's follow() the stop is the follower's to see too (watches nest).
-  int wait_unless_stopped(double seconds) const;
 
   const CaseSpec& spec_;
   Store* store_;
