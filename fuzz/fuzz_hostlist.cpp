@@ -6,7 +6,7 @@
 #include <string_view>
 
 #include "aerun/util/error.hpp"
-#include "cluster/hostlist.hpp"
+#include "cluster/slurm_hostlist.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size > 4096) return 0;  // ranges multiply: keep each input's output small
