@@ -12,7 +12,8 @@ if [[ " $* " == *" --test "* ]]; then
         slurmdbd mariadb-server  # accounting: sacct against a real slurmdbd (SLURM_TEST_ACCOUNTING=1)
         mpich openmpi-bin libmpich-dev libopenmpi-dev python3-jsonschema python3-yaml
         file  # file: CPack's DEB generator reads the binaries' dependencies with it
-        podman runc busybox-static)  # containers: a local image from a busybox tarball (podman import)
+        podman runc busybox-static  # containers: a local image from a busybox tarball (podman import)
+        lmod)  # a system profile's module lines, loaded for real (environment-modules conflicts with it)
 fi
 if [[ " $* " == *" --sanitize "* ]]; then
   pkgs+=(clang libclang-rt-14-dev llvm)

@@ -13,6 +13,8 @@
 #                                 "controller unreachable" fault
 # After start, DIR/env holds `export SLURM_CONF=...` for the client commands (sbatch, squeue, ...).
 # SLURM_TEST_EXTRA_CONF (lines of slurm.conf) is appended to the configuration at start.
+# SLURM_TEST_CLUSTER_NAME names the cluster (ClusterName; default aeruntest): two clusters of
+# different names, each started in its own DIR, stand for two systems (issue 41).
 # SLURM_TEST_ACCOUNTING=1 adds accounting: a private MariaDB (mariadbd, its data, socket and log
 # under DIR/db, a free TCP port on 127.0.0.1) and slurmdbd in front of it (docs/design/
 # sacct-accounting.md), so that sacct answers; jobacct_gather/linux samples every second (MaxRSS).
@@ -165,7 +167,7 @@ start_cluster() {
   port_dbd=$(free_port)
 
   cat >"$dir/slurm.conf" <<EOF
-ClusterName=aeruntest
+ClusterName=${SLURM_TEST_CLUSTER_NAME:-aeruntest}
 SlurmctldHost=$host(127.0.0.1)
 SlurmctldPort=$port_ctld
 SlurmUser=root

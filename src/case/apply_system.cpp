@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "aerun/case/module_lines.hpp"
 #include "aerun/util/shell_quote.hpp"
 
 namespace aerun {
@@ -19,8 +20,37 @@ std::string duration_text(double s) {
 
 }  // namespace
 
+void check_valid_system(const CaseSpec& spec, const std::string& system) {
+  if (spec.valid_systems.empty() || std::find(spec.valid_systems.begin(), spec.valid_systems.end(),
+                                              system) != spec.valid_systems.end())
+    return;
+  std::string names;
+  for (const std::string& n : spec.valid_systems) names += (names.empty() ? "" : ", ") + n;
+  throw InputError(spec.valid_systems_loc, "valid_systems",
+                   fmt::format("case {} runs on {} only, and this is {}: name one of them with "
+                               "--system (aerun systems lists them)",
+                               spec.name, names,
+                               system == "local" ? "no named system (local)" : "system " + system));
+}
+
+void resolve_system_launcher(CaseSpec& spec, const SystemProfile& p) {
+  if (!spec.launcher || spec.launcher->kind != kSystemLauncher) return;
+  LauncherSpec& l = *spec.launcher;
+  // The profile's launcher; one that names none has its scheduler's own (srun), else none.
+  l.kind = !p.launcher.empty() ? p.launcher : p.scheduler == "slurm" ? "srun" : "none";
+  const bool several = l.ranks.value_or(1) != 1 || l.nodes.value_or(1) != 1 ||
+                       l.ranks_per_node.value_or(1) != 1 || !l.per_point.empty();
+  if (l.kind == "none" && several)
+    throw InputError(l.loc, "launcher.kind",
+                     fmt::format("'system': system {} ({}) names no launcher, and this case asks "
+                                 "for more than one rank; give the profile a `launcher:` or "
+                                 "name one here",
+                                 p.name, p.file));
+}
+
 void apply_system(CaseSpec& spec, const SystemProfile& p) {
   spec.system = p.name;
+  resolve_system_launcher(spec, p);
   ResourcesSpec& r = spec.resources;
   if (!spec.scheduler && p.scheduler != "local")
     spec.scheduler = parse_scheduler(p.scheduler, "scheduler");
@@ -59,8 +89,7 @@ void apply_system(CaseSpec& spec, const SystemProfile& p) {
                        fmt::format("asks {}; {} allows at most {}", duration_text(r.walltime_s),
                                    where, duration_text(*q->walltime_s)));
   }
-  spec.system_setup.clear();
-  for (const std::string& m : p.modules) spec.system_setup.push_back("module " + m);
+  spec.system_setup = module_lines(p);
   for (const std::string& line : p.setup) spec.system_setup.push_back(line);
   for (const auto& [name, value] : p.variables)
     spec.system_setup.push_back("export " + name + "=" + shell_quote(value));

@@ -1,7 +1,7 @@
 // load_case / parse_case: the top level of a case file and the order its sections are read in.
 #include "aerun/case/case_loader.hpp"
-#include "aerun/case/poll_interval.hpp"
 #include "aerun/case/apply_presets.hpp"
+#include "aerun/case/poll_interval.hpp"
 
 #include <fmt/format.h>
 
@@ -25,13 +25,13 @@ namespace {
 
 const std::vector<std::string>& top_level_keys() {
   static const std::vector<std::string> keys{
-      "case",      "title",      "paper",      "figure",     "workdir",   "shell",
-      "env",       "params",     "zip",        "include",    "exclude",   "derive",
-      "command",   "repeat",     "timeout",    "retries",    "exclusive", "presets",
-      "metrics",   "status",     "startup",    "tables",     "plots",     "launcher",
-      "scheduler", "resources",  "search",     "completion", "rerun",     "poll_interval",
-      "stall",     "first_step", "provenance", "rundir",     "steps",     "container",
-      "systems"};
+      "case",      "title",        "paper",      "figure",     "workdir",   "shell",
+      "env",       "params",       "zip",        "include",    "exclude",   "derive",
+      "command",   "repeat",       "timeout",    "retries",    "exclusive", "presets",
+      "metrics",   "status",       "startup",    "tables",     "plots",     "launcher",
+      "scheduler", "resources",    "search",     "completion", "rerun",     "poll_interval",
+      "stall",     "first_step",   "provenance", "rundir",     "steps",     "container",
+      "systems",   "valid_systems"};
   return keys;
 }
 
@@ -309,6 +309,14 @@ void read_top_level(const YamlReader& r, const Item& e, CaseSpec& spec, const fs
     spec.exclusive_gpu = true;
   } else if (k == "presets") {
     spec.presets = r.texts(e);
+  } else if (k == "valid_systems") {
+    spec.valid_systems = r.texts(e);
+    spec.valid_systems_loc = e.loc;
+    if (spec.valid_systems.empty())
+      throw InputError(e.loc, e.key, "names no system: leave the key out to run anywhere");
+    for (const std::string& name : spec.valid_systems)
+      if (name.empty() || name.find_first_of(" \t/") != std::string::npos)
+        throw InputError(e.loc, e.key, "'" + name + "' is not a system's name (aerun systems)");
   } else if (k == "metrics") {
     detail::read_metrics(r, e, spec);
   } else if (k == "status") {

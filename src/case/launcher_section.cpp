@@ -25,10 +25,14 @@ int positive(const YamlReader& r, const Item& e, long long max = 1000000) {
 
 std::string read_kind(const YamlReader& r, const Item& e) {
   const std::string kind = r.text(e);
+  // `system`: the launcher of the system the case runs on (apply_system), for a case written for
+  // several machines (issue 41).
+  if (kind == kSystemLauncher) return kind;
   const auto& kinds = launcher_kinds();
   if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) {
     std::string list;
     for (const auto& k : kinds) list += (list.empty() ? "" : ", ") + k;
+    list += " or " + std::string(kSystemLauncher) + " (the system's)";
     throw InputError(
         e.loc, e.key,
         "unknown launcher '" + kind + "'" + did_you_mean(kind, kinds) + "; use " + list);

@@ -9,6 +9,8 @@
 #include <fstream>
 #include <map>
 
+#include "case/slurm_cluster_name.hpp"
+
 namespace aerun {
 
 namespace fs = std::filesystem;
@@ -104,8 +106,10 @@ MachineFacts MachineFacts::here() {
     if (const char* v = std::getenv(name.c_str())) return std::string(v);
     return std::nullopt;
   };
-  // Inside a Slurm job; on a login node the cluster's name is not in the environment.
-  if (const char* c = std::getenv("SLURM_CLUSTER_NAME"); c && *c) f.slurm_cluster = c;
+  // Inside a Slurm job its variable; on a login node its slurm.conf's ClusterName.
+  const SlurmClusterHere cluster = slurm_cluster_here();
+  f.slurm_cluster = cluster.name;
+  f.slurm_cluster_from = cluster.from;
   return f;
 }
 
@@ -139,7 +143,8 @@ SystemMatch recognise_system(const SystemCatalog& catalog, const MachineFacts& f
     }
     if (why.empty() && !p.recognise.slurm_cluster.empty() &&
         facts.slurm_cluster == p.recognise.slurm_cluster)
-      why = "Slurm cluster '" + facts.slurm_cluster + "'";
+      why = "Slurm cluster '" + facts.slurm_cluster + "'" +
+            (facts.slurm_cluster_from.empty() ? "" : " (" + facts.slurm_cluster_from + ")");
     if (why.empty()) continue;
     if (!m.profile) {
       m.profile = &p;

@@ -199,9 +199,12 @@ int run_case_command(const Globals& g, const CaseArgs& a) {
   CaseSpec spec =
       load_case(a.file, CaseOverrides{a.stall, a.first_step, a.container, a.container_runtime,
                                       a.no_container, p ? p->name : std::string()});
+  check_valid_system(spec, p ? p->name : std::string("local"));
   if (p) {
     apply_system(spec, *p);
     spec.system = stored_system_name(*p);
+  } else if (const SystemProfile* none = catalog.find("local")) {
+    resolve_system_launcher(spec, *none);
   }
   const auto names = planned_param_names(spec);
   const RunSelector selector(a.only, names, a.where);

@@ -7,6 +7,7 @@
 
 using namespace aerun::testing;
 using ::testing::AllOf;
+using ::testing::ContainsRegex;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
@@ -92,7 +93,8 @@ TEST(CaseOnASystem, APortableCaseBecomesEachCentresJobScript) {
               AllOf(HasSubstr("#PBS -q debug\n"), HasSubstr("#PBS -l filesystems=home:eagle\n"),
                     HasSubstr("ngpus=4"), HasSubstr("#PBS -l walltime=00:30:00\n")))
       << script;
-  EXPECT_THAT(script, AllOf(HasSubstr("\nmodule use /soft/modulefiles\nmodule load conda\n"),
+  EXPECT_THAT(script, AllOf(ContainsRegex("\nmodule use /soft/modulefiles \\|\\| [^\n]*\nmodule "
+                                          "load conda \\|\\| [^\n]*exit 95"),
                             HasSubstr("export NCCL_NET_GDR_LEVEL=PHB"),
                             HasSubstr("export AERUN_SYSTEM=polaris")));
   // Perlmutter: NERSC's launchers page asks `-C gpu` and 4 GPUs a node; its default QOS is debug.
@@ -377,4 +379,61 @@ TEST(SystemsOfRuns, ATableAndAPlotBySystemOfACaseWithItsOwnValuesPerSystem) {
   ASSERT_EQ(p.code, 0) << p.err;
   const std::string gp = read_file(d / "plots/p.gp");
   EXPECT_THAT(gp, AllOf(HasSubstr("lab-a"), HasSubstr("lab-b"))) << gp;
+}
+
+TEST(CaseOnASystem, ACaseThatNamesItsValidSystemsRunsThereOnlyAndSaysWhereElsewhere) {
+  TempDir d;
+  write_file(d / "c.yaml",
+             std::string(kPortable) + "valid_systems: [polaris, perlmutter]  # ReFrame's word\n");
+  EXPECT_EQ(run_aerun(d, {"case", "c.yaml", "--system", "polaris", "--dry-run"}).code, 0);
+  auto r = run_aerun(d, {"case", "c.yaml", "--system", "aurora", "--dry-run"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, AllOf(HasSubstr(d / "c.yaml:5:"), HasSubstr("valid_systems"),
+                           HasSubstr("runs on polaris, perlmutter only, and this is system aurora"),
+                           HasSubstr("--system")));
+  // Nothing recognised here: no named system, which the case does not list either.
+  r = run_aerun(d, {"case", "c.yaml", "--dry-run"}, "NERSC_HOST= SLURM_CONF=/nonexistent");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("this is no named system (local)"));
+  EXPECT_FALSE(fs::exists(d / "results/aerun.db"));
+  // `local` may be listed like any other.
+  write_file(d / "l.yaml", std::string(kPortable) + "valid_systems: [local, polaris]\n");
+  EXPECT_EQ(run_aerun(d, {"case", "l.yaml", "--system", "local", "--dry-run"}).code, 0);
+  write_file(d / "e.yaml", std::string(kPortable) + "valid_systems: []\n");
+  EXPECT_THAT(run_aerun(d, {"case", "e.yaml", "--dry-run"}).err,
+              AllOf(HasSubstr("e.yaml:5:"), HasSubstr("names no system")));
+}
+
+TEST(CaseOnASystem, LauncherSystemIsEachMachinesOwnLauncher) {
+  // Polaris's and Aurora's profiles name PALS's mpiexec, Perlmutter's srun (systems/*.yaml).
+  TempDir d;
+  write_file(d / "c.yaml", R"yaml(case: portable
+params: {x: [1]}
+resources: {nodes: 2, walltime: 30m}
+launcher: {kind: system, ranks_per_node: gpus}
+command: '{launch} python3 train.py --x {x}'
+)yaml");
+  auto r = run_aerun(d, {"case", "c.yaml", "--system", "polaris", "--dry-run"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(job_script(d, ".pbs"), HasSubstr("--launcher=pals"));
+  fs::remove_all(d / "results");
+  r = run_aerun(d, {"case", "c.yaml", "--system", "perlmutter", "--dry-run"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(job_script(d, ".sbatch"), HasSubstr("--launcher=srun"));
+  // No named system names no launcher: one process runs it, and a case asking for more ranks is
+  // told so at its key.
+  write_file(d / "one.yaml", "case: one\nlauncher: system\ncommand: '{launch} echo hi'\n");
+  r = run_aerun(d, {"case", "one.yaml", "--system", "local"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(read_file(sql1(d / "results/aerun.db", "SELECT log_path FROM runs")),
+              HasSubstr("hi"));
+  write_file(d / "four.yaml",
+             "case: four\nlauncher: {kind: system, ranks: 4}\ncommand: '{launch} echo hi'\n");
+  r = run_aerun(d, {"case", "four.yaml", "--system", "local", "--dry-run"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, AllOf(HasSubstr("four.yaml:2:"), HasSubstr("launcher.kind"),
+                           HasSubstr("names no launcher")));
+  write_file(d / "typo.yaml", "case: typo\nlauncher: sytem\ncommand: 'echo hi'\n");
+  EXPECT_THAT(run_aerun(d, {"case", "typo.yaml", "--dry-run"}).err,
+              AllOf(HasSubstr("unknown launcher 'sytem'"), HasSubstr("system (the system's)")));
 }

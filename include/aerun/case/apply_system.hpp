@@ -14,4 +14,13 @@ namespace aerun {
 // asks what the system's queue does not allow.
 void apply_system(CaseSpec& spec, const SystemProfile& profile);
 
+// An InputError at the case's `valid_systems:` when it names some and `system` (a profile's name,
+// `local` for none) is not among them.
+void check_valid_system(const CaseSpec& spec, const std::string& system);
+
+// `launcher: system` (or `kind: system`) made the profile's launcher: its `launcher:`, else srun
+// under Slurm, else none (one process; an error at launcher.kind when the case asks for more
+// ranks). Part of apply_system; called alone for a case run on no named system.
+void resolve_system_launcher(CaseSpec& spec, const SystemProfile& profile);
+
 }  // namespace aerun

@@ -212,6 +212,10 @@ struct CaseSpec {
   // The systems the case pins its own values for (`systems:`, by profile name): on each, its
   // runs are of the version the case has there.
   std::vector<std::string> pinned_systems;
+  // `valid_systems:` (ReFrame's word): the systems the case may run on, by profile name (`local`
+  // for no named one); empty: any.
+  std::vector<std::string> valid_systems;
+  SourceLoc valid_systems_loc;
   int retries = 0;                    // extra attempts within one invocation
   std::vector<std::string> retry_on;  // the statuses retried (empty: the transient ones)
   std::vector<std::string> rerun;     // failures a later invocation runs again (`rerun:`)

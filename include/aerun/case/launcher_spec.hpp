@@ -48,6 +48,10 @@ LauncherSpec resolve_launcher(const LauncherSpec& spec, const ParamList& point);
 // (and a job array).
 std::string launcher_signature(const LauncherSpec& l);
 
+// `launcher: system`: the launcher of the system the case runs on (its profile's `launcher:`),
+// made a dialect's name by apply_system before anything is planned.
+inline constexpr const char* kSystemLauncher = "system";
+
 // The names of the registered launcher dialects (launch_dialects() holds exactly these), for
 // checking a case file without the launch module.
 inline const std::vector<std::string>& launcher_kinds() {

@@ -36,6 +36,7 @@ struct MachineFacts {
   std::string hostname;  // short or full: matched on the part before the first '.'
   std::function<std::optional<std::string>(const std::string&)> variable;
   std::string slurm_cluster;
+  std::string slurm_cluster_from;  // SLURM_CLUSTER_NAME or the slurm.conf it came from
   static MachineFacts here();
 };
 

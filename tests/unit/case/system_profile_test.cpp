@@ -10,6 +10,7 @@
 #include <map>
 
 #include "aerun/case/system_catalog.hpp"
+#include "case/slurm_cluster_name.hpp"
 
 namespace aerun {
 namespace {
@@ -151,6 +152,21 @@ TEST(SystemRecognition, AHostNameAVariableOrASlurmClusterNamesTheMachine) {
   m = recognise_system(c, machine("r6i2n3", {}, "jeanzay"));
   EXPECT_EQ(m.profile->name, "jz");
   EXPECT_EQ(m.why, "Slurm cluster 'jeanzay'");
+}
+
+TEST(SystemRecognition, ALoginNodesSlurmClusterIsTheClusterNameOfItsSlurmConf) {
+  // slurm.conf(5): keys are case-insensitive, `#` starts a comment; Slurm folds the name to lower
+  // case. The test cluster's own file (scripts/slurm-test-cluster.sh) says `ClusterName=aeruntest`.
+  EXPECT_EQ(slurm_cluster_in_conf("ClusterName=aeruntest\nSlurmctldPort=6817\n"), "aeruntest");
+  EXPECT_EQ(slurm_cluster_in_conf("# ClusterName=old\n  clustername = JeanZay  # IDRIS\n"),
+            "jeanzay");
+  EXPECT_EQ(slurm_cluster_in_conf("ControlMachine=localhost\n#ClusterName=cluster\n"), "");
+  EXPECT_EQ(slurm_cluster_in_conf("ClusterNameX=a\nMyClusterName=b\n"), "");
+  const SystemCatalog c = catalog({"name: jz\nrecognise: {slurm_cluster: jeanzay}\n"});
+  MachineFacts f = machine("jean-zay1");
+  f.slurm_cluster = "jeanzay";
+  f.slurm_cluster_from = "/etc/slurm/slurm.conf";
+  EXPECT_EQ(recognise_system(c, f).why, "Slurm cluster 'jeanzay' (/etc/slurm/slurm.conf)");
 }
 
 TEST(SystemRecognition, NoMatchIsLocalAndSaysSoAndTheFirstOfTwoMatchesWins) {
