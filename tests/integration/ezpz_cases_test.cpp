@@ -146,4 +146,53 @@ TEST(EzpzCases, WordplayTableFromTheSeedsStepLines) {
 }
 
 }  // namespace
+
+using ::testing::AllOf;
+
+// Seed 000's startup study as one file for its three machines (cases/startup/ezpz_startup.yaml):
+// each system's dry-run is that centre's job, and each PBS job's launch step gives the line the
+// seeds printed there.
+std::string script_on(const TempDir& dir, const std::string& system, const std::string& ext) {
+  const Result r =
+      run_aerun(dir, {"case", std::string(AERUN_CASES_DIR) + "/startup/ezpz_startup.yaml",
+                      "--system", system, "--dry-run", "--db", dir / (system + ".db")});
+  EXPECT_EQ(r.code, 0) << r.err;
+  const std::string path = r.out.substr(
+      r.out.find('\n') + 1, r.out.find('\n', r.out.find('\n') + 1) - r.out.find('\n') - 1);
+  EXPECT_EQ(fs::path(path).extension(), ext) << r.out;
+  return path;
+}
+
+TEST(EzpzCases, TheStartupCaseIsOneFileForAuroraPolarisAndPerlmutter) {
+  TempDir dir;
+  const std::string aurora = script_on(dir, "aurora", ".pbs");
+  EXPECT_THAT(read_file(aurora),
+              AllOf(HasSubstr("#PBS -l select=4:ngpus=12\n"), HasSubstr("#PBS -q debug-scaling\n"),
+                    HasSubstr("\nmodule load frameworks || ")));
+  // seed 000, savejobenv on 4 Aurora hosts.
+  const std::string aurora_nodes = kFixtures + "/fixture_aurora_nodefile";
+  EXPECT_EQ(job_env(dir, aurora, "DIST_LAUNCH", aurora_nodes),
+            "mpiexec --verbose --envall -n 48 -ppn 12 --hostfile " + aurora_nodes);
+  const std::string polaris = script_on(dir, "polaris", ".pbs");
+  EXPECT_THAT(read_file(polaris), AllOf(HasSubstr("#PBS -l select=2:ngpus=4\n"),
+                                        HasSubstr("#PBS -l filesystems=home:eagle\n")));
+  // seed 003, ezpz_setup_job on 2 Polaris hosts.
+  EXPECT_EQ(job_env(dir, polaris, "DIST_LAUNCH"),
+            "mpiexec --verbose --envall -n 8 -ppn 4 --hostfile " + kFixtures +
+                "/fixture_polaris_nodefile --cpu-bind depth -d 8");
+  // Perlmutter: NERSC's launchers page asks -C gpu and 4 GPUs a node, and launches with srun.
+  const std::string perlmutter = script_on(dir, "perlmutter", ".sbatch");
+  EXPECT_THAT(read_file(perlmutter),
+              AllOf(HasSubstr("#SBATCH --nodes=2\n"), HasSubstr("#SBATCH --gpus-per-node=4\n"),
+                    HasSubstr("#SBATCH --constraint=gpu\n"), HasSubstr("--launcher=srun")));
+  for (const std::string& s : {aurora, polaris, perlmutter})
+    EXPECT_THAT(job_command(s), ::testing::EndsWith("$DIST_LAUNCH python3 -m ezpz.test_dist"));
+  // Elsewhere it says where it runs.
+  const Result r =
+      run_aerun(dir, {"case", std::string(AERUN_CASES_DIR) + "/startup/ezpz_startup.yaml",
+                      "--system", "jean-zay", "--dry-run", "--db", dir / "jz.db"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("runs on aurora, polaris, perlmutter only"));
+}
+
 }  // namespace aerun::testing
