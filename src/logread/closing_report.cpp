@@ -5,16 +5,11 @@
 #include <array>
 #include <string>
 
+#include "logread/ascii_class.hpp"
+
 namespace aerun::logread {
 
 namespace {
-
-bool is_digit(char c) {
-  return c >= '0' && c <= '9';
-}
-bool is_alpha(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
 
 bool has(const std::string& s, std::string_view w) {
   return s.find(w) != std::string::npos;

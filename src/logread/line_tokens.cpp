@@ -7,16 +7,12 @@
 #include <cstdlib>
 #include <string>
 
+#include "logread/ascii_class.hpp"
+
 namespace aerun::logread {
 
 namespace {
 
-bool is_digit(char c) {
-  return c >= '0' && c <= '9';
-}
-bool is_alpha(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
 bool is_high(char c) {
   return static_cast<unsigned char>(c) >= 0x80;
 }

@@ -43,15 +43,21 @@ std::string first_log(const TempDir& d) {
   return read_file(sql1(d / "results/aerun.db", "SELECT log_path FROM runs"));
 }
 
+// `aerun case` of kCase on a local system `lab` whose profile loads `module`, with no module
+// system in aerun's environment (and `env`'s further settings).
+Result run_on_lab(const TempDir& d, const std::string& module, const std::string& env = "") {
+  write_file(d / "c.yaml", kCase);
+  write_profile(d, "lab", module);
+  return run_aerun(d, {"case", "c.yaml", "--system", "lab", "--systems", d / "mine"},
+                   kNoModules + " " + env);
+}
+
 }  // namespace
 
 TEST(SystemModules, AProfilesModulesAreLoadedByLmodInAShellThatHasNoModuleCommand) {
   if (!have_lmod()) GTEST_SKIP() << "no Lmod (scripts/install-deps.sh --test installs lmod)";
   TempDir d;
-  write_file(d / "c.yaml", kCase);
-  write_profile(d, "lab", "aerun-demo/1.0");
-  const auto r =
-      run_aerun(d, {"case", "c.yaml", "--system", "lab", "--systems", d / "mine"}, kNoModules);
+  const auto r = run_on_lab(d, "aerun-demo/1.0");
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_THAT(first_log(d),
               AllOf(HasSubstr("demo=1.0 loaded=aerun-demo/1.0"), HasSubstr("aerun-demo-tool ran")));
@@ -61,10 +67,7 @@ TEST(SystemModules, AProfilesModulesAreLoadedByLmodInAShellThatHasNoModuleComman
 TEST(SystemModules, AModuleThatDoesNotLoadEndsTheRunBeforeItsCommandNamingTheLineAndProfile) {
   if (!have_lmod()) GTEST_SKIP() << "no Lmod (scripts/install-deps.sh --test installs lmod)";
   TempDir d;
-  write_file(d / "c.yaml", kCase);
-  write_profile(d, "lab", "aerun-demo/9.9");
-  const auto r =
-      run_aerun(d, {"case", "c.yaml", "--system", "lab", "--systems", d / "mine"}, kNoModules);
+  const auto r = run_on_lab(d, "aerun-demo/9.9");
   EXPECT_EQ(r.code, 1) << r.err;
   const std::string log = first_log(d);
   // Lmod's own words, then aerun's line; the command never ran.
@@ -79,23 +82,17 @@ TEST(SystemModules, AModuleThatDoesNotLoadEndsTheRunBeforeItsCommandNamingTheLin
 TEST(SystemModules, AModuleSystemIsFoundInItsUsualPlaceWhenModuleshomeIsWrong) {
   if (!have_lmod()) GTEST_SKIP() << "no Lmod (scripts/install-deps.sh --test installs lmod)";
   TempDir d;
-  write_file(d / "c.yaml", kCase);
-  write_profile(d, "lab", "aerun-demo/1.0");
-  const auto r = run_aerun(d, {"case", "c.yaml", "--system", "lab", "--systems", d / "mine"},
-                           kNoModules + " MODULESHOME=" + (d / "nowhere"));
+  const auto r = run_on_lab(d, "aerun-demo/1.0", "MODULESHOME=" + (d / "nowhere"));
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_THAT(first_log(d), HasSubstr("demo=1.0 loaded=aerun-demo/1.0"));
 }
 
 TEST(SystemModules, WhenNoModuleCommandCanBeMadeTheRunSaysSoInsteadOfRunningWithoutItsModules) {
   TempDir d;
-  write_file(d / "c.yaml", kCase);
-  write_profile(d, "lab", "aerun-demo/1.0");
   // MODULESHOME names a module system whose init file defines nothing (a broken install): it is
   // the first place looked at, and after it `module` is still not a command.
   write_file(d / "broken/init/bash", ": an init file that defines no module command\n");
-  const auto r = run_aerun(d, {"case", "c.yaml", "--system", "lab", "--systems", d / "mine"},
-                           kNoModules + " MODULESHOME=" + (d / "broken"));
+  const auto r = run_on_lab(d, "aerun-demo/1.0", "MODULESHOME=" + (d / "broken"));
   EXPECT_EQ(r.code, 1) << r.err;
   EXPECT_THAT(first_log(d), AllOf(HasSubstr("aerun: system lab (" + (d / "mine/lab.yaml") +
                                             "): no `module` command here"),
